@@ -1,0 +1,153 @@
+// The graph IR: tensors and ops in topological order. Builders (gpt2, bert, resnet50, single
+// layers) produce it; the mapper, the timing engines and the functional executor consume it.
+//
+// Layout conventions (the executor relies on them):
+//   - transformer activations are [B, S, D] row-major; token ids are [B, S] (int32).
+//   - MatMul weights are [K, N] (in x out); bias [N]. out[.., n] = sum_k in[.., k] * W[k, n].
+//     With transpose_b the weight is stored [N, K] (tied LM head uses the [V, D] embedding).
+//   - Conv activations are NHWC; conv weights are [R, S, C, K]; bias [K].
+//   - BatchMatMul implements multi-head attention on [B, S, heads*head_dim] views, see
+//     MatMulAttrs. No reshape/split ops exist: views are attributes, never copies.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "util/dtype.h"
+
+namespace tessel::models {
+
+enum class TensorRole : uint8_t {
+  Input,       // graph input (token ids, image, KV cache)
+  Weight,      // parameter, counted by parameterCount()
+  Activation,  // produced by an op
+};
+
+struct Tensor {
+  int id = -1;
+  std::string name;
+  std::vector<int64_t> shape;
+  DType dtype = DType::FP32;
+  TensorRole role = TensorRole::Activation;
+
+  int64_t elements() const;
+  int64_t bytes() const { return elements() * bytesOf(dtype); }
+};
+
+enum class OpKind : uint8_t {
+  MatMul,         // activation x weight (+ bias): projections, FFN, FC, LM head
+  BatchMatMul,    // activation x activation, batched over heads (attention score, context)
+  Conv2d,         // NHWC conv (+ bias); lowered to GEMM by im2col for timing
+  Softmax,        // over the last dim
+  LayerNorm,      // over the last dim; inputs: x, gamma, beta
+  Gelu,           // GELU (tanh form in GPT-2, erf form in BERT: see Op::gelu_tanh)
+  Relu,
+  Add,            // elementwise add of two same-shape tensors (residual add)
+  BatchNorm,      // inference batch norm: inputs x, scale[C], shift[C] (folded form)
+  MaxPool,
+  AvgPool,
+  GlobalAvgPool,  // NHWC -> [N, C]
+  Embedding,      // inputs: ids [B,S] (int32), table [V, D]; output [B, S, D]
+  Quantize,       // fp -> int (inserted by models::precision where dtypes change)
+  Dequantize,     // int -> fp
+};
+
+// The classes latency is reported by.
+enum class OpClass : uint8_t {
+  MatMul, Conv, Softmax, LayerNorm, GELU, ResidualAdd, QuantDequant, Pool, Other
+};
+
+std::string_view nameOf(OpKind k);
+std::string_view nameOf(OpClass c);
+OpClass classOf(OpKind k);
+
+// C[b][m][n] = sum_k A[b][m][k] * B[b][k][n]: the GEMM view every compute op has.
+struct GemmShape {
+  int64_t batch = 1;
+  int64_t m = 0;
+  int64_t n = 0;
+  int64_t k = 0;
+  int64_t macs() const { return batch * m * n * k; }
+};
+
+struct ConvShape {
+  int64_t n = 1, h = 0, w = 0, c = 0;  // input NHWC
+  int64_t k = 0, r = 0, s = 0;         // output channels, kernel height/width
+  int64_t stride = 1, pad = 0;
+  int64_t p = 0, q = 0;                // output height/width
+};
+
+// Attention views for BatchMatMul. Both inputs are [B, rows, cols] tensors; operand X's head h
+// occupies columns [X_col_offset + h*head_dim, X_col_offset + (h+1)*head_dim).
+//   score:   in0 = Q source [B,S,*], in1 = K source [B,T,*], transpose_b = true,
+//            out [B, heads, S, T] = scale * Q_h K_h^T, with causal masking (-inf above the
+//            diagonal, offset by T - S so decode queries see the whole cache).
+//   context: in0 = probabilities [B, heads, S, T], in1 = V source [B,T,*], transpose_b = false,
+//            out [B, S, heads*head_dim] (heads merged back).
+struct AttentionAttrs {
+  int64_t heads = 1;
+  int64_t head_dim = 0;
+  int64_t a_col_offset = 0;
+  int64_t b_col_offset = 0;
+  bool transpose_b = false;
+  bool causal = false;
+  float scale = 1.0f;
+};
+
+struct PoolAttrs {
+  int64_t window = 1, stride = 1, pad = 0;
+};
+
+struct Op {
+  int id = -1;
+  std::string name;          // unique, e.g. "h3.attn.qkv"
+  OpKind kind = OpKind::MatMul;
+  std::vector<int> inputs;   // tensor ids; activation first, then weight, then bias
+  std::vector<int> outputs;  // tensor ids (one today)
+  int layer = -1;            // transformer block / resnet stage index, -1 if none
+
+  GemmShape gemm;            // MatMul, BatchMatMul, Conv2d (im2col view)
+  ConvShape conv;            // Conv2d
+  AttentionAttrs attn;       // BatchMatMul
+  PoolAttrs pool;            // MaxPool, AvgPool
+  bool transpose_b = false;  // MatMul whose weight is stored [N, K] (tied LM head)
+  bool gelu_tanh = true;     // Gelu: tanh approximation (GPT-2) or erf form (BERT)
+  float eps = 1e-5f;         // LayerNorm, BatchNorm
+
+  int64_t macs = 0;          // multiply-accumulates (0 for non-GEMM ops)
+  OpClass opClass() const { return classOf(kind); }
+  bool isGemmLike() const {
+    return kind == OpKind::MatMul || kind == OpKind::BatchMatMul || kind == OpKind::Conv2d;
+  }
+};
+
+class Graph {
+ public:
+  std::string name;  // e.g. "gpt2-small prefill seq=512 batch=1"
+
+  int addTensor(std::string name, std::vector<int64_t> shape, DType dtype, TensorRole role);
+  // Appends an op (its inputs must already exist); fills op.id and returns it.
+  int addOp(Op op);
+
+  const std::vector<Tensor>& tensors() const { return tensors_; }
+  const std::vector<Op>& ops() const { return ops_; }
+  const Tensor& tensor(int id) const { return tensors_.at(static_cast<size_t>(id)); }
+  Tensor& tensor(int id) { return tensors_.at(static_cast<size_t>(id)); }
+  const Op& op(int id) const { return ops_.at(static_cast<size_t>(id)); }
+  Op& op(int id) { return ops_.at(static_cast<size_t>(id)); }
+
+  int64_t totalMacs() const;
+  int64_t parameterCount() const;  // elements of unique Weight tensors
+  // The op that produces tensor t, or -1 for inputs and weights.
+  int producerOf(int tensor_id) const;
+  // Ops that read tensor t, in order.
+  std::vector<int> consumersOf(int tensor_id) const;
+
+ private:
+  std::vector<Tensor> tensors_;
+  std::vector<Op> ops_;
+};
+
+}  // namespace tessel::models
