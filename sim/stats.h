@@ -1,0 +1,87 @@
+// What an engine reports for one op, and what the graph-level schedule reports for a run.
+// Reports read only these structs. Cycles are accelerator cycles.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "models/graph.h"
+
+namespace tessel::sim {
+
+// Why a cycle was spent. Per op, cycles_by_cause sums exactly to cycles.
+enum class Cause : uint8_t {
+  Compute,      // MACs issuing at full array rate
+  FillDrain,    // pipeline fill/drain, weight preload, partially filled array tiles
+  MemoryStall,  // waiting on DRAM/L2 (bandwidth or latency) beyond what overlaps compute
+  Noc,          // buffer-to-array delivery beyond what overlaps compute
+  Sfu,          // special-function unit time
+  Host,         // host CPU offload: transfer, (de)quantize, the op itself, call overhead
+};
+inline constexpr int kNumCauses = 6;
+std::string_view nameOf(Cause c);
+
+enum class Operand : uint8_t { Input, Weight, Output };
+inline constexpr int kNumOperands = 3;
+std::string_view nameOf(Operand r);
+
+// Bytes read from / written to one storage level, per GEMM operand.
+struct LevelTraffic {
+  std::string level;  // StorageLevel::name
+  std::array<int64_t, kNumOperands> read_bytes{};
+  std::array<int64_t, kNumOperands> write_bytes{};
+  int64_t total() const;
+};
+
+enum class Placement : uint8_t { Array, Sfu, Host, Fused };
+std::string_view nameOf(Placement p);
+
+struct OpStats {
+  int op_id = -1;
+  std::string name;
+  models::OpKind kind = models::OpKind::MatMul;
+  models::OpClass op_class = models::OpClass::Other;
+  Placement placement = Placement::Array;
+  int fused_into = -1;  // op id of the group anchor when placement == Fused
+
+  int64_t macs = 0;
+  double cycles = 0;
+  std::array<double, kNumCauses> cycles_by_cause{};
+  std::vector<LevelTraffic> traffic;                     // outermost level first
+  std::vector<std::pair<std::string, double>> energy_pj; // component -> picojoules
+  double utilization = 0;                                // macs / (cycles * PEs)
+
+  // The mapping, flattened for reports: ("dataflow","ws"), ("tile_i","4"), ...
+  std::vector<std::pair<std::string, std::string>> mapping;
+  std::string loop_nest;                                 // printable loop nest, may be empty
+
+  double energyTotal() const;
+  int64_t bytesAt(std::string_view level) const;         // reads + writes at that level
+};
+
+struct RunStats {
+  std::string tool_version;
+  std::string arch_name;
+  std::string arch_hash;
+  std::string workload;
+  std::string engine;                                    // "analytical" | "systemc"
+  double clock_hz = 1e9;
+  int64_t pes = 0;                                       // rows * cols
+  std::vector<OpStats> ops;
+
+  double totalCycles() const;
+  double seconds() const { return totalCycles() / clock_hz; }
+  int64_t totalMacs() const;
+  double energyTotalPj() const;
+  double utilization() const;                            // macs / (cycles * pes)
+  int64_t bytesAt(std::string_view level) const;
+  std::array<double, kNumCauses> cyclesByCause() const;
+  // Cycles per op class, in OpClass order (all 9 classes, zeros included).
+  std::vector<std::pair<models::OpClass, double>> cyclesByClass() const;
+};
+
+}  // namespace tessel::sim
