@@ -69,6 +69,9 @@ struct RunStats {
   std::string arch_hash;
   std::string workload;
   std::string engine;                                    // "analytical" | "systemc"
+  // Run options as given (seq, batch, phase, dataflow, ideal_memory, overrides...), in order.
+  std::vector<std::pair<std::string, std::string>> options;
+  std::vector<std::string> level_names;                  // storage levels, outermost first
   double clock_hz = 1e9;
   int64_t pes = 0;                                       // rows * cols
   std::vector<OpStats> ops;
