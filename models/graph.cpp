@@ -1,0 +1,113 @@
+#include "models/graph.h"
+
+#include <string>
+
+#include "util/error.h"
+
+namespace tessel::models {
+
+int64_t Tensor::elements() const {
+  int64_t n = 1;
+  for (int64_t d : shape) n *= d;
+  return n;
+}
+
+int Graph::addTensor(std::string name, std::vector<int64_t> shape, DType dtype, TensorRole role) {
+  for (int64_t d : shape) {
+    if (d < 0) throw Error("tensor '" + name + "' has a negative dimension");
+  }
+  Tensor t;
+  t.id = static_cast<int>(tensors_.size());
+  t.name = std::move(name);
+  t.shape = std::move(shape);
+  t.dtype = dtype;
+  t.role = role;
+  tensors_.push_back(std::move(t));
+  producer_.push_back(-1);
+  consumers_.emplace_back();
+  return tensors_.back().id;
+}
+
+void Graph::checkOp(const Op& op) const {
+  auto fail = [&](const std::string& why) { throw Error("op '" + op.name + "': " + why); };
+  auto exists = [&](int t) { return t >= 0 && static_cast<size_t>(t) < tensors_.size(); };
+  if (op.name.empty()) throw Error("op without a name");
+  if (op_by_name_.count(op.name)) fail("duplicate op name");
+  for (int t : op.inputs) {
+    if (!exists(t)) fail("input tensor " + std::to_string(t) + " does not exist");
+    // An activation read before it is produced would break topological order.
+    if (tensor(t).role == TensorRole::Activation && producer_[static_cast<size_t>(t)] < 0) {
+      fail("input '" + tensor(t).name + "' is not produced by an earlier op");
+    }
+  }
+  if (op.outputs.empty()) fail("no outputs");
+  for (size_t i = 0; i < op.outputs.size(); ++i) {
+    int t = op.outputs[i];
+    if (!exists(t)) fail("output tensor " + std::to_string(t) + " does not exist");
+    if (tensor(t).role != TensorRole::Activation)
+      fail("output '" + tensor(t).name + "' is not an activation");
+    if (producer_[static_cast<size_t>(t)] >= 0)
+      fail("output '" + tensor(t).name + "' is already produced");
+    for (size_t j = 0; j < i; ++j) {
+      if (op.outputs[j] == t) fail("output '" + tensor(t).name + "' listed twice");
+    }
+  }
+}
+
+void Graph::indexOp(const Op& op) {
+  op_by_name_.emplace(op.name, op.id);
+  for (int t : op.outputs) producer_[static_cast<size_t>(t)] = op.id;
+  for (int t : op.inputs) {
+    auto& readers = consumers_[static_cast<size_t>(t)];
+    // Inputs are appended in op order, so a repeat read by this op is always at the back.
+    if (readers.empty() || readers.back() != op.id) readers.push_back(op.id);
+  }
+}
+
+int Graph::addOp(Op op) {
+  checkOp(op);
+  op.id = static_cast<int>(ops_.size());
+  ops_.push_back(std::move(op));
+  indexOp(ops_.back());
+  return ops_.back().id;
+}
+
+int Graph::findOp(std::string_view name) const {
+  auto it = op_by_name_.find(std::string(name));
+  return it == op_by_name_.end() ? -1 : it->second;
+}
+
+void Graph::reindex() {
+  producer_.assign(tensors_.size(), -1);
+  consumers_.assign(tensors_.size(), {});
+  op_by_name_.clear();
+  // Re-validate as if the ops were added again, so edits cannot break topological order.
+  for (size_t i = 0; i < ops_.size(); ++i) {
+    ops_[i].id = static_cast<int>(i);
+    checkOp(ops_[i]);
+    indexOp(ops_[i]);
+  }
+}
+
+int64_t Graph::totalMacs() const {
+  int64_t total = 0;
+  for (const Op& op : ops_) total += op.macs;
+  return total;
+}
+
+int64_t Graph::parameterCount() const {
+  // Each Weight tensor is counted once however many ops read it (the tied LM head).
+  int64_t total = 0;
+  for (const Tensor& t : tensors_) {
+    if (t.role == TensorRole::Weight) total += t.elements();
+  }
+  return total;
+}
+
+int Graph::producerOf(int tensor_id) const { return producer_.at(static_cast<size_t>(tensor_id)); }
+
+std::vector<int> Graph::consumersOf(int tensor_id) const {
+  return consumers_.at(static_cast<size_t>(tensor_id));
+}
+
+}  // namespace tessel::models

@@ -7,12 +7,17 @@
 //     With transpose_b the weight is stored [N, K] (tied LM head uses the [V, D] embedding).
 //   - Conv activations are NHWC; conv weights are [R, S, C, K]; bias [K].
 //   - BatchMatMul implements multi-head attention on [B, S, heads*head_dim] views, see
-//     MatMulAttrs. No reshape/split ops exist: views are attributes, never copies.
+//     AttentionAttrs. No reshape/split ops exist: views are attributes, never copies.
+//   - A MatMul whose output has fewer rows per batch than its input reads the LAST rows of each
+//     batch: GPT-2's prefill LM head takes [B, S, D] and writes [B, 1, V] (gemm.m = B).
+//   - MatMul always has gemm.batch = 1: builders fold the batch into gemm.m (one weight serves
+//     every row), so only BatchMatMul has gemm.batch > 1.
 #pragma once
 
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "util/dtype.h"
@@ -127,8 +132,12 @@ class Graph {
  public:
   std::string name;  // e.g. "gpt2-small prefill seq=512 batch=1"
 
+  // Throws tessel::Error for a negative dimension. An empty shape is a scalar.
   int addTensor(std::string name, std::vector<int64_t> shape, DType dtype, TensorRole role);
   // Appends an op (its inputs must already exist); fills op.id and returns it.
+  // Throws tessel::Error unless: the name is non-empty and unused; every input exists and, if it
+  // is an Activation, is already produced (this keeps ops topologically ordered); there is at
+  // least one output and every output is an Activation no op produces yet.
   int addOp(Op op);
 
   const std::vector<Tensor>& tensors() const { return tensors_; }
@@ -136,18 +145,29 @@ class Graph {
   const Tensor& tensor(int id) const { return tensors_.at(static_cast<size_t>(id)); }
   Tensor& tensor(int id) { return tensors_.at(static_cast<size_t>(id)); }
   const Op& op(int id) const { return ops_.at(static_cast<size_t>(id)); }
+  // Mutable access is for attributes. After rewiring inputs/outputs or renaming, call reindex().
   Op& op(int id) { return ops_.at(static_cast<size_t>(id)); }
+  // The op with this name, or -1.
+  int findOp(std::string_view name) const;
 
   int64_t totalMacs() const;
   int64_t parameterCount() const;  // elements of unique Weight tensors
   // The op that produces tensor t, or -1 for inputs and weights.
   int producerOf(int tensor_id) const;
-  // Ops that read tensor t, in order.
+  // Ops that read tensor t, in order (an op reading t twice is listed once).
   std::vector<int> consumersOf(int tensor_id) const;
+  // Rebuilds the producer/consumer/name indexes from ops() after in-place edits through op(id).
+  void reindex();
 
  private:
+  void checkOp(const Op& op) const;
+  void indexOp(const Op& op);
+
   std::vector<Tensor> tensors_;
   std::vector<Op> ops_;
+  std::vector<int> producer_;                // by tensor id; -1 if none
+  std::vector<std::vector<int>> consumers_;  // by tensor id
+  std::unordered_map<std::string, int> op_by_name_;
 };
 
 }  // namespace tessel::models

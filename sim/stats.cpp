@@ -1,0 +1,119 @@
+#include "sim/stats.h"
+
+namespace tessel::sim {
+
+std::string_view nameOf(Cause c) {
+  // snake_case: these names are JSON keys and CSV column suffixes.
+  switch (c) {
+    case Cause::Compute:
+      return "compute";
+    case Cause::FillDrain:
+      return "fill_drain";
+    case Cause::MemoryStall:
+      return "memory_stall";
+    case Cause::Noc:
+      return "noc";
+    case Cause::Sfu:
+      return "sfu";
+    case Cause::Host:
+      return "host";
+  }
+  return "?";
+}
+
+std::string_view nameOf(Operand r) {
+  switch (r) {
+    case Operand::Input:
+      return "input";
+    case Operand::Weight:
+      return "weight";
+    case Operand::Output:
+      return "output";
+  }
+  return "?";
+}
+
+std::string_view nameOf(Placement p) {
+  switch (p) {
+    case Placement::Array:
+      return "array";
+    case Placement::Sfu:
+      return "sfu";
+    case Placement::Host:
+      return "host";
+    case Placement::Fused:
+      return "fused";
+  }
+  return "?";
+}
+
+int64_t LevelTraffic::total() const {
+  int64_t sum = 0;
+  for (int i = 0; i < kNumOperands; ++i) sum += read_bytes[i] + write_bytes[i];
+  return sum;
+}
+
+double OpStats::energyTotal() const {
+  double sum = 0;
+  for (const auto& [component, pj] : energy_pj) sum += pj;
+  return sum;
+}
+
+int64_t OpStats::bytesAt(std::string_view level) const {
+  // Sums every entry for the level, in case an engine reports one level in several parts.
+  int64_t sum = 0;
+  for (const LevelTraffic& t : traffic) {
+    if (t.level == level) sum += t.total();
+  }
+  return sum;
+}
+
+// The run's time is the sum of its ops' time: the schedule has already charged any overlap
+// to the ops, so every breakdown below adds up to this total by construction.
+double RunStats::totalCycles() const {
+  double sum = 0;
+  for (const OpStats& op : ops) sum += op.cycles;
+  return sum;
+}
+
+int64_t RunStats::totalMacs() const {
+  int64_t sum = 0;
+  for (const OpStats& op : ops) sum += op.macs;
+  return sum;
+}
+
+double RunStats::energyTotalPj() const {
+  double sum = 0;
+  for (const OpStats& op : ops) sum += op.energyTotal();
+  return sum;
+}
+
+double RunStats::utilization() const {
+  const double denom = totalCycles() * static_cast<double>(pes);
+  return denom > 0 ? static_cast<double>(totalMacs()) / denom : 0.0;
+}
+
+int64_t RunStats::bytesAt(std::string_view level) const {
+  int64_t sum = 0;
+  for (const OpStats& op : ops) sum += op.bytesAt(level);
+  return sum;
+}
+
+std::array<double, kNumCauses> RunStats::cyclesByCause() const {
+  std::array<double, kNumCauses> sum{};
+  for (const OpStats& op : ops) {
+    for (int c = 0; c < kNumCauses; ++c) sum[c] += op.cycles_by_cause[c];
+  }
+  return sum;
+}
+
+std::vector<std::pair<models::OpClass, double>> RunStats::cyclesByClass() const {
+  constexpr int kNumClasses = static_cast<int>(models::OpClass::Other) + 1;
+  std::vector<std::pair<models::OpClass, double>> rows;
+  rows.reserve(kNumClasses);
+  for (int c = 0; c < kNumClasses; ++c) rows.emplace_back(static_cast<models::OpClass>(c), 0.0);
+  for (const OpStats& op : ops) rows.at(static_cast<size_t>(op.op_class)).second += op.cycles;
+  return rows;
+}
+
+}  // namespace tessel::sim

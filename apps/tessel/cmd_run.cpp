@@ -1,0 +1,86 @@
+// tessel run: load the accelerator, build the workload, simulate, print the breakdown and
+// write the JSON/CSV reports.
+#include <iostream>
+#include <sstream>
+
+#include "apps/tessel/commands.h"
+#include "apps/tessel/workload_args.h"
+#include "arch/load.h"
+#include "dataflows/dataflow.h"
+#include "models/workload.h"
+#include "reports/csv.h"
+#include "reports/json.h"
+#include "reports/table.h"
+#include "sim/run.h"
+#include "util/error.h"
+
+namespace tessel::app {
+
+namespace {
+
+std::string pickDataflow(const RunArgs& args, const arch::Accelerator& acc) {
+  if (!args.dataflow.empty()) {
+    if (args.dataflow.find(".yaml") == std::string::npos && !acc.array.supportsDataflow(args.dataflow)) {
+      std::string supported;
+      for (const auto& d : acc.array.dataflows) supported += (supported.empty() ? "" : ", ") + d;
+      throw ConfigError({"", 0, 0, "--dataflow"}, "accelerator '" + acc.name +
+                                                      "' does not support dataflow '" +
+                                                      args.dataflow + "' (supported: " +
+                                                      supported + ")");
+    }
+    return args.dataflow;
+  }
+  return acc.array.dataflows.empty() ? "ws" : acc.array.dataflows.front();
+}
+
+std::vector<std::pair<std::string, std::string>> labels(const RunArgs& args,
+                                                        const std::string& dataflow) {
+  std::vector<std::pair<std::string, std::string>> l = {
+      {"arch_file", args.arch},
+      {"workload", args.workload.name},
+      {"seq", std::to_string(args.workload.seq)},
+      {"batch", std::to_string(args.workload.batch)},
+      {"phase", args.workload.phase},
+      {"dataflow", dataflow},
+      {"mapper", args.mapper},
+      {"ideal_memory", args.ideal_memory ? "true" : "false"},
+      {"fuse", args.no_fuse ? "false" : "true"},
+  };
+  for (const auto& o : args.overrides) l.emplace_back("override", o);
+  return l;
+}
+
+}  // namespace
+
+int runCommand(const RunArgs& args, std::ostream& out) {
+  const arch::Accelerator acc = arch::loadFile(args.arch, args.overrides);
+  const std::string df_name = pickDataflow(args, acc);
+  const dataflows::Dataflow df = dataflows::loadDataflow(df_name);
+  const models::Graph graph = models::build(
+      args.workload.name, toWorkloadOptions(args.workload, acc.array.input_dtype));
+
+  sim::RunOptions options;
+  options.engine = args.engine;
+  options.plan.mapper = args.mapper;
+  options.plan.fuse = !args.no_fuse;
+  options.engine_options.ideal_memory = args.ideal_memory;
+  options.labels = labels(args, df.name);
+  const sim::RunStats run = sim::simulate(graph, acc, df, options);
+
+  if (!args.quiet) {
+    reports::TableOptions table;
+    table.top_n = args.top;
+    reports::writeTable(run, out, table);
+  }
+  if (!args.json_path.empty()) {
+    writeFileAtomically(args.json_path, reports::toJsonString(run));
+    if (!args.quiet) out << "JSON report: " << args.json_path << "\n";
+  }
+  if (!args.csv_path.empty()) {
+    writeFileAtomically(args.csv_path, reports::csvString(run));
+    if (!args.quiet) out << "CSV report: " << args.csv_path << "\n";
+  }
+  return 0;
+}
+
+}  // namespace tessel::app

@@ -1,0 +1,76 @@
+// tessel workload NAME: the op list with shapes and MACs, as a table or JSON.
+#include <iomanip>
+#include <nlohmann/json.hpp>
+#include <ostream>
+#include <sstream>
+
+#include "apps/tessel/commands.h"
+#include "apps/tessel/workload_args.h"
+#include "models/workload.h"
+
+namespace tessel::app {
+
+namespace {
+
+std::string shapeText(const std::vector<int64_t>& shape) {
+  std::string s = "[";
+  for (size_t i = 0; i < shape.size(); ++i) s += (i ? "x" : "") + std::to_string(shape[i]);
+  return s + "]";
+}
+
+std::string inputsText(const models::Graph& g, const models::Op& op) {
+  std::string s;
+  for (int t : op.inputs) s += (s.empty() ? "" : " ") + shapeText(g.tensor(t).shape);
+  return s;
+}
+
+nlohmann::ordered_json toJson(const models::Graph& g) {
+  nlohmann::ordered_json ops = nlohmann::ordered_json::array();
+  for (const auto& op : g.ops()) {
+    nlohmann::ordered_json o;
+    o["id"] = op.id;
+    o["name"] = op.name;
+    o["kind"] = std::string(nameOf(op.kind));
+    o["class"] = std::string(nameOf(op.opClass()));
+    o["layer"] = op.layer;
+    nlohmann::ordered_json inputs = nlohmann::ordered_json::array();
+    for (int t : op.inputs) inputs.push_back({{"name", g.tensor(t).name}, {"shape", g.tensor(t).shape}});
+    o["inputs"] = inputs;
+    o["output_shape"] = g.tensor(op.outputs.at(0)).shape;
+    if (op.isGemmLike()) {
+      o["gemm"] = {{"batch", op.gemm.batch}, {"m", op.gemm.m}, {"n", op.gemm.n}, {"k", op.gemm.k}};
+    }
+    o["macs"] = op.macs;
+    ops.push_back(o);
+  }
+  nlohmann::ordered_json j;
+  j["workload"] = g.name;
+  j["ops_count"] = g.ops().size();
+  j["total_macs"] = g.totalMacs();
+  j["parameters"] = g.parameterCount();
+  j["ops"] = ops;
+  return j;
+}
+
+}  // namespace
+
+int workloadCommand(const WorkloadArgs& args, const std::string& json_path, std::ostream& out) {
+  const models::Graph g = models::build(args.name, toWorkloadOptions(args, DType::Int8));
+  if (!json_path.empty()) {
+    writeFileAtomically(json_path, toJson(g).dump(2) + "\n");
+  }
+  out << g.name << ": " << g.ops().size() << " ops, " << g.totalMacs() << " MACs, "
+      << g.parameterCount() << " parameters\n";
+  out << std::left << std::setw(5) << "id" << std::setw(24) << "name" << std::setw(14) << "kind"
+      << std::setw(40) << "inputs" << std::setw(20) << "output" << std::right << std::setw(16)
+      << "MACs" << "\n";
+  for (const auto& op : g.ops()) {
+    out << std::left << std::setw(5) << op.id << std::setw(24) << op.name << std::setw(14)
+        << nameOf(op.kind) << std::setw(40) << inputsText(g, op) << std::setw(20)
+        << shapeText(g.tensor(op.outputs.at(0)).shape) << std::right << std::setw(16) << op.macs
+        << "\n";
+  }
+  return 0;
+}
+
+}  // namespace tessel::app

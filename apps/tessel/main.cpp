@@ -1,0 +1,100 @@
+// The tessel CLI: argument parsing only (CLI11 is confined to this file); each subcommand lives
+// in its own cmd_*.cpp. Exit codes: 0 ok, 2 bad input (config, workload, options),
+// 3 infeasible design (no mapping fits), 1 anything else.
+#include <CLI/CLI.hpp>
+#include <iostream>
+
+#include "apps/tessel/commands.h"
+#include "util/error.h"
+
+namespace {
+
+using tessel::app::RunArgs;
+using tessel::app::WorkloadArgs;
+
+void addWorkloadOptions(CLI::App* cmd, WorkloadArgs& w) {
+  cmd->add_option("--seq", w.seq, "sequence length (prefill/encoder) or KV-cache length (decode)")
+      ->capture_default_str();
+  cmd->add_option("--batch", w.batch, "batch size")->capture_default_str();
+  cmd->add_option("--phase", w.phase, "gpt2: prefill | decode")->capture_default_str();
+  cmd->add_option("--image", w.image, "resnet50 image height = width")->capture_default_str();
+  cmd->add_option("--dtype", w.dtype, "tensor dtype (default: the array's input dtype)");
+  cmd->add_flag("--all-logits", w.all_logits, "gpt2 prefill: LM head on every position");
+}
+
+void addRun(CLI::App& app, RunArgs& run, std::function<int()>& action) {
+  CLI::App* cmd = app.add_subcommand("run", "simulate a workload on an accelerator");
+  cmd->add_option("--arch", run.arch, "accelerator YAML file")->required();
+  cmd->add_option("--workload", run.workload.name,
+                  "gpt2[-small|-medium|-large|-xl], bert[-base|-large], resnet50, "
+                  "gemm:M=..,K=..,N=.., conv:H=..,W=..,C=..,K=..,R=..,S=..")
+      ->required();
+  addWorkloadOptions(cmd, run.workload);
+  cmd->add_option("--dataflow", run.dataflow, "ws | os | is | a dataflow YAML file");
+  cmd->add_option("--engine", run.engine, "analytical")->capture_default_str();
+  cmd->add_option("--mapper", run.mapper, "gemmini-auto")->capture_default_str();
+  cmd->add_option("-p,--param", run.overrides, "override a YAML key: -p accumulator.capacity=256KiB");
+  cmd->add_option("--json", run.json_path, "write the JSON report (reports/SCHEMA.md)");
+  cmd->add_option("--csv", run.csv_path, "write one CSV row per op");
+  cmd->add_flag("--ideal-memory", run.ideal_memory, "infinite bandwidth, zero latency");
+  cmd->add_flag("--no-fuse", run.no_fuse, "do not fuse epilogues into GEMMs");
+  cmd->add_option("--top", run.top, "ops listed in the top-ops table")->capture_default_str();
+  cmd->add_flag("-q,--quiet", run.quiet, "no table on stdout");
+  cmd->callback([&] { action = [&] { return tessel::app::runCommand(run, std::cout); }; });
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"tessel: model and simulate DNN accelerators"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", "tessel 0.1.0");
+  std::function<int()> action;
+
+  RunArgs run;
+  addRun(app, run, action);
+
+  CLI::App* arch = app.add_subcommand("arch", "accelerator descriptions");
+  arch->require_subcommand(1);
+  std::string arch_file;
+  std::vector<std::string> arch_overrides;
+  CLI::App* check = arch->add_subcommand("check", "validate a YAML file and summarize it");
+  check->add_option("file", arch_file, "accelerator YAML file")->required();
+  check->add_option("-p,--param", arch_overrides, "override a YAML key");
+  check->callback([&] {
+    action = [&] { return tessel::app::archCheckCommand(arch_file, arch_overrides, std::cout); };
+  });
+  CLI::App* schema = arch->add_subcommand("schema", "print every YAML parameter");
+  schema->callback([&] { action = [&] { return tessel::app::archSchemaCommand(std::cout); }; });
+
+  WorkloadArgs wl;
+  std::string wl_json;
+  CLI::App* workload = app.add_subcommand("workload", "print a workload's ops, shapes and MACs");
+  workload->add_option("name", wl.name, "workload name")->required();
+  addWorkloadOptions(workload, wl);
+  workload->add_option("--json", wl_json, "write the op list as JSON");
+  workload->callback([&] {
+    action = [&] { return tessel::app::workloadCommand(wl, wl_json, std::cout); };
+  });
+
+  CLI::App* dfs = app.add_subcommand("dataflows", "list the shipped dataflows");
+  dfs->callback([&] { action = [&] { return tessel::app::dataflowsCommand(std::cout); }; });
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e) == 0 ? 0 : 2;
+  }
+  try {
+    return action ? action() : 0;
+  } catch (const tessel::ConfigError& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return 2;
+  } catch (const tessel::InfeasibleError& e) {
+    std::cerr << "infeasible: " << e.what() << "\n";
+    return 3;
+  } catch (const std::exception& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return 1;
+  }
+}

@@ -1,0 +1,99 @@
+#include "dataflows/dataflow.h"
+
+#include <algorithm>
+#include <fstream>
+
+#include "util/suggest.h"
+#include "util/yaml.h"
+
+namespace tessel::dataflows {
+
+const std::vector<std::pair<std::string, std::string>>& embeddedDataflows();
+
+namespace {
+
+Dim parseDim(const yaml::Node& node) {
+  const std::string& s = node.scalar("a GEMM dim (m, n or k)");
+  if (s == "m") return Dim::M;
+  if (s == "n") return Dim::N;
+  if (s == "k") return Dim::K;
+  node.fail("expected a GEMM dim (m, n or k), got '" + s + "'");
+}
+
+Operand parseOperand(const yaml::Node& node) {
+  const std::string& s = node.scalar("an operand (inputs, weights or outputs)");
+  if (s == "inputs") return Operand::Input;
+  if (s == "weights") return Operand::Weight;
+  if (s == "outputs") return Operand::Output;
+  node.fail("expected an operand (inputs, weights or outputs), got '" + s + "'" +
+            didYouMean(s, {"inputs", "weights", "outputs"}));
+}
+
+void checkArrays(const yaml::Node& node, const std::vector<std::string>& kinds) {
+  const std::vector<std::string> known{"systolic", "spatial"};
+  for (const auto& item : node.items()) {
+    const std::string& k = item.scalar();
+    if (std::find(known.begin(), known.end(), k) == known.end()) {
+      item.fail("unknown array kind '" + k + "' (accepted: systolic, spatial)" + didYouMean(k, known));
+    }
+  }
+  (void)kinds;
+}
+
+}  // namespace
+
+Dataflow parseDataflow(const std::string& text, const std::string& source_name) {
+  const yaml::Document doc = yaml::Document::fromString(text, source_name);
+  yaml::MapReader top(doc.root());
+  Dataflow df;
+  df.source = source_name;
+  df.name = top.required<std::string>("name", "the dataflow's short name (ws, os, ...)");
+  df.description = top.optional<std::string>("description", "", "one line for reports");
+  df.stationary = parseOperand(top.require("stationary", "operand held in the PEs"));
+  yaml::MapReader spatial(top.require("spatial", "GEMM dims unrolled over the array"));
+  const yaml::Node rows = spatial.require("rows", "GEMM dim across array rows");
+  const yaml::Node cols = spatial.require("cols", "GEMM dim across array columns");
+  df.row_dim = parseDim(rows);
+  df.col_dim = parseDim(cols);
+  spatial.finish();
+  const yaml::Node stream = top.require("stream", "GEMM dim that flows through time");
+  df.stream_dim = parseDim(stream);
+  const yaml::Node arrays = top.require("arrays", "array kinds that can run it");
+  df.array_kinds = arrays.as<std::vector<std::string>>();
+  checkArrays(arrays, df.array_kinds);
+  top.finish();
+  if (df.row_dim == df.col_dim || df.row_dim == df.stream_dim || df.col_dim == df.stream_dim) {
+    stream.fail("spatial.rows, spatial.cols and stream must be three different dims");
+  }
+  if (Problem::dependsOn(df.stationary, df.stream_dim)) {
+    top.require("stationary", "").fail("the stationary operand must not depend on the stream dim '" +
+                                       std::string(nameOf(df.stream_dim)) + "'");
+  }
+  return df;
+}
+
+std::vector<std::string> builtinDataflows() {
+  std::vector<std::string> names;
+  for (const auto& entry : embeddedDataflows()) names.push_back(entry.first);
+  return names;
+}
+
+Dataflow loadDataflow(const std::string& name_or_path) {
+  for (const auto& [name, text] : embeddedDataflows()) {
+    if (name == name_or_path) return parseDataflow(text, "configs/dataflows/" + name + ".yaml");
+  }
+  const bool looks_like_path = name_or_path.find('/') != std::string::npos ||
+                               name_or_path.find(".yaml") != std::string::npos;
+  if (!looks_like_path) {
+    throw ConfigError({"", 0, 0, "--dataflow"},
+                      "unknown dataflow '" + name_or_path + "' (shipped: " +
+                          joinNames(builtinDataflows()) + ", or a path to a YAML file)" +
+                          didYouMean(name_or_path, builtinDataflows()));
+  }
+  std::ifstream in(name_or_path);
+  if (!in) throw ConfigError({name_or_path, 0, 0, ""}, "cannot read dataflow file");
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  return parseDataflow(text, name_or_path);
+}
+
+}  // namespace tessel::dataflows

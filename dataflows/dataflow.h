@@ -1,0 +1,32 @@
+// A dataflow is data, not code: which GEMM dims map to the array's rows and columns, which one
+// streams through time, and which operand stays in the PEs. configs/dataflows/*.yaml define
+// them; one engine interprets them all.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "dataflows/problem.h"
+
+namespace tessel::dataflows {
+
+struct Dataflow {
+  std::string name;         // "ws", "os", "is", ...
+  std::string description;
+  Operand stationary = Operand::Weight;  // operand held in the PEs while the stream passes
+  Dim row_dim = Dim::K;     // GEMM dim unrolled over array rows
+  Dim col_dim = Dim::N;     // GEMM dim unrolled over array columns
+  Dim stream_dim = Dim::M;  // GEMM dim that flows through time
+  std::vector<std::string> array_kinds;  // array kinds that can run it ("systolic", "spatial")
+  std::string source;       // file it came from
+};
+
+// Parses a dataflow YAML document; errors are ConfigErrors naming `source_name`.
+Dataflow parseDataflow(const std::string& yaml, const std::string& source_name);
+// A shipped dataflow by name (configs/dataflows/NAME.yaml, embedded at build time), or a path to
+// a user's YAML file. Unknown names throw ConfigError with a suggestion.
+Dataflow loadDataflow(const std::string& name_or_path);
+// Names of the shipped dataflows.
+std::vector<std::string> builtinDataflows();
+
+}  // namespace tessel::dataflows

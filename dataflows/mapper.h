@@ -1,0 +1,51 @@
+// Mappers choose a Mapping for a Problem on an Accelerator under a Dataflow. A new mapper is
+// one new file plus one line in mapper_registry.cpp.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "arch/accelerator.h"
+#include "dataflows/dataflow.h"
+#include "dataflows/mapping.h"
+
+namespace tessel::dataflows {
+
+// Extra requirements from the graph level.
+struct MapConstraints {
+  // A fused row-wise epilogue (softmax, layer norm) needs whole output rows in the
+  // accumulator at once: tile_n = n.
+  bool whole_rows = false;
+};
+
+// A mapping, or why there is none (infeasible is a result, not an exception).
+struct MapResult {
+  bool ok = false;
+  std::string reason;
+  Mapping mapping;
+};
+
+class Mapper {
+ public:
+  virtual ~Mapper() = default;
+  virtual std::string_view name() const = 0;
+  virtual MapResult map(const Problem& problem, const arch::Accelerator& acc,
+                        const Dataflow& dataflow, const MapConstraints& constraints) const = 0;
+};
+
+// The registered mapper called `name`; throws ConfigError listing the names if unknown.
+std::unique_ptr<Mapper> makeMapper(std::string_view name);
+std::vector<std::string> mapperNames();
+
+// Bytes of the local memories a mapper may fill with one tile (half of each when double
+// buffered). Shared by mappers and the engines' capacity checks.
+struct LocalCapacity {
+  int64_t input_weight_bytes = 0;  // scratchpad or global buffer
+  int64_t output_bytes = 0;        // accumulator; 0 when outputs share the global buffer
+  bool shared = false;             // outputs share the input/weight buffer
+};
+LocalCapacity localCapacity(const arch::Accelerator& acc, bool double_buffered);
+
+}  // namespace tessel::dataflows

@@ -1,0 +1,53 @@
+#include "dataflows/mapping.h"
+
+#include <string>
+
+namespace tessel::dataflows {
+
+int64_t Mapping::tilesAlong(const Problem& p, Dim d) const {
+  const int64_t t = tileOf(d);
+  return t > 0 ? (p.extent(d) + t - 1) / t : 0;
+}
+
+static std::string orderString(const std::vector<Dim>& order) {
+  std::string s;
+  for (Dim d : order) s += nameOf(d);
+  return s;
+}
+
+std::string Mapping::loopNest(const Problem& p) const {
+  std::string out;
+  std::string indent;
+  if (p.batch > 1) {
+    out += "for b in [0, " + std::to_string(p.batch) + "):\n";
+    indent += "  ";
+  }
+  for (Dim d : loop_order) {
+    const std::string n(nameOf(d));
+    out += indent + "for " + n + "0 in [0, " + std::to_string(p.extent(d)) + ") step " +
+           std::to_string(tileOf(d)) + ":   # DRAM/L2 -> local memory\n";
+    indent += "  ";
+  }
+  out += indent + "array " + std::to_string(array_rows) + "x" + std::to_string(array_cols) +
+         " (" + dataflow + "): tile " + std::to_string(tile_m) + "x" + std::to_string(tile_n) +
+         "x" + std::to_string(tile_k) + " (m x n x k)\n";
+  return out;
+}
+
+std::vector<std::pair<std::string, std::string>> Mapping::flatten() const {
+  return {{"dataflow", dataflow},
+          {"mapper", mapper},
+          {"array", std::to_string(array_rows) + "x" + std::to_string(array_cols)},
+          {"tile_m", std::to_string(tile_m)},
+          {"tile_n", std::to_string(tile_n)},
+          {"tile_k", std::to_string(tile_k)},
+          {"loop_order", orderString(loop_order)},
+          {"double_buffered", double_buffered ? "true" : "false"}};
+}
+
+std::string Mapping::brief() const {
+  return dataflow + " m=" + std::to_string(tile_m) + " n=" + std::to_string(tile_n) +
+         " k=" + std::to_string(tile_k);
+}
+
+}  // namespace tessel::dataflows

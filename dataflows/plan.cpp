@@ -1,0 +1,173 @@
+#include "dataflows/plan.h"
+
+#include <algorithm>
+
+#include "dataflows/mapper.h"
+#include "util/error.h"
+
+namespace tessel::dataflows {
+
+using models::OpKind;
+
+std::string unitOpName(const models::Op& op) {
+  switch (op.kind) {
+    case OpKind::Softmax: return "softmax";
+    case OpKind::LayerNorm: return "layernorm";
+    case OpKind::Gelu: return "gelu";
+    case OpKind::Relu: return "relu";
+    case OpKind::Add: return "add";
+    case OpKind::BatchNorm: return "batchnorm";
+    case OpKind::MaxPool: return "maxpool";
+    case OpKind::AvgPool:
+    case OpKind::GlobalAvgPool: return "avgpool";
+    case OpKind::Embedding: return "embedding";
+    case OpKind::Quantize: return "quantize";
+    case OpKind::Dequantize: return "dequantize";
+    default: return "gemm";
+  }
+}
+
+static bool hasEpilogue(const arch::Accelerator& acc, const std::string& name) {
+  const auto& ops = acc.array.epilogue_ops;
+  return std::find(ops.begin(), ops.end(), name) != ops.end();
+}
+
+models::FuseRules fuseRulesFor(const arch::Accelerator& acc) {
+  models::FuseRules rules;
+  // Inference batch norm folds into the preceding conv's weights and bias.
+  rules.epilogue_kinds.push_back(OpKind::BatchNorm);
+  if (hasEpilogue(acc, "relu")) rules.epilogue_kinds.push_back(OpKind::Relu);
+  if (hasEpilogue(acc, "requantize")) rules.epilogue_kinds.push_back(OpKind::Quantize);
+  if (acc.sfu) {
+    // The SFU sits on the accumulator read path: it can process a tile as it drains.
+    if (acc.sfu->supports("gelu")) rules.epilogue_kinds.push_back(OpKind::Gelu);
+    if (acc.sfu->supports("softmax")) rules.epilogue_kinds.push_back(OpKind::Softmax);
+    if (acc.sfu->supports("layernorm")) rules.epilogue_kinds.push_back(OpKind::LayerNorm);
+    if (acc.sfu->supports("dequantize")) rules.epilogue_kinds.push_back(OpKind::Dequantize);
+  }
+  return rules;
+}
+
+namespace {
+
+Placement placementOf(const models::Op& op, const arch::Accelerator& acc) {
+  if (op.isGemmLike() || op.kind == OpKind::Embedding) return Placement::Array;  // DMA gather
+  const std::string name = unitOpName(op);
+  if (op.kind == OpKind::Add && hasEpilogue(acc, "residual_add")) return Placement::Array;
+  if (op.kind != OpKind::Add && hasEpilogue(acc, name)) return Placement::Array;
+  if (acc.sfu && acc.sfu->supports(name)) return Placement::Sfu;
+  return Placement::Host;
+}
+
+// Activations live in the L2 when it exists and they fit half of it; otherwise in DRAM.
+struct Homes {
+  int l2 = -1;
+  uint64_t l2_bytes = 0;
+  int home(int64_t bytes) const {
+    return (l2 >= 0 && static_cast<uint64_t>(bytes) <= l2_bytes / 2) ? l2 : 0;
+  }
+  bool fits(int64_t bytes) const { return l2 >= 0 && static_cast<uint64_t>(bytes) <= l2_bytes / 2; }
+};
+
+Homes homesOf(const arch::Accelerator& acc) {
+  Homes h;
+  for (size_t i = 0; i < acc.levels.size(); ++i) {
+    if (acc.levels[i].kind == arch::LevelKind::L2) {
+      h.l2 = static_cast<int>(i);
+      h.l2_bytes = acc.levels[i].capacity_bytes;
+    }
+  }
+  return h;
+}
+
+void fillTensors(OpPlan& p, const models::Graph& g, const Homes& homes, int final_output) {
+  const models::Op& op = *p.op;
+  const models::Tensor& out = g.tensor(final_output);
+  p.elements = out.elements();
+  p.output_bytes = out.bytes();
+  p.rows = out.shape.empty() ? 1 : out.elements() / std::max<int64_t>(1, out.shape.back());
+  p.input_bytes = 0;
+  for (int t : op.inputs) p.input_bytes += g.tensor(t).bytes();
+  const models::Tensor& in0 = g.tensor(op.inputs.at(0));
+  p.input_home = in0.role == models::TensorRole::Activation ? homes.home(in0.bytes()) : 0;
+  p.input_fits_l2 = homes.fits(in0.bytes());
+  if (op.inputs.size() > 1) {
+    const models::Tensor& in1 = g.tensor(op.inputs[1]);
+    p.weight_home = in1.role == models::TensorRole::Activation ? homes.home(in1.bytes()) : 0;
+    p.weight_fits_l2 = homes.fits(in1.bytes());
+  }
+  p.output_home = homes.home(out.bytes());
+  p.unit_op = unitOpName(op);
+}
+
+// Maps one GEMM; if its group needs whole rows and they do not fit, drops the row-wise tail of
+// the epilogue (those ops then run on their own).
+void mapGemm(OpPlan& p, const models::Graph& g, const arch::Accelerator& acc,
+             const Dataflow& df, const Mapper& mapper, models::FusionGroup* group) {
+  p.problem = problemOf(*p.op, g);
+  MapResult r;
+  if (group && group->needs_whole_rows) {
+    r = mapper.map(p.problem, acc, df, MapConstraints{true});
+    if (!r.ok) {
+      auto first_row = std::find_if(group->epilogue.begin(), group->epilogue.end(),
+                                    [&](int id) { return models::isRowwise(g.op(id).kind); });
+      group->epilogue.erase(first_row, group->epilogue.end());
+      group->needs_whole_rows = false;
+    }
+  }
+  if (!r.ok) r = mapper.map(p.problem, acc, df, MapConstraints{});
+  if (!r.ok) throw InfeasibleError("no mapping for op '" + p.op->name + "': " + r.reason);
+  p.mapping = r.mapping;
+}
+
+// The input of a fused member that does not come down the chain (a residual operand), or -1.
+int sideInput(const models::Graph& g, const models::FusionGroup& group, const models::Op& op) {
+  auto pos = std::find(group.epilogue.begin(), group.epilogue.end(), op.id);
+  const int prev = pos == group.epilogue.begin() ? group.anchor : *(pos - 1);
+  const int chain = g.op(prev).outputs.at(0);
+  for (int t : op.inputs) {
+    if (t != chain && g.tensor(t).role != models::TensorRole::Weight) return t;
+  }
+  return -1;
+}
+
+}  // namespace
+
+std::vector<OpPlan> plan(const models::Graph& g, const arch::Accelerator& acc,
+                         const Dataflow& df, const PlanOptions& options) {
+  const auto mapper = makeMapper(options.mapper);
+  const Homes homes = homesOf(acc);
+  models::Fusion fusion = options.fuse ? models::fuse(g, fuseRulesFor(acc)) : models::Fusion{};
+  fusion.group_of.resize(g.ops().size(), -1);
+
+  std::vector<OpPlan> plans(g.ops().size());
+  for (const models::Op& op : g.ops()) {
+    OpPlan& p = plans[static_cast<size_t>(op.id)];
+    p.op = &op;
+    p.graph = &g;
+    p.placement = placementOf(op, acc);
+    const int gi = fusion.group_of[static_cast<size_t>(op.id)];
+    models::FusionGroup* group = gi >= 0 ? &fusion.groups[static_cast<size_t>(gi)] : nullptr;
+    if (group && group->anchor == op.id && op.isGemmLike()) {
+      mapGemm(p, g, acc, df, *mapper, group);
+      p.epilogue = group->epilogue;
+    } else if (op.isGemmLike()) {
+      mapGemm(p, g, acc, df, *mapper, nullptr);
+    }
+    const bool member = group && group->anchor != op.id &&
+                        std::find(group->epilogue.begin(), group->epilogue.end(), op.id) !=
+                            group->epilogue.end();
+    if (member) {
+      p.placement = Placement::Fused;
+      p.fused_into = group->anchor;
+      p.side_input = sideInput(g, *group, op);
+    }
+    const int final_out = (!p.epilogue.empty()) ? g.op(p.epilogue.back()).outputs.at(0)
+                                                : op.outputs.at(0);
+    fillTensors(p, g, homes, final_out);
+    if (op.isGemmLike()) p.problem.output_dtype = g.tensor(final_out).dtype;
+  }
+  return plans;
+}
+
+}  // namespace tessel::dataflows

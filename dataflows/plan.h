@@ -1,0 +1,62 @@
+// Graph + Accelerator -> one OpPlan per op: where it runs (array, SFU, host, or fused into a
+// GEMM's epilogue), its mapping when it is a GEMM, and where its tensors live.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "arch/accelerator.h"
+#include "dataflows/dataflow.h"
+#include "dataflows/mapping.h"
+#include "models/fuse.h"
+#include "models/graph.h"
+
+namespace tessel::dataflows {
+
+enum class Placement : uint8_t { Array, Sfu, Host, Fused };
+
+struct OpPlan {
+  const models::Op* op = nullptr;
+  const models::Graph* graph = nullptr;
+  Placement placement = Placement::Array;
+  int fused_into = -1;          // anchor op id when placement == Fused
+  int side_input = -1;          // fused members: a tensor read besides the chain (residual)
+  std::vector<int> epilogue;    // anchors: ops fused into this one (their cost is charged here)
+
+  // GEMM-like ops on the array.
+  Problem problem;
+  Mapping mapping;
+
+  // Every op: where its first input, its weight/second input and its output live
+  // (indices into Accelerator::levels; the off-chip level a tensor is homed in).
+  int input_home = 0;
+  int weight_home = 0;
+  int output_home = 0;
+  bool weight_fits_l2 = false;  // reloads of B hit the L2 instead of DRAM
+  bool input_fits_l2 = false;
+
+  // Vector ops (and the epilogue members): elements and bytes of the tensors they touch.
+  int64_t elements = 0;         // output elements
+  int64_t input_bytes = 0;      // all inputs read
+  int64_t output_bytes = 0;
+  int64_t rows = 0;             // row-wise ops: number of rows (elements / row length)
+  std::string unit_op;          // name the arch lists use: "softmax", "add", "relu", ...
+};
+
+struct PlanOptions {
+  std::string mapper = "gemmini-auto";
+  bool fuse = true;  // fuse epilogues the hardware supports (relu, folded batch norm, ...)
+};
+
+// Throws InfeasibleError naming the op when no mapping fits.
+std::vector<OpPlan> plan(const models::Graph& graph, const arch::Accelerator& acc,
+                         const Dataflow& dataflow, const PlanOptions& options);
+
+// The fusion rules an accelerator implies: its array epilogue ops (plus batch norm, which
+// inference folds into the conv), and row-wise ops when its SFU runs them.
+models::FuseRules fuseRulesFor(const arch::Accelerator& acc);
+
+// The arch-level op name of a vector op ("softmax", "residual_add", ...).
+std::string unitOpName(const models::Op& op);
+
+}  // namespace tessel::dataflows

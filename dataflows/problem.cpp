@@ -1,0 +1,61 @@
+#include "dataflows/problem.h"
+
+#include <cmath>
+
+#include "util/error.h"
+
+namespace tessel::dataflows {
+
+std::string_view nameOf(Dim d) {
+  switch (d) {
+    case Dim::M: return "m";
+    case Dim::N: return "n";
+    case Dim::K: return "k";
+  }
+  return "?";
+}
+
+bool Problem::dependsOn(Operand x, Dim d) {
+  switch (x) {
+    case Operand::Input: return d != Dim::N;
+    case Operand::Weight: return d != Dim::M;
+    case Operand::Output: return d != Dim::K;
+  }
+  return false;
+}
+
+int64_t Problem::inputBytes() const {
+  const double im2col = static_cast<double>(batch * m * k);
+  return static_cast<int64_t>(std::ceil(im2col * input_footprint_ratio)) * bytesOf(input_dtype);
+}
+
+int64_t Problem::weightBytes() const {
+  return batch * k * n * bytesOf(weight_dtype);
+}
+
+int64_t Problem::outputBytes() const { return batch * m * n * bytesOf(output_dtype); }
+
+Problem problemOf(const models::Op& op, const models::Graph& graph) {
+  if (!op.isGemmLike()) {
+    throw Error("op '" + op.name + "' is not a GEMM-like op");
+  }
+  Problem p;
+  p.batch = op.gemm.batch;
+  p.m = op.gemm.m;
+  p.n = op.gemm.n;
+  p.k = op.gemm.k;
+  p.input_dtype = graph.tensor(op.inputs.at(0)).dtype;
+  p.weight_dtype = graph.tensor(op.inputs.at(1)).dtype;
+  p.output_dtype = graph.tensor(op.outputs.at(0)).dtype;
+  p.weight_is_activation = op.kind == models::OpKind::BatchMatMul;
+  if (op.kind == models::OpKind::Conv2d) {
+    // Hardware im2col reads each input pixel once per tile pass, not R*S times.
+    const auto& c = op.conv;
+    const double unique = static_cast<double>(c.n * c.h * c.w * c.c);
+    const double im2col = static_cast<double>(p.m * p.k);
+    p.input_footprint_ratio = im2col > 0 ? std::min(1.0, unique / im2col) : 1.0;
+  }
+  return p;
+}
+
+}  // namespace tessel::dataflows

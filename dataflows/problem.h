@@ -1,0 +1,41 @@
+// The loop nest of one compute op, seen as a (batched) GEMM: C[b][m][n] += A[b][m][k] * B[b][k][n].
+// Convolutions are lowered by im2col (m = N*P*Q, n = K, k = C*R*S), as Gemmini does in hardware.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+#include "models/graph.h"
+
+namespace tessel::dataflows {
+
+enum class Dim : uint8_t { M, N, K };
+std::string_view nameOf(Dim d);
+
+// The three operands of a GEMM: A (inputs), B (weights), C (outputs).
+enum class Operand : uint8_t { Input, Weight, Output };
+
+struct Problem {
+  int64_t batch = 1;
+  int64_t m = 0, n = 0, k = 0;
+  DType input_dtype = DType::Int8;
+  DType weight_dtype = DType::Int8;
+  DType output_dtype = DType::Int8;
+  bool weight_is_activation = false;  // BatchMatMul: B is produced by another op
+  // Unique elements of A in memory divided by im2col elements (conv input reuse; 1 for GEMM).
+  double input_footprint_ratio = 1.0;
+
+  int64_t extent(Dim d) const { return d == Dim::M ? m : d == Dim::N ? n : k; }
+  int64_t macs() const { return batch * m * n * k; }
+  // Does operand x index dimension d? (A: m,k; B: k,n; C: m,n)
+  static bool dependsOn(Operand x, Dim d);
+  // Unique bytes each operand occupies in memory.
+  int64_t inputBytes() const;
+  int64_t weightBytes() const;
+  int64_t outputBytes() const;
+};
+
+// The GEMM view of a MatMul, BatchMatMul or Conv2d op. Throws tessel::Error for other kinds.
+Problem problemOf(const models::Op& op, const models::Graph& graph);
+
+}  // namespace tessel::dataflows

@@ -1,0 +1,56 @@
+// Internal to models/: primitives the workload builders share (one op each, with its weights,
+// output tensor, shapes, GEMM view and MAC count). Not part of the public API.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "models/graph.h"
+
+namespace tessel::models::detail {
+
+// Appends to a graph; every tensor it makes has `dtype` unless a caller says otherwise.
+struct Builder {
+  Graph& g;
+  DType dtype;
+  int layer = -1;  // stamped on every op emitted, so blocks need not pass it around
+
+  int input(const std::string& name, std::vector<int64_t> shape, DType type);
+  int weight(const std::string& name, std::vector<int64_t> shape);
+  // Adds `op` (name, kind, inputs and attributes set) with one fresh output tensor named after
+  // the op; returns the output tensor id.
+  int emit(Op op, std::vector<int64_t> out_shape);
+  const std::vector<int64_t>& shape(int tensor_id) const { return g.tensor(tensor_id).shape; }
+};
+
+Op makeOp(std::string name, OpKind kind, std::vector<int> inputs);
+
+// x [..., K] times a new weight [K, n] (+ bias [n]) -> [..., n]; rows fold into gemm.m.
+int linear(Builder& b, const std::string& name, int x, int64_t n, bool bias);
+// Same-shape elementwise ops.
+int unary(Builder& b, const std::string& name, OpKind kind, int x);
+int add(Builder& b, const std::string& name, int x, int y);
+int layerNorm(Builder& b, const std::string& name, int x, float eps);
+// ids [B, S] (int32) into a new table [rows, dim] -> [B, S, dim].
+int embedding(Builder& b, const std::string& name, int ids, int64_t rows, int64_t dim);
+
+// Kernel, stride and padding of a conv; r x s window, the same stride/pad on both axes.
+struct ConvParams {
+  int64_t k = 0, r = 1, s = 1, stride = 1, pad = 0;
+};
+
+// NHWC conv without bias; weight [r, s, C, k]; gemm is the im2col view (m = N*P*Q, n = k,
+// k = C*r*s).
+int conv2d(Builder& b, const std::string& name, int x, ConvParams p);
+int batchNorm(Builder& b, const std::string& name, int x);
+int pool(Builder& b, const std::string& name, OpKind kind, int x, PoolAttrs attrs);
+int globalAvgPool(Builder& b, const std::string& name, int x);
+
+// Output size of a window of `r` sliding with stride/pad over `in`.
+// 0 when the window does not fit even once.
+inline int64_t convOut(int64_t in, int64_t r, int64_t stride, int64_t pad) {
+  return in + 2 * pad < r ? 0 : (in + 2 * pad - r) / stride + 1;
+}
+
+}  // namespace tessel::models::detail

@@ -1,0 +1,96 @@
+// Names and report classes of op kinds.
+#include "models/graph.h"
+
+namespace tessel::models {
+
+std::string_view nameOf(OpKind k) {
+  switch (k) {
+    case OpKind::MatMul:
+      return "MatMul";
+    case OpKind::BatchMatMul:
+      return "BatchMatMul";
+    case OpKind::Conv2d:
+      return "Conv2d";
+    case OpKind::Softmax:
+      return "Softmax";
+    case OpKind::LayerNorm:
+      return "LayerNorm";
+    case OpKind::Gelu:
+      return "Gelu";
+    case OpKind::Relu:
+      return "Relu";
+    case OpKind::Add:
+      return "Add";
+    case OpKind::BatchNorm:
+      return "BatchNorm";
+    case OpKind::MaxPool:
+      return "MaxPool";
+    case OpKind::AvgPool:
+      return "AvgPool";
+    case OpKind::GlobalAvgPool:
+      return "GlobalAvgPool";
+    case OpKind::Embedding:
+      return "Embedding";
+    case OpKind::Quantize:
+      return "Quantize";
+    case OpKind::Dequantize:
+      return "Dequantize";
+  }
+  return "?";
+}
+
+std::string_view nameOf(OpClass c) {
+  switch (c) {
+    case OpClass::MatMul:
+      return "MatMul";
+    case OpClass::Conv:
+      return "Conv";
+    case OpClass::Softmax:
+      return "Softmax";
+    case OpClass::LayerNorm:
+      return "LayerNorm";
+    case OpClass::GELU:
+      return "GELU";
+    case OpClass::ResidualAdd:
+      return "ResidualAdd";
+    case OpClass::QuantDequant:
+      return "QuantDequant";
+    case OpClass::Pool:
+      return "Pool";
+    case OpClass::Other:
+      return "Other";
+  }
+  return "?";
+}
+
+OpClass classOf(OpKind k) {
+  switch (k) {
+    case OpKind::MatMul:
+    case OpKind::BatchMatMul:
+      return OpClass::MatMul;
+    case OpKind::Conv2d:
+      return OpClass::Conv;
+    case OpKind::Softmax:
+      return OpClass::Softmax;
+    case OpKind::LayerNorm:
+      return OpClass::LayerNorm;
+    case OpKind::Gelu:
+      return OpClass::GELU;
+    case OpKind::Add:
+      return OpClass::ResidualAdd;
+    case OpKind::Quantize:
+    case OpKind::Dequantize:
+      return OpClass::QuantDequant;
+    case OpKind::MaxPool:
+    case OpKind::AvgPool:
+    case OpKind::GlobalAvgPool:
+      return OpClass::Pool;
+    case OpKind::Relu:
+    case OpKind::BatchNorm:
+    case OpKind::Embedding:
+      return OpClass::Other;
+  }
+  return OpClass::Other;
+}
+
+}  // namespace tessel::models

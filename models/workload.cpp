@@ -1,0 +1,140 @@
+// models::build: checks the options every family shares, then dispatches on the name.
+#include "models/workload.h"
+
+#include <algorithm>
+#include <cctype>
+
+#include "models/builders.h"
+#include "models/suggest.h"
+#include "util/error.h"
+
+namespace tessel::models {
+namespace detail {
+
+void configError(const std::string& path, const std::string& message) {
+  SourceLocation where;
+  where.yaml_path = path;
+  throw ConfigError(where, message);
+}
+
+}  // namespace detail
+
+namespace {
+
+using detail::configError;
+
+struct Family {
+  const char* name;
+  Graph (*build)(const WorkloadOptions&);
+  bool decode;  // has a KV-cache decode phase
+};
+
+const detail::Gpt2Config kGpt2Small{"gpt2-small", 12, 768, 12};
+const detail::Gpt2Config kGpt2Medium{"gpt2-medium", 24, 1024, 16};
+const detail::Gpt2Config kGpt2Large{"gpt2-large", 36, 1280, 20};
+const detail::Gpt2Config kGpt2Xl{"gpt2-xl", 48, 1600, 25};
+const detail::BertConfig kBertBase{"bert-base", 12, 768, 12, 3072};
+const detail::BertConfig kBertLarge{"bert-large", 24, 1024, 16, 4096};
+
+Graph gpt2Small(const WorkloadOptions& o) { return detail::buildGpt2(kGpt2Small, o); }
+Graph gpt2Medium(const WorkloadOptions& o) { return detail::buildGpt2(kGpt2Medium, o); }
+Graph gpt2Large(const WorkloadOptions& o) { return detail::buildGpt2(kGpt2Large, o); }
+Graph gpt2Xl(const WorkloadOptions& o) { return detail::buildGpt2(kGpt2Xl, o); }
+Graph bertBase(const WorkloadOptions& o) { return detail::buildBert(kBertBase, o); }
+Graph bertLarge(const WorkloadOptions& o) { return detail::buildBert(kBertLarge, o); }
+
+// Aliases ("gpt2", "bert") build the same graph as the size they stand for.
+const std::vector<Family>& families() {
+  static const std::vector<Family> list = {
+      {"gpt2", gpt2Small, true},
+      {"gpt2-small", gpt2Small, true},
+      {"gpt2-medium", gpt2Medium, true},
+      {"gpt2-large", gpt2Large, true},
+      {"gpt2-xl", gpt2Xl, true},
+      {"bert", bertBase, false},
+      {"bert-base", bertBase, false},
+      {"bert-large", bertLarge, false},
+      {"resnet50", detail::buildResnet50, false},
+  };
+  return list;
+}
+
+const char kGemmExample[] = "gemm:M=512,K=768,N=2304";
+const char kConvExample[] = "conv:H=56,W=56,C=64,K=64,R=3,S=3,stride=1,pad=1";
+
+// Limits that keep every MAC count well inside int64.
+constexpr int64_t kMaxBatch = int64_t{1} << 20;
+constexpr int64_t kMaxImage = 8192;
+
+void checkOptions(const WorkloadOptions& o) {
+  auto n = [](int64_t v) { return std::to_string(v); };
+  if (o.batch < 1) configError("--batch", "batch must be at least 1 (got " + n(o.batch) + ")");
+  if (o.batch > kMaxBatch) configError("--batch", "batch must be at most " + n(kMaxBatch));
+  if (o.seq < 1) configError("--seq", "seq must be at least 1 (got " + n(o.seq) + ")");
+  if (o.phase != "prefill" && o.phase != "decode") {
+    std::string hint = detail::closest(o.phase, {"prefill", "decode"});
+    configError("--phase",
+                "unknown phase '" + o.phase + "'; " +
+                    (hint.empty() ? "expected prefill or decode" : "did you mean '" + hint + "'?"));
+  }
+  if (o.image < 32) {
+    configError("--image", "image must be at least 32 pixels (got " + n(o.image) +
+                               "): ResNet-50 downsamples by 32");
+  }
+  if (o.image > kMaxImage) configError("--image", "image must be at most " + n(kMaxImage));
+}
+
+std::string lower(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return s;
+}
+
+[[noreturn]] void unknownWorkload(const std::string& name) {
+  std::vector<std::string> names;
+  for (const Family& f : families()) names.push_back(f.name);
+  names.push_back("gemm:");
+  names.push_back("conv:");
+  std::string hint = detail::closest(name, names);
+  if (hint == "gemm:") hint = kGemmExample;
+  if (hint == "conv:") hint = kConvExample;
+  std::string known;
+  for (const std::string& k : workloadNames()) known += (known.empty() ? "" : ", ") + k;
+  configError("workload",
+              "unknown workload '" + name + "'; " +
+                  (hint.empty() ? "known workloads: " + known : "did you mean '" + hint + "'?"));
+}
+
+void rejectDecode(const std::string& name, const WorkloadOptions& o) {
+  if (o.phase == "decode") {
+    configError("--phase", "workload '" + name + "' has no decode phase (only gpt2 models do)");
+  }
+}
+
+}  // namespace
+
+Graph build(const std::string& name, const WorkloadOptions& options) {
+  checkOptions(options);
+  const std::string key = lower(name);
+  if (key.rfind("gemm:", 0) == 0 || key.rfind("conv:", 0) == 0) {
+    rejectDecode(name, options);
+    const std::string params = name.substr(5);
+    return key[0] == 'g' ? detail::buildGemm(params, options) : detail::buildConv(params, options);
+  }
+  for (const Family& f : families()) {
+    if (key != f.name) continue;
+    if (!f.decode) rejectDecode(name, options);
+    return f.build(options);
+  }
+  unknownWorkload(name);
+}
+
+std::vector<std::string> workloadNames() {
+  std::vector<std::string> names;
+  for (const Family& f : families()) names.push_back(f.name);
+  names.push_back(kGemmExample);
+  names.push_back(kConvExample);
+  return names;
+}
+
+}  // namespace tessel::models

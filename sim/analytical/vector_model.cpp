@@ -1,0 +1,143 @@
+#include "sim/analytical/vector_model.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "util/error.h"
+
+namespace tessel::sim::analytical {
+
+using models::OpKind;
+
+int sfuPasses(OpKind kind) {
+  switch (kind) {
+    case OpKind::Softmax: return 3;    // row max, exp and sum, scale by 1/sum
+    case OpKind::LayerNorm: return 2;  // mean and variance (one pass), then normalize
+    default: return 1;
+  }
+}
+
+namespace {
+
+// Reads every input from where it lives and writes the output to its home.
+Transfer roundTrip(const dataflows::OpPlan& p, const models::Graph& g) {
+  Transfer t;
+  const models::Op& op = *p.op;
+  for (size_t i = 0; i < op.inputs.size(); ++i) {
+    const models::Tensor& in = g.tensor(op.inputs[i]);
+    const int home = i == 0 ? p.input_home : i == 1 ? p.weight_home : 0;
+    t.read[static_cast<size_t>(in.role == models::TensorRole::Activation ? home : 0)] +=
+        static_cast<double>(in.bytes());
+  }
+  t.write[static_cast<size_t>(p.output_home)] += static_cast<double>(p.output_bytes);
+  return t;
+}
+
+double inputElements(const dataflows::OpPlan& p, const models::Graph& g) {
+  double e = 0;
+  for (int t : p.op->inputs) {
+    if (g.tensor(t).role != models::TensorRole::Weight) e += static_cast<double>(g.tensor(t).elements());
+  }
+  return e;
+}
+
+// Work streamed through a unit with double-buffered transfers: the longer of the two, plus the
+// latency of getting the first chunk in.
+void overlap(VectorCost& c, Cause unit, double unit_cycles, double mem_cycles) {
+  c.cycles[static_cast<size_t>(unit)] = unit_cycles;
+  c.cycles[static_cast<size_t>(Cause::MemoryStall)] = std::max(0.0, mem_cycles - unit_cycles);
+}
+
+}  // namespace
+
+VectorCost evaluateArrayVector(const dataflows::OpPlan& p, const models::Graph& g,
+                               const arch::Accelerator& acc, const MemoryModel& mem) {
+  VectorCost c;
+  if (p.op->kind == OpKind::Embedding) {
+    // A DMA gather: one table row per token from DRAM, written to the output's home.
+    c.traffic.read[0] += static_cast<double>(p.output_bytes);
+    c.traffic.write[static_cast<size_t>(p.output_home)] += static_cast<double>(p.output_bytes);
+    overlap(c, Cause::Compute, 0, mem.cycles(c.traffic));
+    return c;
+  }
+  // The accumulator path handles one array row (cols elements) per cycle.
+  const double elements = std::max(inputElements(p, g), static_cast<double>(p.elements));
+  const double cycles = std::ceil(elements / acc.array.cols);
+  c.traffic = roundTrip(p, g);
+  c.local_write = static_cast<double>(p.input_bytes);
+  c.local_read = static_cast<double>(p.output_bytes);
+  overlap(c, Cause::Compute, cycles, mem.cycles(c.traffic));
+  return c;
+}
+
+VectorCost evaluateSfu(const dataflows::OpPlan& p, const models::Graph& g,
+                       const arch::Accelerator& acc, const MemoryModel& mem) {
+  VectorCost c;
+  const arch::Sfu& sfu = *acc.sfu;
+  const double elements = std::max(inputElements(p, g), static_cast<double>(p.elements));
+  const double passes = sfuPasses(p.op->kind);
+  const double cycles = passes * std::ceil(elements / sfu.lanes) * sfu.cycles_per_vector;
+  c.sfu_elements = passes * elements;
+  c.traffic = roundTrip(p, g);
+  c.local_write = static_cast<double>(p.input_bytes);
+  c.local_read = static_cast<double>(p.output_bytes);
+  overlap(c, Cause::Sfu, cycles, mem.cycles(c.traffic));
+  return c;
+}
+
+VectorCost evaluateFused(const dataflows::OpPlan& p, const models::Graph& g,
+                         const arch::Accelerator& acc, const MemoryModel& mem) {
+  VectorCost c;
+  const models::Op& op = *p.op;
+  if (acc.sfu && acc.sfu->supports(p.unit_op) &&
+      (op.kind == OpKind::Gelu || models::isRowwise(op.kind) || op.kind == OpKind::Dequantize)) {
+    const double elements = static_cast<double>(p.elements);
+    const double passes = sfuPasses(op.kind);
+    c.cycles[static_cast<size_t>(Cause::Sfu)] =
+        passes * std::ceil(elements / acc.sfu->lanes) * acc.sfu->cycles_per_vector;
+    c.sfu_elements = passes * elements;
+  }
+  if (p.side_input >= 0) {
+    // The residual operand is loaded into the accumulator next to the GEMM's tile.
+    const models::Tensor& side = g.tensor(p.side_input);
+    const int home = side.id == op.inputs.at(0) ? p.input_home : p.weight_home;
+    c.traffic.read[static_cast<size_t>(home)] += static_cast<double>(side.bytes());
+    c.cycles[static_cast<size_t>(Cause::MemoryStall)] = mem.cycles(c.traffic);
+  }
+  return c;
+}
+
+VectorCost evaluateHost(const dataflows::OpPlan& p, const models::Graph& g,
+                        const arch::Accelerator& acc, bool ideal_memory) {
+  VectorCost c;
+  const arch::Host& host = acc.host;
+  const double op_cost = host.costPerElement(p.unit_op);
+  if (op_cost < 0) {
+    throw InfeasibleError("op '" + p.op->name + "' runs on the host, but host.cycles_per_element "
+                          "has no entry for '" + p.unit_op + "'");
+  }
+  const double in_elems = inputElements(p, g);
+  const double out_elems = static_cast<double>(p.elements);
+  const models::Tensor& in0 = g.tensor(p.op->inputs.at(0));
+  const models::Tensor& out = g.tensor(p.op->outputs.at(0));
+  // Integer tensors are dequantized before and quantized after the host's FP computation.
+  double host_cycles = std::max(in_elems, out_elems) * op_cost;
+  if (isInteger(in0.dtype)) host_cycles += in_elems * std::max(0.0, host.costPerElement("dequantize"));
+  if (isInteger(out.dtype)) host_cycles += out_elems * std::max(0.0, host.costPerElement("quantize"));
+  double host_seconds = host_cycles / host.clock_hz;
+  if (host.mem_bandwidth_bytes_per_s > 0 && !ideal_memory) {
+    // The FP32 working copy streams through host memory at least once in and once out.
+    host_seconds = std::max(host_seconds, 4.0 * (in_elems + out_elems) / host.mem_bandwidth_bytes_per_s);
+  }
+  double cycles = host_seconds * acc.clock_hz + host.offload_overhead;
+  if (!ideal_memory && host.link_bandwidth > 0) {
+    cycles += 2 * host.link_latency +
+              (static_cast<double>(p.input_bytes) + static_cast<double>(p.output_bytes)) /
+                  host.link_bandwidth;
+  }
+  c.cycles[static_cast<size_t>(Cause::Host)] = cycles;
+  c.traffic = roundTrip(p, g);  // the host reads and writes the tensors in shared memory
+  return c;
+}
+
+}  // namespace tessel::sim::analytical

@@ -1,0 +1,34 @@
+// Costs of the ops that are not GEMMs: on the array's accumulator path (residual add, relu,
+// pooling, the embedding gather), on the special-function unit, or offloaded to the host.
+#pragma once
+
+#include "arch/accelerator.h"
+#include "dataflows/plan.h"
+#include "models/graph.h"
+#include "sim/analytical/memory_model.h"
+#include "sim/stats.h"
+
+namespace tessel::sim::analytical {
+
+struct VectorCost {
+  std::array<double, kNumCauses> cycles{};
+  Transfer traffic;         // off-chip bytes (local-memory bytes are recorded in `local`)
+  double local_read = 0;    // bytes read from the local memories
+  double local_write = 0;
+  double sfu_elements = 0;  // element-passes through the SFU (energy)
+};
+
+// Passes an SFU makes over the data for an op (softmax: max, exp+sum, normalize).
+int sfuPasses(models::OpKind kind);
+
+VectorCost evaluateArrayVector(const dataflows::OpPlan& plan, const models::Graph& graph,
+                               const arch::Accelerator& acc, const MemoryModel& mem);
+VectorCost evaluateSfu(const dataflows::OpPlan& plan, const models::Graph& graph,
+                       const arch::Accelerator& acc, const MemoryModel& mem);
+VectorCost evaluateHost(const dataflows::OpPlan& plan, const models::Graph& graph,
+                        const arch::Accelerator& acc, bool ideal_memory);
+// A member of a GEMM's fused epilogue: SFU time if it runs there, plus any side input it reads.
+VectorCost evaluateFused(const dataflows::OpPlan& plan, const models::Graph& graph,
+                         const arch::Accelerator& acc, const MemoryModel& mem);
+
+}  // namespace tessel::sim::analytical

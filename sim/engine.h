@@ -1,0 +1,37 @@
+// The Engine interface: one op plan in, its stats out. Both engines (analytical, systemc) fill the
+// same OpStats; MAC and byte counts must agree exactly, cycles within a stated tolerance.
+// A new engine is one new folder plus one line in sim/engine_registry.cpp.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "arch/accelerator.h"
+#include "dataflows/dataflow.h"
+#include "dataflows/plan.h"
+#include "sim/stats.h"
+
+namespace tessel::sim {
+
+struct EngineOptions {
+  bool ideal_memory = false;  // infinite bandwidth, zero latency: the compute-only bound
+};
+
+class Engine {
+ public:
+  virtual ~Engine() = default;
+  virtual std::string_view name() const = 0;
+  // `plans` is the whole graph's plan (fused members are looked up through it).
+  virtual OpStats evaluate(const dataflows::OpPlan& plan,
+                           const std::vector<dataflows::OpPlan>& plans) = 0;
+};
+
+// Throws ConfigError listing the known names if `name` is unknown.
+std::unique_ptr<Engine> makeEngine(std::string_view name, const arch::Accelerator& acc,
+                                   const dataflows::Dataflow& dataflow,
+                                   const EngineOptions& options);
+std::vector<std::string> engineNames();
+
+}  // namespace tessel::sim

@@ -1,0 +1,28 @@
+#include "sim/run.h"
+
+namespace tessel::sim {
+
+std::string toolVersion() { return "0.1.0"; }
+
+RunStats simulate(const models::Graph& graph, const arch::Accelerator& acc,
+                  const dataflows::Dataflow& dataflow, const RunOptions& options) {
+  const std::vector<dataflows::OpPlan> plans =
+      dataflows::plan(graph, acc, dataflow, options.plan);
+  auto engine = makeEngine(options.engine, acc, dataflow, options.engine_options);
+
+  RunStats run;
+  run.tool_version = toolVersion();
+  run.arch_name = acc.name;
+  run.arch_hash = acc.hash();
+  run.workload = graph.name;
+  run.engine = std::string(engine->name());
+  run.clock_hz = acc.clock_hz;
+  run.pes = static_cast<int64_t>(acc.array.rows) * acc.array.cols;
+  run.options = options.labels;
+  for (const auto& level : acc.levels) run.level_names.push_back(level.name);
+  run.ops.reserve(plans.size());
+  for (const auto& plan : plans) run.ops.push_back(engine->evaluate(plan, plans));
+  return run;
+}
+
+}  // namespace tessel::sim

@@ -1,0 +1,34 @@
+// One call from a graph and an accelerator to RunStats: plan, evaluate every op, schedule.
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "arch/accelerator.h"
+#include "dataflows/dataflow.h"
+#include "dataflows/plan.h"
+#include "models/graph.h"
+#include "sim/engine.h"
+#include "sim/stats.h"
+
+namespace tessel::sim {
+
+struct RunOptions {
+  std::string engine = "analytical";
+  dataflows::PlanOptions plan;
+  EngineOptions engine_options;
+  // Recorded verbatim in RunStats::options (the CLI puts seq, batch, phase... here).
+  std::vector<std::pair<std::string, std::string>> labels;
+};
+
+// Ops run one after another in graph order; an op's fused epilogue members are charged
+// separately (their own OpStats, placement Fused). Throws InfeasibleError when an op cannot be
+// mapped or placed.
+RunStats simulate(const models::Graph& graph, const arch::Accelerator& acc,
+                  const dataflows::Dataflow& dataflow, const RunOptions& options);
+
+// The version string reports carry.
+std::string toolVersion();
+
+}  // namespace tessel::sim

@@ -1,0 +1,105 @@
+// Single-layer workloads: gemm:/conv: parsing, shapes, MACs and every parameter error.
+#include <gtest/gtest.h>
+
+#include "error_checks.h"
+#include "graph_checks.h"
+
+namespace tessel::models {
+namespace {
+
+const WorkloadOptions kDefaults;
+
+TEST(ModelsLayers, Gemm) {
+  Graph g = build("gemm:M=512,K=768,N=2304", kDefaults);
+  expectWellFormed(g);
+  ASSERT_EQ(g.ops().size(), 1u);
+  const Op& op = g.op(0);
+  EXPECT_EQ(op.kind, OpKind::MatMul);
+  EXPECT_EQ(op.gemm.batch, 1);
+  EXPECT_EQ(op.gemm.m, 512);
+  EXPECT_EQ(op.gemm.n, 2304);
+  EXPECT_EQ(op.gemm.k, 768);
+  EXPECT_EQ(op.macs, 905969664);                                               // 512 * 768 * 2304
+  EXPECT_EQ(g.tensor(op.inputs[1]).shape, (std::vector<int64_t>{768, 2304}));  // [K, N]
+  EXPECT_EQ(g.parameterCount(), 768 * 2304);
+  EXPECT_EQ(g.name, "gemm:M=512,K=768,N=2304,B=1");
+}
+
+TEST(ModelsLayers, GemmBatchKeysAndSpaces) {
+  // Keys are case-insensitive, spaces around items are ignored, B folds into the GEMM rows
+  // (one shared weight): gemm = 1 x (4*64) x 16 x 32.
+  Graph g = build("GEMM: m=64 , k=32,n=16, b=4", kDefaults);
+  const Op& op = g.op(0);
+  EXPECT_EQ(op.gemm.batch, 1);
+  EXPECT_EQ(op.gemm.m, 4 * 64);
+  EXPECT_EQ(op.macs, 4 * 64 * 32 * 16);
+  EXPECT_EQ(g.tensor(op.outputs[0]).shape, (std::vector<int64_t>{4, 64, 16}));
+  EXPECT_EQ(g.tensor(op.inputs[1]).shape, (std::vector<int64_t>{32, 16}));  // shared weight
+  // Without B=, --batch applies.
+  WorkloadOptions o;
+  o.batch = 3;
+  EXPECT_EQ(build("gemm:M=64,K=32,N=16", o).op(0).gemm.m, 3 * 64);
+}
+
+TEST(ModelsLayers, Conv) {
+  Graph g = build("conv:H=56,W=56,C=64,K=64,R=3,S=3,stride=1,pad=1", kDefaults);
+  expectWellFormed(g);
+  const Op& op = g.op(0);
+  EXPECT_EQ(op.kind, OpKind::Conv2d);
+  EXPECT_EQ(op.conv.p, 56);  // (56 + 2 - 3)/1 + 1
+  EXPECT_EQ(op.conv.q, 56);
+  EXPECT_EQ(op.gemm.m, 56 * 56);
+  EXPECT_EQ(op.gemm.n, 64);
+  EXPECT_EQ(op.gemm.k, 64 * 9);
+  EXPECT_EQ(op.macs, 115605504);  // 56*56*64*64*9
+  EXPECT_EQ(g.tensor(op.outputs[0]).shape, (std::vector<int64_t>{1, 56, 56, 64}));
+  EXPECT_EQ(g.name, "conv:N=1,H=56,W=56,C=64,K=64,R=3,S=3,stride=1,pad=1");
+}
+
+TEST(ModelsLayers, ConvOutputSizes) {
+  // (56 + 2*1 - 3)/2 + 1 = 28.
+  EXPECT_EQ(build("conv:H=56,W=56,C=8,K=8,R=3,S=3,stride=2,pad=1", kDefaults).op(0).conv.p, 28);
+  // Defaults stride 1, pad 0: 56 - 3 + 1 = 54.
+  EXPECT_EQ(build("conv:H=56,W=56,C=8,K=8,R=3,S=3", kDefaults).op(0).conv.p, 54);
+  // Non-square: P = (7 - 3)/2 + 1 = 3, Q = (9 - 1)/2 + 1 = 5; floor division drops the rest.
+  Graph g = build("conv:H=7,W=9,C=4,K=2,R=3,S=1,stride=2,N=2", kDefaults);
+  const Op& op = g.op(0);
+  EXPECT_EQ(op.conv.p, 3);
+  EXPECT_EQ(op.conv.q, 5);
+  EXPECT_EQ(op.gemm.m, 2 * 3 * 5);
+  EXPECT_EQ(op.gemm.k, 4 * 3 * 1);
+  EXPECT_EQ(g.tensor(op.inputs[1]).shape, (std::vector<int64_t>{3, 1, 4, 2}));
+  EXPECT_EQ(g.tensor(op.outputs[0]).shape, (std::vector<int64_t>{2, 3, 5, 2}));
+}
+
+TEST(ModelsLayers, ParameterErrors) {
+  const std::string w = "workload";
+  expectConfigError("gemm:M=512,K=768", kDefaults, w, "missing N");
+  expectConfigError("gemm:", kDefaults, w, "missing M");
+  expectConfigError("gemm:M=512,K=0,N=1", kDefaults, w, "'K=0': K must be at least 1");
+  expectConfigError("gemm:M=-3,K=1,N=1", kDefaults, w, "M must be at least 1");
+  expectConfigError("gemm:M=abc,K=1,N=1", kDefaults, w, "'M=abc': M must be an integer");
+  expectConfigError("gemm:M=1.5,K=1,N=1", kDefaults, w, "M must be an integer");
+  expectConfigError("gemm:M=,K=1,N=1", kDefaults, w, "M must be an integer");
+  expectConfigError("gemm:M=1,K=1,N=1,Q=2", kDefaults, w, "unknown parameter 'Q'");
+  expectConfigError("gemm:M=1,K=1,N=1,M=2", kDefaults, w, "M is given twice");
+  expectConfigError("gemm:M=1,,K=1,N=1", kDefaults, w, "empty parameter");
+  expectConfigError("gemm:M=1,K=1,N=1,", kDefaults, w, "empty parameter");
+  expectConfigError("gemm:M512,K=1,N=1", kDefaults, w, "'M512' is not KEY=VALUE");
+  expectConfigError("gemm:M=1,K=1,N=1,B=0", kDefaults, w, "B must be at least 1");
+  expectConfigError("gemm:M=4000000000,K=4000000000,N=4000000000", kDefaults, w, "too large");
+  const std::string c = "conv:H=56,W=56,C=64,K=64,R=3,";
+  std::string msg = expectConfigError(c + "S=3,strid=2", kDefaults, w, "did you mean 'stride'?");
+  EXPECT_NE(msg.find(c + "S=3,strid=2"), std::string::npos);  // quotes the whole name
+  EXPECT_NE(msg.find("conv:H=..,W=..,C=..,K=..,R=..,S=.."), std::string::npos);  // usage
+  expectConfigError(c + "S=3,pad=-1", kDefaults, w, "pad must be at least 0");
+  expectConfigError(c + "S=3,stride=0", kDefaults, w, "stride must be at least 1");
+  expectConfigError(c + "S=3,N=0", kDefaults, w, "N must be at least 1");
+  expectConfigError("conv:H=56,W=56,C=64,K=64,R=3", kDefaults, w, "missing S");
+  expectConfigError("conv:H=2,W=56,C=1,K=1,R=5,S=1,pad=1", kDefaults, w, "does not fit");
+  // pad 0 is allowed, and a kernel that exactly fits gives a 1x1 output.
+  EXPECT_EQ(build("conv:H=5,W=5,C=1,K=1,R=5,S=5,pad=0", kDefaults).op(0).conv.p, 1);
+}
+
+}  // namespace
+}  // namespace tessel::models
