@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "util/dtype.h"
@@ -12,6 +13,8 @@
 namespace tessel::arch {
 
 enum class LevelKind : uint8_t { DRAM, L2, Scratchpad, Accumulator, GlobalBuffer };
+// The YAML key of each kind: "dram", "l2", "scratchpad", "accumulator", "global_buffer".
+std::string_view nameOf(LevelKind k);
 
 // Which tensors of a GEMM a storage level may hold.
 struct Holds {
@@ -43,6 +46,7 @@ struct Dma {
 };
 
 enum class ArrayKind : uint8_t { Systolic, Spatial };
+std::string_view nameOf(ArrayKind k);  // "systolic" | "spatial"
 
 struct ComputeArray {
   int rows = 16;
@@ -56,6 +60,7 @@ struct ComputeArray {
   std::vector<std::pair<DType, double>> macs_per_cycle;
   bool weight_double_buffered = true;     // WS: next weights preload while current compute
   int pe_register_file_bytes = 0;         // per-PE RF (spatial arrays)
+  double rf_energy_pj_per_byte = 0;       // per byte read or written in a PE register file
   // Ops the accumulator write/store path applies on the fly (relu, residual_add, requantize,
   // maxpool...). These never leave the array's memories.
   std::vector<std::string> epilogue_ops;
@@ -112,6 +117,9 @@ struct Accelerator {
   const StorageLevel* level(LevelKind kind) const;  // first level of that kind, or nullptr
   // Stable hash of the canonical spec (hex), for reports and sweep caches.
   std::string hash() const;
+  // The text hash() digests: every hardware parameter, one "key=value" per line. name,
+  // description and source are labels, not hardware, and are left out.
+  std::string canonical() const;
 };
 
 }  // namespace tessel::arch

@@ -70,11 +70,13 @@ double tileArrayCycles(const arch::ComputeArray& a, const dataflows::Dataflow& d
                                             ceilDiv(s.of(df.col_dim), a.cols));
   const double stream = static_cast<double>(s.of(df.stream_dim)) / rate;
   // Swapping the stationary block shifts it through the rows; a second register set hides it
-  // behind the previous block's stream.
+  // behind the previous block's stream. One swap per tile is always exposed: the preload
+  // before the first block (WS, IS) or the shift-out after the last (OS).
   const double swap = a.rows;
   const double exposed = a.weight_double_buffered ? std::max(0.0, swap - stream) : swap;
+  // Skew: the last operand enters row R-1 and column C-1 that many cycles after the first.
   const double fill = a.pipeline_latency >= 0 ? a.pipeline_latency : a.rows + a.cols - 2.0;
-  return blocks * (stream + exposed) + fill;
+  return swap + blocks * stream + (blocks - 1) * exposed + fill;
 }
 
 namespace {

@@ -1,0 +1,125 @@
+#include "arch/hash.h"
+
+#include <cstdio>
+#include <sstream>
+
+#include "arch/accelerator.h"
+
+namespace tessel::arch {
+
+uint64_t fnv1a64(std::string_view bytes) {
+  uint64_t h = 0xcbf29ce484222325ULL;
+  for (unsigned char c : bytes) {
+    h ^= c;
+    h *= 0x100000001b3ULL;
+  }
+  return h;
+}
+
+std::string toHex(uint64_t value) {
+  char buf[17];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(value));
+  return buf;
+}
+
+namespace {
+
+// "key=value\n" with doubles at full precision, so equal specs give equal text everywhere.
+class Canon {
+ public:
+  void put(const std::string& key, double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.17g", v);
+    line(key, buf);
+  }
+  void put(const std::string& key, uint64_t v) { line(key, std::to_string(v)); }
+  void put(const std::string& key, int v) { line(key, std::to_string(v)); }
+  void put(const std::string& key, bool v) { line(key, v ? "true" : "false"); }
+  void put(const std::string& key, std::string_view v) { line(key, std::string(v)); }
+  void put(const std::string& key, const std::vector<std::string>& v) {
+    std::string joined;
+    for (const auto& s : v) joined += s + ",";
+    line(key, joined);
+  }
+  std::string str() const { return out_.str(); }
+
+ private:
+  void line(const std::string& key, const std::string& value) { out_ << key << '=' << value << '\n'; }
+  std::ostringstream out_;
+};
+
+void putLevel(Canon& c, const StorageLevel& l) {
+  const std::string p = "level." + l.name + ".";
+  c.put(p + "kind", nameOf(l.kind));
+  c.put(p + "capacity", l.capacity_bytes);
+  c.put(p + "banks", l.banks);
+  c.put(p + "row_bytes", l.row_bytes);
+  c.put(p + "ports", l.ports);
+  c.put(p + "holds", std::string(l.holds.inputs ? "i" : "") + (l.holds.weights ? "w" : "") +
+                         (l.holds.outputs ? "o" : ""));
+  c.put(p + "bandwidth", l.bandwidth);
+  c.put(p + "latency", l.latency);
+  c.put(p + "read_energy", l.read_energy_pj_per_byte);
+  c.put(p + "write_energy", l.write_energy_pj_per_byte);
+  c.put(p + "dtype", nameOf(l.dtype));
+}
+
+void putArray(Canon& c, const ComputeArray& a) {
+  c.put("array.rows", a.rows);
+  c.put("array.cols", a.cols);
+  c.put("array.kind", nameOf(a.kind));
+  c.put("array.input_dtype", nameOf(a.input_dtype));
+  c.put("array.weight_dtype", nameOf(a.weight_dtype));
+  c.put("array.accum_dtype", nameOf(a.accum_dtype));
+  c.put("array.dataflows", a.dataflows);
+  for (const auto& [t, rate] : a.macs_per_cycle) c.put("array.throughput." + std::string(nameOf(t)), rate);
+  c.put("array.weight_double_buffered", a.weight_double_buffered);
+  c.put("array.register_file", a.pe_register_file_bytes);
+  c.put("array.register_file_energy", a.rf_energy_pj_per_byte);
+  c.put("array.epilogue_ops", a.epilogue_ops);
+  c.put("array.mac_energy", a.mac_energy_pj);
+  c.put("array.pipeline_latency", a.pipeline_latency);
+}
+
+void putRest(Canon& c, const Accelerator& acc) {
+  c.put("dma.bus_width", acc.dma.bus_bytes_per_cycle);
+  c.put("dma.max_request", acc.dma.max_request_bytes);
+  c.put("dma.max_inflight", acc.dma.max_inflight);
+  c.put("noc.kind", acc.noc.kind);
+  c.put("noc.bandwidth", acc.noc.bandwidth);
+  c.put("noc.multicast", acc.noc.multicast);
+  c.put("noc.reduction", acc.noc.reduction);
+  c.put("noc.energy", acc.noc.energy_pj_per_byte);
+  c.put("sfu", acc.sfu.has_value());
+  if (acc.sfu) {
+    c.put("sfu.ops", acc.sfu->ops);
+    c.put("sfu.lanes", acc.sfu->lanes);
+    c.put("sfu.integer", acc.sfu->integer);
+    c.put("sfu.cycles_per_vector", acc.sfu->cycles_per_vector);
+    c.put("sfu.energy", acc.sfu->energy_pj_per_element);
+  }
+  const Host& h = acc.host;
+  c.put("host.clock", h.clock_hz);
+  c.put("host.flops", h.flops);
+  c.put("host.memory_bandwidth", h.mem_bandwidth_bytes_per_s);
+  c.put("host.link.bandwidth", h.link_bandwidth);
+  c.put("host.link.latency", h.link_latency);
+  c.put("host.offload_overhead", h.offload_overhead);
+  for (const auto& [op, cycles] : h.cycles_per_element) c.put("host.cycles_per_element." + op, cycles);
+}
+
+}  // namespace
+
+std::string Accelerator::canonical() const {
+  Canon c;
+  c.put("format", std::string_view("tessel-arch-1"));  // bump when the serialization changes
+  c.put("clock", clock_hz);
+  for (const auto& l : levels) putLevel(c, l);
+  putArray(c, array);
+  putRest(c, *this);
+  return c.str();
+}
+
+std::string Accelerator::hash() const { return toHex(fnv1a64(canonical())); }
+
+}  // namespace tessel::arch

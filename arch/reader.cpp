@@ -1,0 +1,188 @@
+// Walks schema() over a YAML document: presence, types, units and ranges of each value.
+#include <optional>
+#include <stdexcept>
+
+#include "arch/building.h"
+#include "arch/schema.h"
+#include "util/suggest.h"
+#include "util/units.h"
+#include "util/yaml.h"
+
+namespace tessel::arch {
+namespace {
+
+using T = ValueType;
+
+std::string quoted(const std::string& s) { return "'" + s + "'"; }
+
+// What one element of a list or map key is called in messages.
+std::string nounFor(const std::string& key) {
+  if (key == "dataflows") return "dataflow";
+  if (key == "holds") return "tensor";
+  return "op";
+}
+
+std::string pick(const yaml::Node& n, const std::string& noun,
+                 const std::vector<std::string>& choices) {
+  const std::string& s = n.scalar("a name");
+  for (const auto& c : choices) {
+    if (c == s) return s;
+  }
+  n.fail("unknown " + noun + " " + quoted(s) + "; accepted: " + joinNames(choices) +
+         didYouMean(s, choices));
+}
+
+const std::vector<std::string>& dtypeNames() {
+  static const std::vector<std::string> names = {"int8", "int16", "int32", "fp16", "bf16", "fp32"};
+  return names;
+}
+
+DType dtypeOf(const yaml::Node& n) {
+  auto t = parseDType(n.scalar("a dtype name"));
+  if (!t) pick(n, "dtype", dtypeNames());  // throws with the accepted names
+  return *t;
+}
+
+std::vector<std::string> namesOf(const ParamSpec& p, const yaml::Node& n, Building* record) {
+  std::vector<std::string> names;
+  for (const auto& item : n.items()) {
+    const std::string name = pick(item, nounFor(p.key), p.choices);
+    for (const auto& earlier : names) {
+      if (earlier == name) item.fail(quoted(name) + " is listed twice");
+    }
+    names.push_back(name);
+    if (record) record->where[item.path()] = item.where();
+  }
+  return names;
+}
+
+// {name: number} maps; keys are dtypes (DTypeRates) or op names (OpCosts).
+std::vector<std::pair<std::string, double>> pairsOf(const ParamSpec& p, const yaml::Node& n) {
+  std::vector<std::pair<std::string, double>> pairs;
+  for (const auto& [key, value] : n.entries()) {
+    const std::string name = p.type == T::DTypeRates ? std::string(nameOf(dtypeOf(key)))
+                                                     : pick(key, nounFor(p.key), p.choices);
+    const double number = value.as<double>();
+    if (number < 0) value.fail("must not be negative, got " + value.describe());
+    if (number == 0 && p.type == T::DTypeRates) {
+      value.fail("must be greater than zero (leave out dtypes the array cannot run)");
+    }
+    pairs.emplace_back(name, number);
+  }
+  return pairs;
+}
+
+void convertQuantity(const ParamSpec& p, const yaml::Node& n, const Building& b, Value& v) {
+  const SourceLocation& at = n.where();
+  switch (p.type) {
+    case T::Bytes:
+      v.bytes = units::parseBytes(n.scalar("a size"), at);
+      v.number = static_cast<double>(v.bytes);
+      break;
+    case T::Bandwidth:
+      v.number = units::parseBandwidth(n.scalar("a bandwidth"), b.acc.clock_hz, at);
+      break;
+    case T::ByteRate:
+      v.number = units::parseByteRate(n.scalar("a byte rate"), b.acc.host.clock_hz, at);
+      break;
+    case T::Frequency: v.number = units::parseFrequency(n.scalar("a frequency"), at); break;
+    case T::Time: v.number = units::parseCycles(n.scalar("a time"), b.acc.clock_hz, at); break;
+    case T::Energy: v.number = units::parseEnergy(n.scalar("an energy"), at); break;
+    case T::EnergyPerByte:
+      v.number = units::parseEnergyPerByte(n.scalar("an energy per byte"), at);
+      break;
+    case T::FlopRate: v.number = units::parseFlopRate(n.scalar("a FLOP rate"), at); break;
+    case T::Integer: v.number = n.as<int>(); break;
+    default: v.number = n.as<double>(); break;  // T::Real
+  }
+  if (v.number < 0) n.fail("must not be negative, got " + n.describe());
+  if (p.positive && v.number == 0) n.fail("must be greater than zero, got " + n.describe());
+}
+
+Value convert(const ParamSpec& p, const yaml::Node& n, Building& b, bool record) {
+  Value v;
+  switch (p.type) {
+    case T::Boolean: v.flag = n.as<bool>(); break;
+    case T::Text: v.text = n.as<std::string>(); break;
+    case T::DTypeName: v.dtype = dtypeOf(n); break;
+    case T::Choice: v.text = pick(n, "value", p.choices); break;
+    case T::NameList: v.names = namesOf(p, n, record ? &b : nullptr); break;
+    case T::DTypeRates:
+    case T::OpCosts: v.pairs = pairsOf(p, n); break;
+    default: convertQuantity(p, n, b, v); return v;
+  }
+  const bool is_list = p.type == T::NameList || p.type == T::DTypeRates || p.type == T::OpCosts;
+  if (p.positive && is_list && v.names.empty() && v.pairs.empty()) n.fail("must not be empty");
+  return v;
+}
+
+void store(const ParamSpec& p, const yaml::Node& n, Building& b, bool record) {
+  const Value v = convert(p, n, b, record);
+  try {
+    p.apply(b, v);
+  } catch (const std::out_of_range&) {
+    n.fail(n.describe() + " is too large for " + quoted(p.key));
+  }
+}
+
+bool isMapType(ValueType t) { return t == T::DTypeRates || t == T::OpCosts; }
+
+void readParam(const ParamSpec& p, yaml::MapReader* r, const std::string& section, Building& b) {
+  const std::string path = yaml::joinPath(section, p.key);
+  std::optional<yaml::Node> node;
+  if (r) node = p.need == Need::Required ? r->require(p.key, p.description) : r->find(p.key);
+  // Defaults are YAML text read like user input; maps merge the user's entries over them.
+  if (p.need == Need::Optional && (!node || isMapType(p.type))) {
+    const auto doc = yaml::Document::fromString(p.default_text, "<default of " + path + ">");
+    store(p, doc.root(), b, false);
+  }
+  if (!node) return;
+  b.given.insert(path);
+  b.where[path] = node->where();
+  store(p, *node, b, true);
+}
+
+std::string lastKey(const std::string& path) { return path.substr(path.find_last_of('.') + 1); }
+
+bool hasRequiredParams(const SectionSpec& s) {
+  for (const auto& p : s.params) {
+    if (p.need == Need::Required) return true;
+  }
+  return false;
+}
+
+void readSection(const SectionSpec& s, const std::optional<yaml::Node>& node, Building& b);
+
+void readChildren(const SectionSpec& s, yaml::MapReader* r, Building& b) {
+  for (const auto& child : schema()) {
+    if (child.path.empty() || yaml::parentPath(child.path) != s.path) continue;
+    const std::string key = lastKey(child.path);
+    std::optional<yaml::Node> n;
+    if (r) n = child.required ? r->require(key, child.description) : r->find(key);
+    // A section whose every parameter has a default exists even when left out.
+    if (n || !hasRequiredParams(child)) readSection(child, n, b);
+  }
+}
+
+void readSection(const SectionSpec& s, const std::optional<yaml::Node>& node, Building& b) {
+  std::optional<yaml::MapReader> r;
+  if (node) {
+    b.where[s.path] = node->where();
+    r.emplace(*node);
+    // Misspelled keys first: "did you mean 'capacity'" beats "missing 'capacity'".
+    for (const auto& p : s.params) r->find(p.key);
+    for (const auto& child : schema()) {
+      if (!child.path.empty() && yaml::parentPath(child.path) == s.path) r->find(lastKey(child.path));
+    }
+    r->finish();
+  }
+  if (s.enter) s.enter(b);
+  for (const auto& p : s.params) readParam(p, r ? &*r : nullptr, s.path, b);
+  readChildren(s, r ? &*r : nullptr, b);
+}
+
+}  // namespace
+
+void readSections(const yaml::Node& root, Building& b) { readSection(schema().front(), root, b); }
+
+}  // namespace tessel::arch

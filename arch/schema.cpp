@@ -1,0 +1,414 @@
+// THE table: every accelerator YAML parameter. Reading (arch/reader.cpp), defaults
+// (arch/defaults.cpp) and the documentation (schemaDoc) all come from here.
+#include "arch/schema.h"
+
+#include <climits>
+#include <stdexcept>
+#include <type_traits>
+
+#include "arch/building.h"
+
+namespace tessel::arch {
+namespace {
+
+using T = ValueType;
+
+// ---- how a value lands in the spec --------------------------------------------------------
+
+template <class F>
+void assign(F& field, const Value& v) {
+  if constexpr (std::is_same_v<F, uint64_t>) {
+    field = v.bytes;
+  } else if constexpr (std::is_same_v<F, int>) {
+    if (v.number > INT_MAX) throw std::out_of_range("too large for this parameter");
+    field = static_cast<int>(v.number);
+  } else if constexpr (std::is_same_v<F, double>) {
+    field = v.number;
+  } else if constexpr (std::is_same_v<F, bool>) {
+    field = v.flag;
+  } else if constexpr (std::is_same_v<F, std::string>) {
+    field = v.text;
+  } else if constexpr (std::is_same_v<F, DType>) {
+    field = v.dtype;
+  } else {
+    static_assert(std::is_same_v<F, std::vector<std::string>>, "no conversion for this field");
+    field = v.names;
+  }
+}
+
+// into(part, &Struct::member): an Apply storing the value into that member of that part.
+template <class S, class F>
+Apply into(S& (*part)(Building&), F S::*member) {
+  return [part, member](Building& b, const Value& v) { assign(part(b).*member, v); };
+}
+
+Accelerator& top(Building& b) { return b.acc; }
+StorageLevel& lvl(Building& b) { return b.level(); }
+Dma& dma(Building& b) { return b.acc.dma; }
+ComputeArray& arr(Building& b) { return b.acc.array; }
+Noc& noc(Building& b) { return b.acc.noc; }
+Sfu& sfu(Building& b) { return *b.acc.sfu; }
+Host& host(Building& b) { return b.acc.host; }
+
+// ---- row builders -------------------------------------------------------------------------
+
+ParamSpec req(std::string key, T type, std::string description, Apply apply) {
+  return {std::move(key), type, Need::Required, "", std::move(description), false, {},
+          std::move(apply)};
+}
+ParamSpec opt(std::string key, T type, std::string yaml_default, std::string description,
+              Apply apply) {
+  return {std::move(key), type, Need::Optional, std::move(yaml_default), std::move(description),
+          false, {}, std::move(apply)};
+}
+ParamSpec der(std::string key, T type, std::string how, std::string description, Apply apply) {
+  return {std::move(key), type, Need::Derived, std::move(how), std::move(description), false, {},
+          std::move(apply)};
+}
+ParamSpec pos(ParamSpec p) {
+  p.positive = true;
+  return p;
+}
+ParamSpec among(const std::vector<std::string>& names, ParamSpec p) {
+  p.choices = names;
+  return p;
+}
+
+const std::vector<std::string> kTensors = {"inputs", "weights", "outputs"};
+
+Apply holdsApply() {
+  return [](Building& b, const Value& v) {
+    Holds h;
+    for (const auto& n : v.names) {
+      h.inputs |= n == "inputs";
+      h.weights |= n == "weights";
+      h.outputs |= n == "outputs";
+    }
+    b.level().holds = h;
+  };
+}
+
+// Energies of a storage level; the derivation is in arch/defaults.cpp.
+void addEnergies(std::vector<ParamSpec>& ps, const std::string& ratio) {
+  const std::string how = ratio + " x array.mac_energy per byte (Eyeriss ratio)";
+  ps.push_back(der("read_energy", T::EnergyPerByte, how, "energy per byte read",
+                   into(lvl, &StorageLevel::read_energy_pj_per_byte)));
+  ps.push_back(der("write_energy", T::EnergyPerByte, how, "energy per byte written",
+                   into(lvl, &StorageLevel::write_energy_pj_per_byte)));
+}
+
+}  // namespace
+
+// ---- the parameters -------------------------------------------------------------------------
+
+const std::vector<std::string>& dataflowNames() {
+  static const std::vector<std::string> names = {"ws", "os", "is", "rs", "nlr"};
+  return names;
+}
+const std::vector<std::string>& systolicDataflows() {
+  static const std::vector<std::string> names = {"ws", "os", "is"};
+  return names;
+}
+const std::vector<std::string>& sfuOpNames() {
+  static const std::vector<std::string> names = {"softmax", "layernorm", "gelu",    "add",
+                                                 "relu",    "quantize",  "dequantize",
+                                                 "maxpool", "avgpool",   "batchnorm"};
+  return names;
+}
+const std::vector<std::string>& epilogueOpNames() {
+  static const std::vector<std::string> names = {"relu",    "requantize", "residual_add",
+                                                 "maxpool", "avgpool",    "batchnorm",
+                                                 "quantize", "dequantize"};
+  return names;
+}
+
+namespace {
+
+std::vector<ParamSpec> topParams() {
+  return {
+      req("name", T::Text, "the design's name, shown in reports", into(top, &Accelerator::name)),
+      opt("description", T::Text, "\"\"", "free text: what the design is and where its numbers "
+          "come from", into(top, &Accelerator::description)),
+      pos(req("clock", T::Frequency, "accelerator clock; ns and GB/s values convert with it",
+              into(top, &Accelerator::clock_hz))),
+  };
+}
+
+std::vector<ParamSpec> dramParams() {
+  std::vector<ParamSpec> ps = {
+      opt("capacity", T::Bytes, "0 B", "size; 0 = unbounded",
+          into(lvl, &StorageLevel::capacity_bytes)),
+      pos(req("bandwidth", T::Bandwidth, "bytes per cycle between DRAM and the next level in",
+              into(lvl, &StorageLevel::bandwidth))),
+      req("latency", T::Time, "cycles from a request to its first byte",
+          into(lvl, &StorageLevel::latency)),
+  };
+  addEnergies(ps, "200");
+  return ps;
+}
+
+std::vector<ParamSpec> l2Params() {
+  std::vector<ParamSpec> ps = {
+      pos(req("capacity", T::Bytes, "size", into(lvl, &StorageLevel::capacity_bytes))),
+      pos(req("bandwidth", T::Bandwidth, "bytes per cycle between the L2 and the local memories",
+              into(lvl, &StorageLevel::bandwidth))),
+      req("latency", T::Time, "cycles from a request to its first byte",
+          into(lvl, &StorageLevel::latency)),
+      pos(opt("banks", T::Integer, "1", "independently addressed banks",
+              into(lvl, &StorageLevel::banks))),
+      pos(among(kTensors, opt("holds", T::NameList, "[inputs, weights, outputs]",
+                              "tensors it may hold", holdsApply()))),
+  };
+  addEnergies(ps, "6");
+  return ps;
+}
+
+// scratchpad, accumulator and global_buffer: local SRAMs next to the array. `extra` rows
+// follow `holds`.
+std::vector<ParamSpec> localParams(const std::string& holds, ParamSpec row_width,
+                                   const std::string& bandwidth_how,
+                                   std::vector<ParamSpec> extra = {}) {
+  std::vector<ParamSpec> ps = {
+      pos(req("capacity", T::Bytes, "size", into(lvl, &StorageLevel::capacity_bytes))),
+      pos(opt("banks", T::Integer, "1", "independently addressed banks",
+              into(lvl, &StorageLevel::banks))),
+      std::move(row_width),
+      pos(opt("ports", T::Integer, "1", "read/write ports per bank (2 = dual-ported)",
+              into(lvl, &StorageLevel::ports))),
+      pos(among(kTensors, opt("holds", T::NameList, holds, "tensors it may hold",
+                              holdsApply()))),
+  };
+  for (auto& p : extra) ps.push_back(std::move(p));
+  ps.push_back(pos(der("bandwidth", T::Bandwidth, bandwidth_how,
+                       "bytes per cycle it can deliver to the array",
+                       into(lvl, &StorageLevel::bandwidth))));
+  ps.push_back(opt("latency", T::Time, "1 cycle", "cycles from a request to its first byte",
+                   into(lvl, &StorageLevel::latency)));
+  addEnergies(ps, "6");
+  return ps;
+}
+
+ParamSpec rowWidth(const std::string& how) {
+  return pos(der("row_width", T::Bytes, how, "bytes per row (one row per bank per cycle)",
+                 into(lvl, &StorageLevel::row_bytes)));
+}
+
+const char* const kBanksTimesRow = "banks x row_width per cycle";
+
+std::vector<ParamSpec> scratchpadParams() {
+  return localParams("[inputs, weights]", rowWidth("array.cols x bytes of array.input_dtype"),
+                     kBanksTimesRow);
+}
+
+std::vector<ParamSpec> accumulatorParams() {
+  return localParams("[outputs]", rowWidth("array.cols x bytes of array.accum_dtype"),
+                     kBanksTimesRow,
+                     {der("dtype", T::DTypeName, "array.accum_dtype",
+                          "element type accumulated; must equal array.accum_dtype",
+                          into(lvl, &StorageLevel::dtype))});
+}
+
+std::vector<ParamSpec> globalBufferParams() {
+  return localParams("[inputs, weights, outputs]",
+                     opt("row_width", T::Bytes, "0 B", "bytes per row; 0 = not row-organized",
+                         into(lvl, &StorageLevel::row_bytes)),
+                     "banks x row_width per cycle; required when row_width is 0");
+}
+
+std::vector<ParamSpec> dmaParams() {
+  return {
+      pos(opt("bus_width", T::Bandwidth, "16 B/cycle", "width of the DMA data bus",
+              into(dma, &Dma::bus_bytes_per_cycle))),
+      pos(opt("max_request", T::Bytes, "64 B", "bytes per memory request",
+              into(dma, &Dma::max_request_bytes))),
+      pos(opt("max_inflight", T::Integer, "16", "outstanding requests",
+              into(dma, &Dma::max_inflight))),
+  };
+}
+
+Apply throughputApply() {
+  return [](Building& b, const Value& v) {
+    auto& rates = b.acc.array.macs_per_cycle;
+    rates.clear();
+    for (const auto& [name, rate] : v.pairs) rates.emplace_back(*parseDType(name), rate);
+  };
+}
+
+std::vector<ParamSpec> arrayParams() {
+  return {
+      among({"systolic", "spatial"},
+            opt("kind", T::Choice, "systolic", "systolic (operands flow PE to PE) or spatial "
+                "(PEs fed by the NoC)", [](Building& b, const Value& v) {
+                  b.acc.array.kind = v.text == "spatial" ? ArrayKind::Spatial : ArrayKind::Systolic;
+                })),
+      pos(req("rows", T::Integer, "PE rows", into(arr, &ComputeArray::rows))),
+      pos(req("cols", T::Integer, "PE columns", into(arr, &ComputeArray::cols))),
+      opt("input_dtype", T::DTypeName, "int8", "input (activation) element type",
+          into(arr, &ComputeArray::input_dtype)),
+      opt("weight_dtype", T::DTypeName, "int8", "weight element type",
+          into(arr, &ComputeArray::weight_dtype)),
+      opt("accum_dtype", T::DTypeName, "int32", "accumulation and output type",
+          into(arr, &ComputeArray::accum_dtype)),
+      pos(among(dataflowNames(), req("dataflows", T::NameList, "dataflows it can run; systolic "
+                                     "arrays support ws, os, is", into(arr, &ComputeArray::dataflows)))),
+      pos(der("throughput", T::DTypeRates, "{<input_dtype>: 1}",
+              "MACs per PE per cycle for each dtype it runs (e.g. {int8: 1, fp16: 0.5})",
+              throughputApply())),
+      opt("weight_double_buffered", T::Boolean, "true",
+          "WS: the next weights preload while the current ones compute",
+          into(arr, &ComputeArray::weight_double_buffered)),
+      among(epilogueOpNames(), opt("epilogue_ops", T::NameList, "[]",
+                                   "ops applied on the accumulator path, never leaving the array",
+                                   into(arr, &ComputeArray::epilogue_ops))),
+      opt("register_file", T::Bytes, "0 B", "register file per PE",
+          into(arr, &ComputeArray::pe_register_file_bytes)),
+      der("register_file_energy", T::EnergyPerByte, "1 x mac_energy per byte (Eyeriss ratio)",
+          "energy per byte read or written in a PE register file",
+          into(arr, &ComputeArray::rf_energy_pj_per_byte)),
+      opt("mac_energy", T::Energy, "0.2 pJ", "energy of one MAC",
+          into(arr, &ComputeArray::mac_energy_pj)),
+      der("pipeline_latency", T::Time, "rows + cols (operand skew)",
+          "fill/drain cycles per array tile", into(arr, &ComputeArray::pipeline_latency)),
+  };
+}
+
+std::vector<ParamSpec> nocParams() {
+  return {
+      among({"systolic", "bus", "mesh"},
+            opt("kind", T::Choice, "systolic", "how operands reach the PEs",
+                into(noc, &Noc::kind))),
+      opt("bandwidth", T::Bandwidth, "0 B/cycle", "bytes per cycle from the buffers to the "
+          "array; 0 = unlimited", into(noc, &Noc::bandwidth)),
+      opt("multicast", T::Boolean, "false", "one read can feed many PEs",
+          into(noc, &Noc::multicast)),
+      opt("reduction", T::Boolean, "false", "partial sums can be added in the network",
+          into(noc, &Noc::reduction)),
+      der("energy", T::EnergyPerByte, "2 x array.mac_energy per byte (Eyeriss ratio)",
+          "energy per byte moved", into(noc, &Noc::energy_pj_per_byte)),
+  };
+}
+
+std::vector<ParamSpec> sfuParams() {
+  return {
+      pos(among(sfuOpNames(), req("ops", T::NameList, "ops it runs (others go to the host)",
+                                  into(sfu, &Sfu::ops)))),
+      pos(opt("lanes", T::Integer, "16", "elements per vector pass", into(sfu, &Sfu::lanes))),
+      among({"integer", "float"},
+            opt("arithmetic", T::Choice, "integer", "integer (I-BERT style) or floating point",
+                [](Building& b, const Value& v) { b.acc.sfu->integer = v.text == "integer"; })),
+      pos(opt("cycles_per_vector", T::Real, "1", "cycles per pass over `lanes` elements",
+              into(sfu, &Sfu::cycles_per_vector))),
+      der("energy", T::Energy, "1 x array.mac_energy", "energy per element per pass",
+          into(sfu, &Sfu::energy_pj_per_element)),
+  };
+}
+
+// Given entries replace the defaults for those ops only (maps merge over their default).
+Apply costsApply() {
+  return [](Building& b, const Value& v) {
+    auto& costs = b.acc.host.cycles_per_element;
+    for (const auto& [op, cycles] : v.pairs) {
+      bool found = false;
+      for (auto& entry : costs) {
+        if (entry.first == op) entry.second = cycles, found = true;
+      }
+      if (!found) costs.emplace_back(op, cycles);
+    }
+  };
+}
+
+std::vector<ParamSpec> hostParams() {
+  return {
+      pos(opt("clock", T::Frequency, "2 GHz", "host clock", into(host, &Host::clock_hz))),
+      pos(opt("flops", T::FlopRate, "32 GFLOP/s", "sustained FLOP/s for host-run matmuls",
+              into(host, &Host::flops))),
+      pos(opt("memory_bandwidth", T::ByteRate, "25.6 GB/s", "host memory bandwidth (B/cycle "
+              "counts host cycles)", into(host, &Host::mem_bandwidth_bytes_per_s))),
+      opt("offload_overhead", T::Time, "1 us", "accelerator cycles per host call (sync, launch)",
+          into(host, &Host::offload_overhead)),
+      among(sfuOpNames(),
+            opt("cycles_per_element", T::OpCosts, "{quantize: 2, dequantize: 2, softmax: 40, "
+                "layernorm: 30, gelu: 30, add: 1, relu: 1, maxpool: 1, avgpool: 1, batchnorm: 2}",
+                "host cycles per element of each op; entries merge over the default",
+                costsApply())),
+  };
+}
+
+std::vector<ParamSpec> linkParams() {
+  return {
+      pos(opt("bandwidth", T::Bandwidth, "16 B/cycle",
+              "bytes per accelerator cycle between host and accelerator memory",
+              into(host, &Host::link_bandwidth))),
+      opt("latency", T::Time, "500 ns", "accelerator cycles per transfer",
+          into(host, &Host::link_latency)),
+  };
+}
+
+SectionSpec levelSection(const std::string& key, LevelKind kind, bool required,
+                         const std::string& description, std::vector<ParamSpec> params) {
+  return {key, required, description, std::move(params), [key, kind](Building& b) {
+            StorageLevel level;
+            level.name = key;
+            level.kind = kind;
+            b.acc.levels.push_back(level);
+          }};
+}
+
+std::vector<SectionSpec> makeSchema() {
+  return {
+      {"", true, "the accelerator", topParams(), nullptr},
+      levelSection("dram", LevelKind::DRAM, true, "off-chip memory, the outermost level",
+                   dramParams()),
+      levelSection("l2", LevelKind::L2, false,
+                   "shared on-chip memory between DRAM and the local memories", l2Params()),
+      levelSection("scratchpad", LevelKind::Scratchpad, false,
+                   "local SRAM for inputs and weights (Gemmini-like; needs accumulator)",
+                   scratchpadParams()),
+      levelSection("accumulator", LevelKind::Accumulator, false,
+                   "local SRAM that accumulates outputs (Gemmini-like; needs scratchpad)",
+                   accumulatorParams()),
+      levelSection("global_buffer", LevelKind::GlobalBuffer, false,
+                   "one local SRAM for all tensors (Eyeriss-like), instead of scratchpad + "
+                   "accumulator", globalBufferParams()),
+      {"dma", false, "the engine moving tiles between DRAM/L2 and the local memories",
+       dmaParams(), nullptr},
+      {"array", true, "the PE array", arrayParams(), nullptr},
+      {"noc", false, "the network from the local memories to the PEs", nocParams(), nullptr},
+      {"sfu", false, "special-function unit for nonlinear ops; absent = none, the host runs them",
+       sfuParams(), [](Building& b) { b.acc.sfu.emplace(); }},
+      {"host", false, "the host CPU that runs what the accelerator cannot", hostParams(), nullptr},
+      {"host.link", false, "the path between host and accelerator memory", linkParams(), nullptr},
+  };
+}
+
+}  // namespace
+
+const std::vector<SectionSpec>& schema() {
+  static const std::vector<SectionSpec> sections = makeSchema();
+  return sections;
+}
+
+std::string_view unitOf(ValueType t) {
+  switch (t) {
+    case T::Bytes: return "size (B, KiB, MiB, GiB, kB, MB, GB)";
+    case T::Bandwidth: return "bandwidth (B/cycle, GB/s, ...)";
+    case T::ByteRate: return "byte rate (GB/s, ...)";
+    case T::Frequency: return "frequency (MHz, GHz)";
+    case T::Time: return "time (cycles, ns, us)";
+    case T::Energy: return "energy (pJ, nJ)";
+    case T::EnergyPerByte: return "energy per byte (pJ/B)";
+    case T::FlopRate: return "FLOP rate (GFLOP/s, ...)";
+    case T::Integer: return "integer";
+    case T::Real: return "number";
+    case T::Boolean: return "true | false";
+    case T::Text: return "text";
+    case T::DTypeName: return "dtype (int8, int16, int32, fp16, bf16, fp32)";
+    case T::Choice: return "one of";
+    case T::NameList: return "list of";
+    case T::DTypeRates: return "map dtype -> number";
+    case T::OpCosts: return "map op -> cycles";
+  }
+  return "";
+}
+
+}  // namespace tessel::arch

@@ -1,0 +1,108 @@
+// summary(): one screen describing a loaded accelerator, for `tessel arch check`.
+#include <iomanip>
+#include <sstream>
+
+#include "arch/load.h"
+#include "util/suggest.h"
+#include "util/units.h"
+
+namespace tessel::arch {
+namespace {
+
+using units::formatBytes;
+using units::formatNumber;
+
+std::string holdsText(const Holds& h) {
+  std::vector<std::string> names;
+  if (h.inputs) names.push_back("inputs");
+  if (h.weights) names.push_back("weights");
+  if (h.outputs) names.push_back("outputs");
+  return joinNames(names);
+}
+
+std::string cycles(double c) { return formatNumber(c) + (c == 1 ? " cycle" : " cycles"); }
+
+void levelLine(std::ostringstream& out, const StorageLevel& l) {
+  out << "  " << std::left << std::setw(14) << l.name << std::right << std::setw(9)
+      << (l.capacity_bytes ? formatBytes(l.capacity_bytes) : "unbounded") << "  " << std::setw(7)
+      << formatNumber(l.bandwidth) << " B/cycle  latency " << std::left << std::setw(11)
+      << cycles(l.latency);
+  if (l.row_bytes > 0) {
+    out << l.banks << " x " << formatBytes(static_cast<uint64_t>(l.row_bytes)) << " rows, ";
+  }
+  if (l.row_bytes > 0 || l.ports != 1) out << l.ports << (l.ports == 1 ? " port; " : " ports; ");
+  out << holdsText(l.holds);
+  if (l.kind == LevelKind::Accumulator) out << " (" << nameOf(l.dtype) << ")";
+  out << "\n";
+}
+
+void energyLine(std::ostringstream& out, const Accelerator& acc) {
+  out << "energy: MAC " << formatNumber(acc.array.mac_energy_pj) << " pJ; per byte read/write:";
+  for (const auto& l : acc.levels) {
+    out << " " << l.name << " " << formatNumber(l.read_energy_pj_per_byte) << "/"
+        << formatNumber(l.write_energy_pj_per_byte) << ",";
+  }
+  out << " RF " << formatNumber(acc.array.rf_energy_pj_per_byte) << ", NoC "
+      << formatNumber(acc.noc.energy_pj_per_byte) << " pJ\n";
+}
+
+void arrayLines(std::ostringstream& out, const ComputeArray& a) {
+  out << "array: " << nameOf(a.kind) << " " << a.rows << "x" << a.cols << ", "
+      << nameOf(a.input_dtype) << " x " << nameOf(a.weight_dtype) << " -> "
+      << nameOf(a.accum_dtype) << ", dataflows " << joinNames(a.dataflows) << "\n  ";
+  for (const auto& [t, rate] : a.macs_per_cycle) {
+    out << formatNumber(rate * a.rows * a.cols) << " " << nameOf(t) << " MACs/cycle; ";
+  }
+  out << "pipeline latency "
+      << (a.pipeline_latency < 0 ? cycles(a.rows + a.cols) + " (rows + cols)"
+                                 : cycles(a.pipeline_latency))
+      << "\n  epilogue ops: "
+      << (a.epilogue_ops.empty() ? "none" : joinNames(a.epilogue_ops))
+      << (a.weight_double_buffered ? "; weights double-buffered" : "");
+  if (a.pe_register_file_bytes > 0) {
+    out << "; " << formatBytes(static_cast<uint64_t>(a.pe_register_file_bytes)) << " RF per PE";
+  }
+  out << "\n";
+}
+
+void hostLines(std::ostringstream& out, const Accelerator& acc) {
+  const Host& h = acc.host;
+  out << "host: " << units::formatFrequency(h.clock_hz) << ", " << formatNumber(h.flops / 1e9)
+      << " GFLOP/s, " << formatNumber(h.mem_bandwidth_bytes_per_s / 1e9)
+      << " GB/s memory; link " << formatNumber(h.link_bandwidth) << " B/cycle + "
+      << cycles(h.link_latency) << "; " << cycles(h.offload_overhead) << " per call\n"
+      << "  cycles/element:";
+  for (const auto& [op, c] : h.cycles_per_element) out << " " << op << " " << formatNumber(c);
+  out << "\n";
+}
+
+}  // namespace
+
+std::string summary(const Accelerator& acc) {
+  std::ostringstream out;
+  out << acc.name << " (" << acc.hash() << ")";
+  if (!acc.source.empty()) out << " from " << acc.source;
+  out << "\nclock " << units::formatFrequency(acc.clock_hz) << "\n";
+  if (!acc.description.empty()) out << acc.description << "\n";
+  out << "memory, DRAM inwards:       capacity  bandwidth\n";
+  for (const auto& l : acc.levels) levelLine(out, l);
+  out << "dma: " << formatNumber(acc.dma.bus_bytes_per_cycle) << " B/cycle bus, "
+      << acc.dma.max_request_bytes << " B requests, " << acc.dma.max_inflight << " in flight\n";
+  arrayLines(out, acc.array);
+  const Noc& n = acc.noc;
+  out << "noc: " << n.kind << ", "
+      << (n.bandwidth > 0 ? formatNumber(n.bandwidth) + " B/cycle" : "unlimited bandwidth")
+      << (n.multicast ? ", multicast" : "") << (n.reduction ? ", reduction" : "") << "\n";
+  if (acc.sfu) {
+    const Sfu& s = *acc.sfu;
+    out << "sfu: " << s.lanes << " lanes, " << (s.integer ? "integer" : "float") << ", "
+        << cycles(s.cycles_per_vector) << "/vector: " << joinNames(s.ops) << "\n";
+  } else {
+    out << "sfu: none (nonlinear ops run on the host)\n";
+  }
+  hostLines(out, acc);
+  energyLine(out, acc);
+  return out.str();
+}
+
+}  // namespace tessel::arch

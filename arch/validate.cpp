@@ -1,0 +1,112 @@
+// Cross-checks between parameters, after defaults: each failure names the value responsible.
+#include <algorithm>
+
+#include "arch/building.h"
+#include "arch/schema.h"
+#include "util/suggest.h"
+#include "util/units.h"
+
+namespace tessel::arch {
+namespace {
+
+using units::formatBytes;
+
+std::string q(std::string_view s) { return "'" + std::string(s) + "'"; }
+
+void checkMemoryForm(const Building& b) {
+  const bool sp = b.find(LevelKind::Scratchpad), acc = b.find(LevelKind::Accumulator);
+  const bool gb = b.find(LevelKind::GlobalBuffer);
+  const std::string forms =
+      "scratchpad + accumulator (Gemmini-like) or global_buffer (Eyeriss-like)";
+  if (gb && (sp || acc)) {
+    b.fail("global_buffer", "give either " + forms + ", not both");
+  }
+  if (gb) return;
+  if (!sp && !acc) b.fail("", "no local memory: give " + forms);
+  if (!acc) b.fail("scratchpad", "a scratchpad needs an accumulator for the outputs "
+                                 "(or give a global_buffer alone)");
+  if (!sp) b.fail("accumulator", "an accumulator needs a scratchpad for inputs and weights "
+                                 "(or give a global_buffer alone)");
+}
+
+void checkArray(const Building& b) {
+  const ComputeArray& a = b.acc.array;
+  for (size_t i = 0; i < a.dataflows.size(); ++i) {
+    const auto& ok = systolicDataflows();
+    if (a.kind != ArrayKind::Systolic || std::count(ok.begin(), ok.end(), a.dataflows[i])) continue;
+    b.fail("array.dataflows[" + std::to_string(i) + "]",
+           "a systolic array cannot run dataflow " + q(a.dataflows[i]) +
+               "; systolic arrays support " + joinNames(ok) + " (kind: spatial runs all five)");
+  }
+  if (a.macRate(a.input_dtype) <= 0) {
+    b.fail("array.throughput", "throughput gives no MAC rate for array.input_dtype " +
+                                   q(nameOf(a.input_dtype)));
+  }
+}
+
+// One rows x cols tile of every tensor the level holds must fit.
+void checkTile(const Building& b, const StorageLevel& l) {
+  const ComputeArray& a = b.acc.array;
+  const uint64_t tile = static_cast<uint64_t>(a.rows) * static_cast<uint64_t>(a.cols);
+  uint64_t need = 0;
+  std::vector<std::string> what;
+  if (l.holds.inputs) need += tile * bytesOf(a.input_dtype), what.push_back("inputs");
+  if (l.holds.weights) need += tile * bytesOf(a.weight_dtype), what.push_back("weights");
+  if (l.holds.outputs) need += tile * bytesOf(a.accum_dtype), what.push_back("outputs");
+  if (l.capacity_bytes >= need) return;
+  b.fail(l.name + ".capacity", l.name + " capacity " + formatBytes(l.capacity_bytes) +
+                                   " cannot hold one " + std::to_string(a.rows) + "x" +
+                                   std::to_string(a.cols) + " array tile of " +
+                                   joinNames(what, " and ") + " (" + formatBytes(need) + ")");
+}
+
+// Row-organized levels: whole elements per row, whole rows per bank, and an accumulator row
+// that takes one array row of outputs.
+void checkRows(const Building& b, const StorageLevel& l) {
+  if (l.row_bytes <= 0) return;
+  const std::string p = l.name + ".";
+  const std::string row = formatBytes(static_cast<uint64_t>(l.row_bytes));
+  if (l.row_bytes % bytesOf(l.dtype) != 0) {
+    b.fail(p + "row_width", "row_width " + row + " is not a whole number of " +
+                                std::string(nameOf(l.dtype)) + " elements");
+  }
+  const uint64_t stripe = static_cast<uint64_t>(l.banks) * static_cast<uint64_t>(l.row_bytes);
+  if (l.capacity_bytes % stripe != 0) {
+    b.fail(p + "capacity", "capacity " + formatBytes(l.capacity_bytes) +
+                               " is not a whole number of rows across the banks (" +
+                               std::to_string(l.banks) + " banks x " + row + ")");
+  }
+  const ComputeArray& a = b.acc.array;
+  const int out_row = a.cols * bytesOf(a.accum_dtype);
+  if (l.kind == LevelKind::Accumulator && l.row_bytes < out_row) {
+    b.fail(p + "row_width", "row_width " + row + " is narrower than one array row of outputs (" +
+                                std::to_string(a.cols) + " cols x " +
+                                std::string(nameOf(a.accum_dtype)) + " = " +
+                                std::to_string(out_row) + " B)");
+  }
+}
+
+void checkLevel(const Building& b, const StorageLevel& l) {
+  const ComputeArray& a = b.acc.array;
+  if (l.kind == LevelKind::Accumulator && l.dtype != a.accum_dtype) {
+    b.fail("accumulator.dtype", "accumulator dtype " + q(nameOf(l.dtype)) +
+                                    " differs from array.accum_dtype " + q(nameOf(a.accum_dtype)));
+  }
+  if (l.kind == LevelKind::GlobalBuffer && l.bandwidth <= 0) {
+    b.fail("global_buffer", "global_buffer needs 'bandwidth' when it has no row_width");
+  }
+  checkRows(b, l);
+  const bool local = l.kind == LevelKind::Scratchpad || l.kind == LevelKind::Accumulator ||
+                     l.kind == LevelKind::GlobalBuffer;
+  if (local) checkTile(b, l);
+}
+
+}  // namespace
+
+void validate(const Building& b) {
+  checkArray(b);
+  checkMemoryForm(b);
+  for (const auto& l : b.acc.levels) checkLevel(b, l);
+}
+
+}  // namespace tessel::arch

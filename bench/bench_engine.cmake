@@ -1,0 +1,1 @@
+tessel_bench(bench_engine SOURCES bench_engine.cpp LIBS tessel_sim)

@@ -1,0 +1,28 @@
+// INT8 micro-kernels (kernels-internal). B panels: 16 columns, k in groups of 4: byte
+// (q, n, j) of a panel is w[4q + j][n]. A is packed per kernel: rows padded to mr, K to kp.
+#pragma once
+
+#include <cstdint>
+
+#include "kernels/int8_gemm.h"
+
+namespace tessel::kernels::detail {
+
+struct Int8Kernel {
+  Int8Isa isa;
+  int mr;             // rows per micro-tile
+  int a_offset;       // the kernel multiplies a + a_offset (VNNI: 128, so A is unsigned)
+  int a_elem_bytes;   // bytes per packed A element
+  // Packs `rows` rows (row stride lda, k values) into dst: [round_up(rows, mr)][kp].
+  void (*pack_a)(const int8_t* a, int64_t lda, int64_t rows, int64_t k, int64_t kp, void* dst);
+  // c[r][n] = sum_k A[r][k] * B[k][n] for r < mr, n < 16 (overwrites c; ldc in elements).
+  void (*micro)(const void* a, int64_t kp, const int8_t* b_panel, int32_t* c, int64_t ldc);
+};
+
+const Int8Kernel& int8Kernel(Int8Isa isa);  // throws Error if unavailable on this CPU
+
+const Int8Kernel& portableKernel();
+const Int8Kernel& avx2Kernel();
+const Int8Kernel& vnniKernel();
+
+}  // namespace tessel::kernels::detail

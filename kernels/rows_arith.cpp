@@ -1,0 +1,58 @@
+// Elementwise row kernels: one operation, one tight loop.
+#include <algorithm>
+#include <cmath>
+
+#include "kernels/detail/dispatch.h"
+#include "kernels/detail/rows.h"
+#include "kernels/detail/vec_math.h"
+
+namespace tessel::kernels::detail {
+
+TESSEL_HOT void addVec(float* x, int64_t n, const float* v) {
+  for (int64_t i = 0; i < n; ++i) x[i] += v[i];
+}
+
+TESSEL_HOT void addVecInt(int32_t* x, int64_t n, const int32_t* v) {
+  for (int64_t i = 0; i < n; ++i) x[i] += v[i];
+}
+
+TESSEL_HOT void mulScalar(float* x, int64_t n, float s) {
+  for (int64_t i = 0; i < n; ++i) x[i] *= s;
+}
+
+TESSEL_HOT void mulVec(float* x, int64_t n, const float* s) {
+  for (int64_t i = 0; i < n; ++i) x[i] *= s[i];
+}
+
+TESSEL_HOT void relu(float* x, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) x[i] = x[i] > 0.0f ? x[i] : 0.0f;
+}
+
+TESSEL_HOT void reluInt(int32_t* x, int64_t n, int32_t zero) {
+  for (int64_t i = 0; i < n; ++i) x[i] = std::max(x[i], zero);
+}
+
+TESSEL_HOT void reluInt8(int8_t* x, int64_t n, int8_t zero) {
+  for (int64_t i = 0; i < n; ++i) x[i] = std::max(x[i], zero);
+}
+
+void roundRow(float* x, int64_t n, FloatFormat fmt) { roundInPlace(x, n, fmt); }
+
+// GELU(x) = x/2 * (1 + tanh(sqrt(2/pi) * (x + 0.044715 x^3))), as in GPT-2.
+TESSEL_HOT void geluTanh(float* x, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) {
+    const float v = x[i];
+    const float u = 0.7978845608028654f * (v + 0.044715f * v * v * v);
+    x[i] = 0.5f * v * (1.0f + tanhFast(u));
+  }
+}
+
+// GELU(x) = x/2 * (1 + erf(x / sqrt(2))), as in BERT.
+TESSEL_HOT void geluErf(float* x, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) {
+    const float v = x[i];
+    x[i] = 0.5f * v * (1.0f + erfFast(v * 0.7071067811865476f));
+  }
+}
+
+}  // namespace tessel::kernels::detail

@@ -1,0 +1,117 @@
+#include "reports/json.h"
+
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "reports/breakdown.h"
+#include "reports/format.h"
+
+namespace tessel::reports {
+namespace {
+
+// ordered_json keeps keys in insertion order, which is the documented order.
+using Json = nlohmann::ordered_json;
+
+Json metadata(const sim::RunStats& run) {
+  Json options = Json::object();
+  for (const auto& [key, value] : run.options) options[key] = value;  // a repeated key: last wins
+  return {{"tool", kToolName},
+          {"tool_version", run.tool_version},
+          {"arch", {{"name", run.arch_name}, {"hash", run.arch_hash}}},
+          {"workload", run.workload},
+          {"engine", run.engine},
+          {"clock_hz", roundQuantity(run.clock_hz)},
+          {"pes", run.pes},
+          {"options", options}};
+}
+
+Json totals(const sim::RunStats& run) {
+  Json levels = Json::object();
+  for (const std::string& level : run.level_names) levels[level] = run.bytesAt(level);
+  return {{"cycles", roundQuantity(run.totalCycles())},
+          {"seconds", roundQuantity(run.seconds())},
+          {"energy_pj", roundQuantity(run.energyTotalPj())},
+          {"macs", run.totalMacs()},
+          {"utilization", roundRatio(run.utilization())},
+          {"dram_bytes", dramBytes(run)},
+          {"bytes_by_level", levels}};
+}
+
+Json breakdown(const sim::RunStats& run) {
+  Json by_class = Json::array();
+  for (const ClassRow& row : byClass(run)) {
+    by_class.push_back({{"class", models::nameOf(row.op_class)},
+                        {"cycles", roundQuantity(row.cycles)},
+                        {"fraction", roundRatio(row.fraction)},
+                        {"ops", row.ops}});
+  }
+  Json by_cause = Json::array();
+  for (const CauseRow& row : byCause(run)) {
+    by_cause.push_back({{"cause", sim::nameOf(row.cause)},
+                        {"cycles", roundQuantity(row.cycles)},
+                        {"fraction", roundRatio(row.fraction)}});
+  }
+  return {{"by_class", by_class}, {"by_cause", by_cause}};
+}
+
+Json perOperand(const std::array<int64_t, sim::kNumOperands>& bytes) {
+  Json out = Json::object();
+  for (int r = 0; r < sim::kNumOperands; ++r) {
+    out[std::string(sim::nameOf(static_cast<sim::Operand>(r)))] = bytes[r];
+  }
+  return out;
+}
+
+Json opRecord(const sim::OpStats& op) {
+  Json causes = Json::object();
+  for (int c = 0; c < sim::kNumCauses; ++c) {
+    causes[std::string(sim::nameOf(static_cast<sim::Cause>(c)))] =
+        roundQuantity(op.cycles_by_cause[c]);
+  }
+  Json traffic = Json::array();
+  for (const sim::LevelTraffic& t : op.traffic) {
+    traffic.push_back({{"level", t.level},
+                       {"read", perOperand(t.read_bytes)},
+                       {"write", perOperand(t.write_bytes)}});
+  }
+  Json energy = Json::object();
+  for (const auto& [component, pj] : op.energy_pj) energy[component] = roundQuantity(pj);
+  Json mapping = Json::object();
+  for (const auto& [key, value] : op.mapping) mapping[key] = value;
+  return {{"id", op.op_id},
+          {"name", op.name},
+          {"kind", models::nameOf(op.kind)},
+          {"class", models::nameOf(op.op_class)},
+          {"placement", sim::nameOf(op.placement)},
+          {"fused_into", op.fused_into},
+          {"macs", op.macs},
+          {"cycles", roundQuantity(op.cycles)},
+          {"cycles_by_cause", causes},
+          {"traffic", traffic},
+          {"energy_pj", energy},
+          {"utilization", roundRatio(op.utilization)},
+          {"mapping", mapping},
+          {"loop_nest", op.loop_nest}};
+}
+
+}  // namespace
+
+void writeJson(const sim::RunStats& run, std::ostream& os, int indent) {
+  Json ops = Json::array();
+  for (const sim::OpStats& op : run.ops) ops.push_back(opRecord(op));
+  const Json doc = {{"schema_version", kJsonSchemaVersion},
+                    {"metadata", metadata(run)},
+                    {"totals", totals(run)},
+                    {"breakdown", breakdown(run)},
+                    {"ops", ops}};
+  // Invalid UTF-8 in a name becomes U+FFFD instead of throwing: a report is always written.
+  os << doc.dump(indent, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+}
+
+std::string toJsonString(const sim::RunStats& run, int indent) {
+  std::ostringstream os;
+  writeJson(run, os, indent);
+  return os.str();
+}
+
+}  // namespace tessel::reports

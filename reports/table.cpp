@@ -1,0 +1,103 @@
+#include "reports/table.h"
+
+#include <sstream>
+
+#include "reports/breakdown.h"
+#include "reports/format.h"
+#include "reports/top_ops.h"
+
+namespace tessel::reports {
+namespace {
+
+constexpr int kLabel = 22;  // first column of the summary sections
+constexpr int kNumber = 14;
+constexpr int kPercent = 9;
+constexpr int kCount = 8;
+
+void writeHeader(const sim::RunStats& run, std::ostream& os) {
+  os << "tessel " << run.tool_version << " | arch " << run.arch_name;
+  if (!run.arch_hash.empty()) os << " (" << run.arch_hash.substr(0, 8) << ")";
+  os << " | workload " << run.workload << " | engine " << run.engine << "\n";
+  if (!run.options.empty()) {
+    os << "options:";
+    for (const auto& [key, value] : run.options) os << " " << key << "=" << value;
+    os << "\n";
+  }
+  os << "clock " << engHertz(run.clock_hz) << " | " << withCommas(run.pes) << " PEs\n";
+}
+
+void writeTotals(const sim::RunStats& run, std::ostream& os) {
+  auto line = [&os](std::string_view label, const std::string& value) {
+    os << "  " << padRight(label, kLabel - 2) << value << "\n";
+  };
+  const int64_t dram = dramBytes(run);
+  os << "\nTotals\n";
+  line("cycles", cyclesText(run.totalCycles()));
+  line("time", engSeconds(run.seconds()));
+  line("MACs", withCommas(run.totalMacs()));
+  line("utilization", percentText(run.utilization()) + " %");
+  line("DRAM bytes", binaryBytes(dram) + " (" + withCommas(dram) + " B)");
+  const double energy = run.energyTotalPj();
+  if (energy != 0) line("energy", engEnergyPj(energy));
+}
+
+// One breakdown line: label, cycles, percent of the run, and optionally an op count.
+void breakdownRow(std::ostream& os, std::string_view label, double cycles, double fraction,
+                  const std::string& ops = "") {
+  os << "  " << padRight(label, kLabel - 3) << padLeft(cyclesText(cycles), kNumber)
+     << padLeft(percentText(fraction), kPercent) << (ops.empty() ? "" : padLeft(ops, kCount))
+     << "\n";
+}
+
+void writeClasses(const sim::RunStats& run, std::ostream& os) {
+  os << "\n"
+     << padRight("By op class", kLabel - 1) << padLeft("cycles", kNumber) << padLeft("%", kPercent)
+     << padLeft("ops", kCount) << "\n";
+  for (const ClassRow& row : byClass(run)) {
+    if (row.cycles == 0) continue;  // absent classes, and fused epilogues charged to anchors
+    breakdownRow(os, models::nameOf(row.op_class), row.cycles, row.fraction,
+                 std::to_string(row.ops));
+  }
+  const double total = run.totalCycles();
+  breakdownRow(os, "total", total, total > 0 ? 1.0 : 0.0, std::to_string(run.ops.size()));
+}
+
+void writeCauses(const sim::RunStats& run, std::ostream& os) {
+  os << "\n"
+     << padRight("By cause", kLabel - 1) << padLeft("cycles", kNumber) << padLeft("%", kPercent)
+     << "\n";
+  for (const CauseRow& row : byCause(run)) {
+    breakdownRow(os, sim::nameOf(row.cause), row.cycles, row.fraction);
+  }
+  const double total = run.totalCycles();
+  breakdownRow(os, "total", total, total > 0 ? 1.0 : 0.0);
+}
+
+void writeLevels(const sim::RunStats& run, std::ostream& os) {
+  if (run.level_names.empty()) return;
+  os << "\n" << padRight("Bytes by level", kLabel - 1) << padLeft("bytes", kNumber) << "\n";
+  for (const std::string& level : run.level_names) {
+    const int64_t bytes = run.bytesAt(level);
+    os << "  " << padRight(level, kLabel - 3) << padLeft(binaryBytes(bytes), kNumber) << "  ("
+       << withCommas(bytes) << " B)\n";
+  }
+}
+
+}  // namespace
+
+void writeTable(const sim::RunStats& run, std::ostream& os, const TableOptions& options) {
+  writeHeader(run, os);
+  writeTotals(run, os);
+  writeClasses(run, os);
+  writeCauses(run, os);
+  writeLevels(run, os);
+  if (options.top_n != 0) writeTopOps(run, os, options.top_n, options.width);
+}
+
+std::string tableString(const sim::RunStats& run, const TableOptions& options) {
+  std::ostringstream os;
+  writeTable(run, os, options);
+  return os.str();
+}
+
+}  // namespace tessel::reports

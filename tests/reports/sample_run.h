@@ -1,0 +1,82 @@
+// A hand-made run whose every number is chosen so the expected reports can be worked out by
+// hand (see the arithmetic in the tests). Four ops on a 16-PE array at 1 GHz:
+//   op 0  h0.attn.qkv   MatMul   array  1500 cycles = compute 1000 + fill 200 + memory 300
+//   op 1  h0.softmax    Softmax  sfu     300 cycles = sfu 300
+//   op 2  h0.gelu       Gelu     fused     0 cycles (charged to op 0)
+//   op 3  embed, tokens Embedding host   200 cycles = host 150 + noc 50
+#pragma once
+
+#include "sim/stats.h"
+
+namespace tessel::reports::sample {
+
+inline sim::LevelTraffic traffic(std::string level, std::array<int64_t, 3> read,
+                                 std::array<int64_t, 3> write) {
+  sim::LevelTraffic t;
+  t.level = std::move(level);
+  t.read_bytes = read;
+  t.write_bytes = write;
+  return t;
+}
+
+inline sim::OpStats op(int id, std::string name, models::OpKind kind, models::OpClass cls,
+                       sim::Placement placement) {
+  sim::OpStats s;
+  s.op_id = id;
+  s.name = std::move(name);
+  s.kind = kind;
+  s.op_class = cls;
+  s.placement = placement;
+  return s;
+}
+
+inline sim::RunStats sampleRun() {
+  using models::OpClass;
+  using models::OpKind;
+  sim::RunStats run;
+  run.tool_version = "0.1.0";
+  run.arch_name = "tiny-gemmini";
+  run.arch_hash = "0123456789abcdef";
+  run.workload = "gpt2-tiny";
+  run.engine = "analytical";
+  run.options = {{"seq", "8"}, {"batch", "1"}, {"phase", "prefill"}};
+  run.level_names = {"DRAM", "Scratchpad"};
+  run.clock_hz = 1e9;
+  run.pes = 16;
+
+  sim::OpStats qkv = op(0, "h0.attn.qkv", OpKind::MatMul, OpClass::MatMul, sim::Placement::Array);
+  qkv.macs = 19200;  // utilization 19200 / (1500 * 16) = 0.8
+  qkv.cycles = 1500;
+  qkv.cycles_by_cause = {1000, 200, 300, 0, 0, 0};
+  // DRAM: 1024 + 4096 + 512 = 5632; Scratchpad: 2048 + 8192 + 1024 + 4096 = 15360.
+  qkv.traffic = {traffic("DRAM", {1024, 4096, 0}, {0, 0, 512}),
+                 traffic("Scratchpad", {2048, 8192, 0}, {1024, 4096, 0})};
+  qkv.energy_pj = {{"mac", 1000.5}, {"DRAM", 2000}};
+  qkv.utilization = 0.8;
+  // The keys dataflows::Mapping::flatten() writes.
+  qkv.mapping = {{"dataflow", "ws"},    {"mapper", "gemmini_auto"},
+                 {"array", "4x4"},      {"tile_m", "4"},
+                 {"tile_n", "4"},       {"tile_k", "12"},
+                 {"loop_order", "MNK"}, {"double_buffered", "true"}};
+  qkv.loop_nest = "for k in 0..12\n  for i in 0..4";
+
+  sim::OpStats softmax =
+      op(1, "h0.softmax", OpKind::Softmax, OpClass::Softmax, sim::Placement::Sfu);
+  softmax.cycles = 300;
+  softmax.cycles_by_cause = {0, 0, 0, 0, 300, 0};
+  softmax.energy_pj = {{"sfu", 50}};
+
+  sim::OpStats gelu = op(2, "h0.gelu", OpKind::Gelu, OpClass::GELU, sim::Placement::Fused);
+  gelu.fused_into = 0;
+
+  sim::OpStats embed =
+      op(3, "embed, tokens", OpKind::Embedding, OpClass::Other, sim::Placement::Host);
+  embed.cycles = 200;
+  embed.cycles_by_cause = {0, 0, 0, 50, 0, 150};
+  embed.traffic = {traffic("DRAM", {100, 1000, 0}, {0, 0, 200})};  // 1300 bytes
+
+  run.ops = {qkv, softmax, gelu, embed};
+  return run;
+}
+
+}  // namespace tessel::reports::sample

@@ -1,0 +1,130 @@
+// The terminal table: expected lines for the sample run (see sample_run.h for the numbers).
+#include "reports/table.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include "sample_run.h"
+
+namespace tessel::reports {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+// Lines with runs of spaces collapsed, so tests do not depend on column widths.
+std::vector<std::string> squeezedLines(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) {
+    std::string out;
+    for (char ch : line) {
+      if (ch != ' ' || (!out.empty() && out.back() != ' ')) out += ch;
+    }
+    while (!out.empty() && out.back() == ' ') out.pop_back();
+    lines.push_back(out);
+  }
+  return lines;
+}
+
+// Index of the squeezed line equal to `line`, or -1.
+int lineIndex(const std::string& text, const std::string& line) {
+  const auto lines = squeezedLines(text);
+  for (size_t i = 0; i < lines.size(); ++i) {
+    if (lines[i] == line) return static_cast<int>(i);
+  }
+  return -1;
+}
+
+bool hasLine(const std::string& text, const std::string& line) {
+  return lineIndex(text, line) >= 0;
+}
+
+TEST(ReportsTable, HeaderAndTotals) {
+  const std::string t = tableString(sample::sampleRun());
+  EXPECT_THAT(t, HasSubstr("tessel 0.1.0 | arch tiny-gemmini (01234567) | workload gpt2-tiny | "
+                           "engine analytical\n"));
+  EXPECT_TRUE(hasLine(t, "options: seq=8 batch=1 phase=prefill"));
+  EXPECT_TRUE(hasLine(t, "clock 1.00 GHz | 16 PEs"));
+  EXPECT_TRUE(hasLine(t, "cycles 2,000"));
+  EXPECT_TRUE(hasLine(t, "time 2.00 us"));  // 2000 / 1e9 s
+  EXPECT_TRUE(hasLine(t, "MACs 19,200"));
+  EXPECT_TRUE(hasLine(t, "utilization 60.00 %"));  // 19200 / (2000 * 16)
+  EXPECT_TRUE(hasLine(t, "DRAM bytes 6.77 KiB (6,932 B)"));
+  EXPECT_TRUE(hasLine(t, "energy 3.05 nJ"));  // 3050.5 pJ
+}
+
+TEST(ReportsTable, ByClassShowsNonzeroClassesInOrder) {
+  const std::string t = tableString(sample::sampleRun());
+  EXPECT_TRUE(hasLine(t, "By op class cycles % ops"));
+  EXPECT_TRUE(hasLine(t, "MatMul 1,500 75.00 1"));  // 1500 / 2000
+  EXPECT_TRUE(hasLine(t, "Softmax 300 15.00 1"));   // 300 / 2000
+  EXPECT_TRUE(hasLine(t, "Other 200 10.00 1"));     // 200 / 2000
+  EXPECT_TRUE(hasLine(t, "total 2,000 100.00 4"));
+  EXPECT_THAT(t, Not(HasSubstr("GELU")));  // fused: no cycles of its own
+  // OpClass order: MatMul, ..., Softmax, ..., Other.
+  EXPECT_LT(lineIndex(t, "MatMul 1,500 75.00 1"), lineIndex(t, "Softmax 300 15.00 1"));
+  EXPECT_LT(lineIndex(t, "Softmax 300 15.00 1"), lineIndex(t, "Other 200 10.00 1"));
+}
+
+TEST(ReportsTable, ByCauseListsEveryCause) {
+  const std::string t = tableString(sample::sampleRun());
+  EXPECT_TRUE(hasLine(t, "compute 1,000 50.00"));
+  EXPECT_TRUE(hasLine(t, "fill_drain 200 10.00"));
+  EXPECT_TRUE(hasLine(t, "memory_stall 300 15.00"));
+  EXPECT_TRUE(hasLine(t, "noc 50 2.50"));
+  EXPECT_TRUE(hasLine(t, "sfu 300 15.00"));
+  EXPECT_TRUE(hasLine(t, "host 150 7.50"));  // 50 + 10 + 15 + 2.5 + 15 + 7.5 = 100
+  EXPECT_TRUE(hasLine(t, "total 2,000 100.00"));
+}
+
+TEST(ReportsTable, BytesByLevel) {
+  const std::string t = tableString(sample::sampleRun());
+  EXPECT_TRUE(hasLine(t, "DRAM 6.77 KiB (6,932 B)"));
+  EXPECT_TRUE(hasLine(t, "Scratchpad 15.00 KiB (15,360 B)"));
+}
+
+TEST(ReportsTable, TopOps) {
+  const std::string t = tableString(sample::sampleRun());
+  EXPECT_TRUE(hasLine(t, "Top 3 ops by cycles"));
+  EXPECT_TRUE(hasLine(t, "1 h0.attn.qkv MatMul array 1,500 75.00 80.00 compute ws m=4 n=4 k=12"));
+  EXPECT_TRUE(hasLine(t, "2 h0.softmax Softmax sfu 300 15.00 0.00 sfu"));
+  EXPECT_TRUE(hasLine(t, "3 embed, tokens Other host 200 10.00 0.00 host"));
+}
+
+TEST(ReportsTable, TopNLimitsAndZeroOmits) {
+  TableOptions one;
+  one.top_n = 1;
+  const std::string t1 = tableString(sample::sampleRun(), one);
+  EXPECT_TRUE(hasLine(t1, "Top 1 ops by cycles"));
+  EXPECT_THAT(t1, Not(HasSubstr("2 h0.softmax")));
+  TableOptions none;
+  none.top_n = 0;
+  EXPECT_THAT(tableString(sample::sampleRun(), none), Not(HasSubstr("Top ")));
+}
+
+TEST(ReportsTable, LongNamesAreCutToTheWidth) {
+  sim::RunStats run = sample::sampleRun();
+  run.ops[0].name = std::string(80, 'x');
+  TableOptions narrow;
+  narrow.width = 100;
+  const std::string t = tableString(run, narrow);
+  EXPECT_THAT(t, HasSubstr("xxx... "));
+  std::istringstream in(t);
+  for (std::string line; std::getline(in, line);) {
+    if (line.find("xxx") != std::string::npos) {
+      EXPECT_LE(line.size(), 100u) << line;
+    }
+  }
+}
+
+TEST(ReportsTable, EnergyLineOnlyWhenNonzero) {
+  sim::RunStats run = sample::sampleRun();
+  for (sim::OpStats& op : run.ops) op.energy_pj.clear();
+  EXPECT_THAT(tableString(run), Not(HasSubstr("energy")));
+}
+
+}  // namespace
+}  // namespace tessel::reports

@@ -1,0 +1,85 @@
+// Whole-graph properties of simulate(): breakdowns add up, fusion and ideal memory behave.
+#include <gtest/gtest.h>
+
+#include <numeric>
+
+#include "models/workload.h"
+#include "sim/run.h"
+#include "tests/sim/tiny_arch.h"
+
+namespace tessel {
+namespace {
+
+arch::Accelerator withSfu(int dim = 16) {
+  auto a = testing::tinyArch(dim);
+  a.levels[1].capacity_bytes = 256 * 1024;
+  a.levels[2].capacity_bytes = 64 * 1024;
+  a.array.epilogue_ops = {"relu", "residual_add", "maxpool"};
+  a.sfu = arch::Sfu{{"softmax", "layernorm", "gelu", "add", "avgpool"}, 16, true, 1, 0};
+  a.host.cycles_per_element.emplace_back("batchnorm", 2);  // when not folded into the conv
+  return a;
+}
+
+sim::RunStats runOf(const arch::Accelerator& a, const std::string& w, bool ideal = false,
+                    bool fuse = true, int64_t seq = 64) {
+  models::WorkloadOptions o;
+  o.seq = seq;
+  o.image = 64;
+  const models::Graph g = models::build(w, o);
+  sim::RunOptions r;
+  r.engine_options.ideal_memory = ideal;
+  r.plan.fuse = fuse;
+  return sim::simulate(g, a, dataflows::loadDataflow("ws"), r);
+}
+
+TEST(SimRun, CausesSumToCyclesForEveryOp) {
+  for (const char* w : {"gpt2-small", "bert-base", "resnet50"}) {
+    const auto run = runOf(withSfu(), w);
+    double total = 0;
+    for (const auto& op : run.ops) {
+      const double sum = std::accumulate(op.cycles_by_cause.begin(), op.cycles_by_cause.end(), 0.0);
+      EXPECT_NEAR(sum, op.cycles, 1e-6 * std::max(1.0, op.cycles)) << w << " " << op.name;
+      for (double c : op.cycles_by_cause) EXPECT_GE(c, -1e-9) << w << " " << op.name;
+      total += op.cycles;
+    }
+    EXPECT_NEAR(total, run.totalCycles(), 1e-6 * total);
+    EXPECT_EQ(run.totalMacs(), models::build(w, [] {
+                                 models::WorkloadOptions o;
+                                 o.seq = 64;
+                                 o.image = 64;
+                                 return o;
+                               }()).totalMacs());
+  }
+}
+
+TEST(SimRun, IdealMemoryIsALowerBound) {
+  const auto a = withSfu();
+  const auto real = runOf(a, "gpt2-small");
+  const auto ideal = runOf(a, "gpt2-small", true);
+  EXPECT_LT(ideal.totalCycles(), real.totalCycles());
+  EXPECT_DOUBLE_EQ(ideal.cyclesByCause()[static_cast<size_t>(sim::Cause::MemoryStall)], 0.0);
+}
+
+TEST(SimRun, FusionRemovesRoundTrips) {
+  // ResNet-50: batch norm folds and relu fuses into the convs; unfused they run as separate
+  // accumulator-path ops that each read and write their tensor.
+  const auto a = withSfu();
+  const auto fused = runOf(a, "resnet50");
+  const auto unfused = runOf(a, "resnet50", false, false);
+  EXPECT_LT(fused.totalCycles(), unfused.totalCycles());
+  EXPECT_LT(fused.bytesAt("dram"), unfused.bytesAt("dram"));
+  int fused_ops = 0;
+  for (const auto& op : fused.ops) fused_ops += op.placement == sim::Placement::Fused;
+  EXPECT_GE(fused_ops, 53);  // every conv's batch norm at least
+}
+
+TEST(SimRun, DeterministicAcrossRuns) {
+  const auto a = withSfu();
+  const auto r1 = runOf(a, "bert-base");
+  const auto r2 = runOf(a, "bert-base");
+  ASSERT_EQ(r1.ops.size(), r2.ops.size());
+  for (size_t i = 0; i < r1.ops.size(); ++i) EXPECT_EQ(r1.ops[i].cycles, r2.ops[i].cycles);
+}
+
+}  // namespace
+}  // namespace tessel

@@ -1,0 +1,388 @@
+#include "util/yaml.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <fstream>
+#include <limits>
+#include <map>
+#include <set>
+#include <iterator>
+#include <sstream>
+
+#include "util/suggest.h"
+
+namespace tessel::yaml {
+
+struct Document::State {
+  std::string source;
+  YAML::Node root;
+  std::map<std::string, std::string> overridden;  // YAML path -> "<-p path=value>"
+};
+
+struct Node::Impl {
+  YAML::Node node;
+  SourceLocation where;
+  bool from_override = false;  // the value (or an ancestor) was set by -p
+  std::shared_ptr<const Document::State> doc;
+};
+
+namespace {
+
+std::string quoted(std::string_view s) { return "'" + std::string(s) + "'"; }
+
+// Locates `n` at `path`: a -p value, else inside one, else its own mark, else `fallback`.
+// yaml-cpp marks a null at the next token and a block mapping at its first key, so when
+// `at_fallback` those (and lists) are located at `fallback`, the key that owns them.
+Node makeNode(YAML::Node n, const std::string& path, const Node::Impl* parent,
+              const SourceLocation& fallback, std::shared_ptr<const Document::State> doc,
+              bool at_fallback = false) {
+  auto impl = std::make_shared<Node::Impl>();
+  impl->where.yaml_path = path;
+  auto it = doc->overridden.find(path);
+  if (it != doc->overridden.end() || (parent && parent->from_override)) {
+    impl->where.file = it != doc->overridden.end() ? it->second : parent->where.file;
+    impl->from_override = true;
+  } else if (n.Mark().is_null() || n.IsNull() || (at_fallback && !n.IsScalar())) {
+    impl->where = fallback;
+    impl->where.yaml_path = path;
+  } else {
+    impl->where = {doc->source, n.Mark().line + 1, n.Mark().column + 1, path};
+  }
+  impl->node.reset(n);
+  impl->doc = std::move(doc);
+  return Node(std::move(impl));
+}
+
+std::string indexPath(const std::string& path, size_t i) {
+  return path + "[" + std::to_string(i) + "]";
+}
+
+}  // namespace
+
+// ---- paths ---------------------------------------------------------------------------------
+
+std::string joinPath(const std::string& parent, const std::string& key) {
+  return parent.empty() ? key : parent + "." + key;
+}
+
+std::string parentPath(const std::string& path) {
+  const auto cut = path.find_last_of(".[");
+  return cut == std::string::npos ? std::string() : path.substr(0, cut);
+}
+
+// ---- Node ----------------------------------------------------------------------------------
+
+Node::Type Node::type() const {
+  switch (impl_->node.Type()) {
+    case YAML::NodeType::Scalar: return Type::Scalar;
+    case YAML::NodeType::Sequence: return Type::Sequence;
+    case YAML::NodeType::Map: return Type::Map;
+    default: return Type::Null;
+  }
+}
+
+const SourceLocation& Node::where() const { return impl_->where; }
+
+std::string Node::describe() const {
+  switch (type()) {
+    case Type::Scalar: return quoted(impl_->node.Scalar());
+    case Type::Sequence: return "a list";
+    case Type::Map: return "a mapping";
+    case Type::Null: break;
+  }
+  return "nothing";
+}
+
+void Node::fail(const std::string& message) const { throw ConfigError(where(), message); }
+
+const std::string& Node::scalar(std::string_view what) const {
+  if (!isScalar()) fail("expected " + std::string(what) + ", got " + describe());
+  return impl_->node.Scalar();
+}
+
+std::vector<Node> Node::items() const {
+  if (!isSequence()) fail("expected a list, got " + describe());
+  std::vector<Node> out;
+  for (size_t i = 0; i < impl_->node.size(); ++i) {
+    out.push_back(makeNode(impl_->node[i], indexPath(path(), i), impl_.get(), where(),
+                           impl_->doc));
+  }
+  return out;
+}
+
+std::vector<std::pair<Node, Node>> Node::entries() const {
+  if (!isMap()) fail("expected a mapping, got " + describe());
+  std::vector<std::pair<Node, Node>> out;
+  for (auto it = impl_->node.begin(); it != impl_->node.end(); ++it) {
+    const YAML::Node& k = it->first;
+    const std::string text = k.IsScalar() ? k.Scalar() : std::string();
+    Node key = makeNode(k, joinPath(path(), text), impl_.get(), where(), impl_->doc);
+    if (!k.IsScalar()) key.fail("keys must be plain names, got " + key.describe());
+    Node value = makeNode(it->second, key.path(), impl_.get(), key.where(), impl_->doc, true);
+    out.emplace_back(std::move(key), std::move(value));
+  }
+  return out;
+}
+
+// ---- typed values --------------------------------------------------------------------------
+
+template <>
+std::string Node::as<std::string>() const {
+  return scalar("a string");
+}
+
+template <>
+bool Node::as<bool>() const {
+  // YAML 1.2 core schema booleans only: "yes"/"on" are not silently accepted.
+  const std::string& s = scalar("true or false");
+  if (s == "true" || s == "True" || s == "TRUE") return true;
+  if (s == "false" || s == "False" || s == "FALSE") return false;
+  fail("expected true or false, got " + quoted(s));
+}
+
+template <>
+int64_t Node::as<int64_t>() const {
+  const std::string& s = scalar("an integer");
+  int64_t value = 0;
+  auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), value);
+  if (ec == std::errc::result_out_of_range) fail("integer " + quoted(s) + " is out of range");
+  if (ec != std::errc() || end != s.data() + s.size()) {
+    fail("expected an integer, got " + quoted(s));
+  }
+  return value;
+}
+
+template <>
+int Node::as<int>() const {
+  const int64_t value = as<int64_t>();
+  if (value < std::numeric_limits<int>::min() || value > std::numeric_limits<int>::max()) {
+    fail("integer " + quoted(scalar()) + " is out of range");
+  }
+  return static_cast<int>(value);
+}
+
+template <>
+double Node::as<double>() const {
+  const std::string& s = scalar("a number");
+  double value = 0;
+  auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), value);
+  if (ec != std::errc() || end != s.data() + s.size() || !std::isfinite(value)) {
+    fail("expected a number, got " + quoted(s));
+  }
+  return value;
+}
+
+template <>
+std::vector<std::string> Node::as<std::vector<std::string>>() const {
+  std::vector<std::string> out;
+  for (const Node& item : items()) out.push_back(item.scalar("a string"));
+  return out;
+}
+
+// ---- Document ------------------------------------------------------------------------------
+
+Document Document::fromString(const std::string& text, const std::string& source_name) {
+  auto state = std::make_shared<State>();
+  state->source = source_name;
+  try {
+    state->root = YAML::Load(text);
+  } catch (const YAML::ParserException& e) {
+    // yaml-cpp marks are 0-based; ours are 1-based.
+    throw ConfigError({source_name, e.mark.line + 1, e.mark.column + 1, ""},
+                      "invalid YAML: " + e.msg);
+  } catch (const YAML::Exception& e) {
+    throw ConfigError({source_name, 0, 0, ""}, "invalid YAML: " + e.msg);
+  }
+  return Document(std::move(state));
+}
+
+Document Document::fromFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw ConfigError({path, 0, 0, ""}, "cannot open file");
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad()) throw ConfigError({path, 0, 0, ""}, "cannot read file");
+  return fromString(text.str(), path);
+}
+
+Node Document::root() const {
+  return makeNode(state_->root, "", nullptr, {state_->source, 1, 1, ""}, state_);
+}
+
+const std::string& Document::source() const { return state_->source; }
+
+// ---- MapReader -----------------------------------------------------------------------------
+
+MapReader::MapReader(Node node) : node_(std::move(node)), entries_(node_.entries()) {
+  std::map<std::string, int> first_line;
+  for (const auto& [key, value] : entries_) {
+    const std::string& name = key.scalar();
+    auto [it, fresh] = first_line.emplace(name, key.where().line);
+    if (!fresh) {
+      key.fail("duplicate key " + quoted(name) + " (first given on line " +
+               std::to_string(it->second) + ")");
+    }
+  }
+}
+
+void MapReader::markKnown(const std::string& key) {
+  if (std::find(known_.begin(), known_.end(), key) == known_.end()) known_.push_back(key);
+}
+
+std::optional<Node> MapReader::find(const std::string& key) {
+  markKnown(key);
+  for (const auto& [k, value] : entries_) {
+    if (k.scalar() == key) return value;
+  }
+  return std::nullopt;
+}
+
+static std::string inMapping(const std::string& path) {
+  return path.empty() ? "at top level" : "in " + quoted(path);
+}
+
+Node MapReader::require(const std::string& key, std::string_view description) {
+  if (auto value = find(key)) return *value;
+  SourceLocation where = node_.where();
+  where.yaml_path = joinPath(node_.path(), key);
+  throw ConfigError(where, "missing required key " + quoted(key) + " " + inMapping(node_.path()) +
+                               " (" + std::string(description) + ")");
+}
+
+void MapReader::finish() const {
+  for (const auto& [key, value] : entries_) {
+    const std::string& name = key.scalar();
+    if (std::find(known_.begin(), known_.end(), name) != known_.end()) continue;
+    key.fail("unknown key " + quoted(name) + " " + inMapping(node_.path()) +
+             didYouMean(name, known_));
+  }
+}
+
+}  // namespace tessel::yaml
+
+// ---- -p overrides --------------------------------------------------------------------------
+
+namespace tessel::yaml {
+namespace {
+
+// One step of a dotted path: a mapping key, or a list index (index >= 0).
+struct Step {
+  std::string key;
+  int index = -1;
+};
+
+// "array.dataflows[1]" -> array, dataflows, [1].
+std::vector<Step> parseSteps(const std::string& path, const SourceLocation& where) {
+  const ConfigError bad(where, "malformed path " + quoted(path) +
+                                   " (expected e.g. 'accumulator.capacity' or 'array.dataflows[1]')");
+  std::vector<Step> steps;
+  size_t start = 0;
+  for (;;) {
+    const size_t dot = path.find('.', start);
+    const std::string seg = path.substr(start, dot == std::string::npos ? dot : dot - start);
+    size_t i = seg.find('[');
+    const std::string key = seg.substr(0, i);
+    if (key.empty() || key.find(']') != std::string::npos) throw bad;
+    steps.push_back({key});
+    while (i != std::string::npos) {  // one or more "[n]"
+      const size_t close = seg.find(']', i);
+      if (close == std::string::npos) throw bad;
+      int index = -1;
+      const char* first = seg.data() + i + 1;
+      auto [p, ec] = std::from_chars(first, seg.data() + close, index);
+      if (ec != std::errc() || p != seg.data() + close || index < 0) throw bad;
+      steps.push_back({"", index});
+      i = close + 1 == seg.size() ? std::string::npos : close + 1;
+      if (i != std::string::npos && seg[i] != '[') throw bad;
+    }
+    if (dot == std::string::npos) return steps;
+    start = dot + 1;
+  }
+}
+
+std::string stepPath(const std::string& path, const Step& s) {
+  return s.index >= 0 ? path + "[" + std::to_string(s.index) + "]" : joinPath(path, s.key);
+}
+
+std::string describeAt(const std::string& path) {
+  return path.empty() ? "the top level" : quoted(path);
+}
+
+// The existing child of `cur` named by `s`; ConfigError with a suggestion if there is none.
+YAML::Node childOf(const YAML::Node& cur, const Step& s, const std::string& path,
+                   SourceLocation where) {
+  where.yaml_path = stepPath(path, s);
+  if (s.index >= 0) {
+    if (!cur.IsSequence()) throw ConfigError(where, describeAt(path) + " is not a list");
+    if (static_cast<size_t>(s.index) >= cur.size()) {
+      throw ConfigError(where, "index " + std::to_string(s.index) + " is out of range: " +
+                                   describeAt(path) + " has " + std::to_string(cur.size()) +
+                                   " elements");
+    }
+    return cur[static_cast<size_t>(s.index)];
+  }
+  if (!cur.IsMap()) throw ConfigError(where, describeAt(path) + " is not a mapping");
+  std::vector<std::string> keys;
+  for (auto it = cur.begin(); it != cur.end(); ++it) {
+    if (!it->first.IsScalar()) continue;
+    if (it->first.Scalar() == s.key) return it->second;
+    keys.push_back(it->first.Scalar());
+  }
+  throw ConfigError(where, "unknown key " + quoted(s.key) + " in " + describeAt(path) +
+                               didYouMean(s.key, keys));
+}
+
+YAML::Node parseValue(const std::string& text, const SourceLocation& where) {
+  if (text.find_first_not_of(" \t") == std::string::npos) {
+    throw ConfigError(where, "no value after '='");
+  }
+  try {
+    return YAML::Load(text);
+  } catch (const YAML::Exception& e) {
+    throw ConfigError(where, "invalid YAML in value: " + e.msg);
+  }
+}
+
+}  // namespace
+
+void Document::override(const std::string& assignment) {
+  const std::string origin = "<-p " + assignment + ">";
+  const size_t eq = assignment.find('=');
+  std::string path = assignment.substr(0, eq);
+  path.erase(0, path.find_first_not_of(" \t"));
+  path.erase(path.find_last_not_of(" \t") + 1);
+  SourceLocation where{origin, 0, 0, path};
+  if (eq == std::string::npos) throw ConfigError(where, "expected key.path=value");
+  if (path.empty()) throw ConfigError(where, "missing key path before '='");
+  const std::vector<Step> steps = parseSteps(path, where);
+  const YAML::Node value = parseValue(assignment.substr(eq + 1), where);
+
+  YAML::Node cur;  // reset() rebinds; operator= would overwrite the tree
+  cur.reset(state_->root);
+  std::string at;
+  for (size_t i = 0; i + 1 < steps.size(); ++i) {
+    cur.reset(childOf(cur, steps[i], at, where));
+    at = stepPath(at, steps[i]);
+  }
+  const Step& last = steps.back();
+  if (last.index >= 0) {
+    childOf(cur, last, at, where);  // checks the index exists
+    cur[static_cast<size_t>(last.index)] = value;
+  } else {
+    if (!cur.IsMap()) throw ConfigError(where, describeAt(at) + " is not a mapping");
+    cur[last.key] = value;
+  }
+  // Values under the replaced one came from earlier overrides; they are gone now.
+  const std::string target = stepPath(at, last);
+  auto& marks = state_->overridden;
+  for (auto it = marks.lower_bound(target); it != marks.end() && it->first.rfind(target, 0) == 0;) {
+    const char next = it->first.size() > target.size() ? it->first[target.size()] : '.';
+    it = (next == '.' || next == '[') ? marks.erase(it) : std::next(it);
+  }
+  marks[target] = origin;
+}
+
+}  // namespace tessel::yaml
