@@ -6,18 +6,21 @@ namespace tessel::arch {
 
 std::string_view nameOf(LevelKind k) {
   switch (k) {
-    case LevelKind::DRAM: return "dram";
-    case LevelKind::L2: return "l2";
-    case LevelKind::Scratchpad: return "scratchpad";
-    case LevelKind::Accumulator: return "accumulator";
-    case LevelKind::GlobalBuffer: return "global_buffer";
+    case LevelKind::DRAM:
+      return "dram";
+    case LevelKind::L2:
+      return "l2";
+    case LevelKind::Scratchpad:
+      return "scratchpad";
+    case LevelKind::Accumulator:
+      return "accumulator";
+    case LevelKind::GlobalBuffer:
+      return "global_buffer";
   }
   return "?";
 }
 
-std::string_view nameOf(ArrayKind k) {
-  return k == ArrayKind::Systolic ? "systolic" : "spatial";
-}
+std::string_view nameOf(ArrayKind k) { return k == ArrayKind::Systolic ? "systolic" : "spatial"; }
 
 double ComputeArray::macRate(DType t) const {
   for (const auto& [dtype, rate] : macs_per_cycle) {

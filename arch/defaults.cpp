@@ -44,7 +44,9 @@ void deriveLevel(const Building& b, StorageLevel& l) {
 // Host costs in sfuOpNames() order, so equal specs serialize (and hash) equally.
 void sortHostCosts(Host& h) {
   const auto& order = sfuOpNames();
-  auto rank = [&](const std::string& op) { return std::find(order.begin(), order.end(), op) - order.begin(); };
+  auto rank = [&](const std::string& op) {
+    return std::find(order.begin(), order.end(), op) - order.begin();
+  };
   std::sort(h.cycles_per_element.begin(), h.cycles_per_element.end(),
             [&](const auto& x, const auto& y) { return rank(x.first) < rank(y.first); });
 }
@@ -56,9 +58,11 @@ void deriveDefaults(Building& b) {
   ComputeArray& a = acc.array;
   for (auto& l : acc.levels) deriveLevel(b, l);
   if (!b.isGiven("array.throughput")) a.macs_per_cycle = {{a.input_dtype, 1.0}};
-  if (!b.isGiven("array.register_file_energy")) a.rf_energy_pj_per_byte = kRfRatio * a.mac_energy_pj;
+  if (!b.isGiven("array.register_file_energy"))
+    a.rf_energy_pj_per_byte = kRfRatio * a.mac_energy_pj;
   if (!b.isGiven("noc.energy")) acc.noc.energy_pj_per_byte = kNocRatio * a.mac_energy_pj;
-  if (acc.sfu && !b.isGiven("sfu.energy")) acc.sfu->energy_pj_per_element = kSfuRatio * a.mac_energy_pj;
+  if (acc.sfu && !b.isGiven("sfu.energy"))
+    acc.sfu->energy_pj_per_element = kSfuRatio * a.mac_energy_pj;
   sortHostCosts(acc.host);
 }
 

@@ -44,7 +44,9 @@ class Canon {
   std::string str() const { return out_.str(); }
 
  private:
-  void line(const std::string& key, const std::string& value) { out_ << key << '=' << value << '\n'; }
+  void line(const std::string& key, const std::string& value) {
+    out_ << key << '=' << value << '\n';
+  }
   std::ostringstream out_;
 };
 
@@ -72,7 +74,8 @@ void putArray(Canon& c, const ComputeArray& a) {
   c.put("array.weight_dtype", nameOf(a.weight_dtype));
   c.put("array.accum_dtype", nameOf(a.accum_dtype));
   c.put("array.dataflows", a.dataflows);
-  for (const auto& [t, rate] : a.macs_per_cycle) c.put("array.throughput." + std::string(nameOf(t)), rate);
+  for (const auto& [t, rate] : a.macs_per_cycle)
+    c.put("array.throughput." + std::string(nameOf(t)), rate);
   c.put("array.weight_double_buffered", a.weight_double_buffered);
   c.put("array.register_file", a.pe_register_file_bytes);
   c.put("array.register_file_energy", a.rf_energy_pj_per_byte);
@@ -105,7 +108,8 @@ void putRest(Canon& c, const Accelerator& acc) {
   c.put("host.link.bandwidth", h.link_bandwidth);
   c.put("host.link.latency", h.link_latency);
   c.put("host.offload_overhead", h.offload_overhead);
-  for (const auto& [op, cycles] : h.cycles_per_element) c.put("host.cycles_per_element." + op, cycles);
+  for (const auto& [op, cycles] : h.cycles_per_element)
+    c.put("host.cycles_per_element." + op, cycles);
 }
 
 }  // namespace

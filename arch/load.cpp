@@ -1,13 +1,27 @@
 #include "arch/load.h"
 
 #include "arch/building.h"
+#include "arch/schema.h"
 #include "util/yaml.h"
 
 namespace tessel::arch {
 namespace {
 
+bool alwaysPresent(const SectionSpec& s) {
+  for (const auto& p : s.params) {
+    if (p.need == Need::Required) return false;
+  }
+  return !s.path.empty();
+}
+
 Accelerator build(yaml::Document doc, const std::vector<std::string>& overrides) {
   // Presets (the file), then overrides, then the schema, defaults and cross-checks.
+  if (!overrides.empty()) {
+    // Sections that exist by default (host, dma, ...) can take -p even when left out.
+    for (const auto& s : schema()) {
+      if (alwaysPresent(s)) doc.ensureMapping(s.path);
+    }
+  }
   for (const auto& o : overrides) doc.override(o);
   Building b;
   b.acc.source = doc.source();

@@ -85,15 +85,27 @@ void convertQuantity(const ParamSpec& p, const yaml::Node& n, const Building& b,
     case T::ByteRate:
       v.number = units::parseByteRate(n.scalar("a byte rate"), b.acc.host.clock_hz, at);
       break;
-    case T::Frequency: v.number = units::parseFrequency(n.scalar("a frequency"), at); break;
-    case T::Time: v.number = units::parseCycles(n.scalar("a time"), b.acc.clock_hz, at); break;
-    case T::Energy: v.number = units::parseEnergy(n.scalar("an energy"), at); break;
+    case T::Frequency:
+      v.number = units::parseFrequency(n.scalar("a frequency"), at);
+      break;
+    case T::Time:
+      v.number = units::parseCycles(n.scalar("a time"), b.acc.clock_hz, at);
+      break;
+    case T::Energy:
+      v.number = units::parseEnergy(n.scalar("an energy"), at);
+      break;
     case T::EnergyPerByte:
       v.number = units::parseEnergyPerByte(n.scalar("an energy per byte"), at);
       break;
-    case T::FlopRate: v.number = units::parseFlopRate(n.scalar("a FLOP rate"), at); break;
-    case T::Integer: v.number = n.as<int>(); break;
-    default: v.number = n.as<double>(); break;  // T::Real
+    case T::FlopRate:
+      v.number = units::parseFlopRate(n.scalar("a FLOP rate"), at);
+      break;
+    case T::Integer:
+      v.number = n.as<int>();
+      break;
+    default:
+      v.number = n.as<double>();
+      break;  // T::Real
   }
   if (v.number < 0) n.fail("must not be negative, got " + n.describe());
   if (p.positive && v.number == 0) n.fail("must be greater than zero, got " + n.describe());
@@ -102,14 +114,28 @@ void convertQuantity(const ParamSpec& p, const yaml::Node& n, const Building& b,
 Value convert(const ParamSpec& p, const yaml::Node& n, Building& b, bool record) {
   Value v;
   switch (p.type) {
-    case T::Boolean: v.flag = n.as<bool>(); break;
-    case T::Text: v.text = n.as<std::string>(); break;
-    case T::DTypeName: v.dtype = dtypeOf(n); break;
-    case T::Choice: v.text = pick(n, "value", p.choices); break;
-    case T::NameList: v.names = namesOf(p, n, record ? &b : nullptr); break;
+    case T::Boolean:
+      v.flag = n.as<bool>();
+      break;
+    case T::Text:
+      v.text = n.as<std::string>();
+      break;
+    case T::DTypeName:
+      v.dtype = dtypeOf(n);
+      break;
+    case T::Choice:
+      v.text = pick(n, "value", p.choices);
+      break;
+    case T::NameList:
+      v.names = namesOf(p, n, record ? &b : nullptr);
+      break;
     case T::DTypeRates:
-    case T::OpCosts: v.pairs = pairsOf(p, n); break;
-    default: convertQuantity(p, n, b, v); return v;
+    case T::OpCosts:
+      v.pairs = pairsOf(p, n);
+      break;
+    default:
+      convertQuantity(p, n, b, v);
+      return v;
   }
   const bool is_list = p.type == T::NameList || p.type == T::DTypeRates || p.type == T::OpCosts;
   if (p.positive && is_list && v.names.empty() && v.pairs.empty()) n.fail("must not be empty");
@@ -172,7 +198,8 @@ void readSection(const SectionSpec& s, const std::optional<yaml::Node>& node, Bu
     // Misspelled keys first: "did you mean 'capacity'" beats "missing 'capacity'".
     for (const auto& p : s.params) r->find(p.key);
     for (const auto& child : schema()) {
-      if (!child.path.empty() && yaml::parentPath(child.path) == s.path) r->find(lastKey(child.path));
+      if (!child.path.empty() && yaml::parentPath(child.path) == s.path)
+        r->find(lastKey(child.path));
     }
     r->finish();
   }

@@ -53,17 +53,17 @@ Host& host(Building& b) { return b.acc.host; }
 // ---- row builders -------------------------------------------------------------------------
 
 ParamSpec req(std::string key, T type, std::string description, Apply apply) {
-  return {std::move(key), type, Need::Required, "", std::move(description), false, {},
-          std::move(apply)};
+  return {std::move(key), type, Need::Required,  "", std::move(description),
+          false,          {},   std::move(apply)};
 }
 ParamSpec opt(std::string key, T type, std::string yaml_default, std::string description,
               Apply apply) {
-  return {std::move(key), type, Need::Optional, std::move(yaml_default), std::move(description),
-          false, {}, std::move(apply)};
+  return {std::move(key), type, Need::Optional,  std::move(yaml_default), std::move(description),
+          false,          {},   std::move(apply)};
 }
 ParamSpec der(std::string key, T type, std::string how, std::string description, Apply apply) {
-  return {std::move(key), type, Need::Derived, std::move(how), std::move(description), false, {},
-          std::move(apply)};
+  return {std::move(key), type, Need::Derived,   std::move(how), std::move(description),
+          false,          {},   std::move(apply)};
 }
 ParamSpec pos(ParamSpec p) {
   p.positive = true;
@@ -110,14 +110,14 @@ const std::vector<std::string>& systolicDataflows() {
   return names;
 }
 const std::vector<std::string>& sfuOpNames() {
-  static const std::vector<std::string> names = {"softmax", "layernorm", "gelu",    "add",
-                                                 "relu",    "quantize",  "dequantize",
-                                                 "maxpool", "avgpool",   "batchnorm"};
+  static const std::vector<std::string> names = {"softmax", "layernorm", "gelu",       "add",
+                                                 "relu",    "quantize",  "dequantize", "maxpool",
+                                                 "avgpool", "batchnorm"};
   return names;
 }
 const std::vector<std::string>& epilogueOpNames() {
-  static const std::vector<std::string> names = {"relu",    "requantize", "residual_add",
-                                                 "maxpool", "avgpool",    "batchnorm",
+  static const std::vector<std::string> names = {"relu",     "requantize", "residual_add",
+                                                 "maxpool",  "avgpool",    "batchnorm",
                                                  "quantize", "dequantize"};
   return names;
 }
@@ -127,8 +127,10 @@ namespace {
 std::vector<ParamSpec> topParams() {
   return {
       req("name", T::Text, "the design's name, shown in reports", into(top, &Accelerator::name)),
-      opt("description", T::Text, "\"\"", "free text: what the design is and where its numbers "
-          "come from", into(top, &Accelerator::description)),
+      opt("description", T::Text, "\"\"",
+          "free text: what the design is and where its numbers "
+          "come from",
+          into(top, &Accelerator::description)),
       pos(req("clock", T::Frequency, "accelerator clock; ns and GB/s values convert with it",
               into(top, &Accelerator::clock_hz))),
   };
@@ -175,13 +177,12 @@ std::vector<ParamSpec> localParams(const std::string& holds, ParamSpec row_width
       std::move(row_width),
       pos(opt("ports", T::Integer, "1", "read/write ports per bank (2 = dual-ported)",
               into(lvl, &StorageLevel::ports))),
-      pos(among(kTensors, opt("holds", T::NameList, holds, "tensors it may hold",
-                              holdsApply()))),
+      pos(among(kTensors, opt("holds", T::NameList, holds, "tensors it may hold", holdsApply()))),
   };
   for (auto& p : extra) ps.push_back(std::move(p));
-  ps.push_back(pos(der("bandwidth", T::Bandwidth, bandwidth_how,
-                       "bytes per cycle it can deliver to the array",
-                       into(lvl, &StorageLevel::bandwidth))));
+  ps.push_back(
+      pos(der("bandwidth", T::Bandwidth, bandwidth_how,
+              "bytes per cycle it can deliver to the array", into(lvl, &StorageLevel::bandwidth))));
   ps.push_back(opt("latency", T::Time, "1 cycle", "cycles from a request to its first byte",
                    into(lvl, &StorageLevel::latency)));
   addEnergies(ps, "6");
@@ -236,11 +237,14 @@ Apply throughputApply() {
 
 std::vector<ParamSpec> arrayParams() {
   return {
-      among({"systolic", "spatial"},
-            opt("kind", T::Choice, "systolic", "systolic (operands flow PE to PE) or spatial "
-                "(PEs fed by the NoC)", [](Building& b, const Value& v) {
-                  b.acc.array.kind = v.text == "spatial" ? ArrayKind::Spatial : ArrayKind::Systolic;
-                })),
+      among({"systolic", "spatial"}, opt("kind", T::Choice, "systolic",
+                                         "systolic (operands flow PE to PE) or spatial "
+                                         "(PEs fed by the NoC)",
+                                         [](Building& b, const Value& v) {
+                                           b.acc.array.kind = v.text == "spatial"
+                                                                  ? ArrayKind::Spatial
+                                                                  : ArrayKind::Systolic;
+                                         })),
       pos(req("rows", T::Integer, "PE rows", into(arr, &ComputeArray::rows))),
       pos(req("cols", T::Integer, "PE columns", into(arr, &ComputeArray::cols))),
       opt("input_dtype", T::DTypeName, "int8", "input (activation) element type",
@@ -249,8 +253,10 @@ std::vector<ParamSpec> arrayParams() {
           into(arr, &ComputeArray::weight_dtype)),
       opt("accum_dtype", T::DTypeName, "int32", "accumulation and output type",
           into(arr, &ComputeArray::accum_dtype)),
-      pos(among(dataflowNames(), req("dataflows", T::NameList, "dataflows it can run; systolic "
-                                     "arrays support ws, os, is", into(arr, &ComputeArray::dataflows)))),
+      pos(among(dataflowNames(), req("dataflows", T::NameList,
+                                     "dataflows it can run; systolic "
+                                     "arrays support ws, os, is",
+                                     into(arr, &ComputeArray::dataflows)))),
       pos(der("throughput", T::DTypeRates, "{<input_dtype>: 1}",
               "MACs per PE per cycle for each dtype it runs (e.g. {int8: 1, fp16: 0.5})",
               throughputApply())),
@@ -274,11 +280,12 @@ std::vector<ParamSpec> arrayParams() {
 
 std::vector<ParamSpec> nocParams() {
   return {
-      among({"systolic", "bus", "mesh"},
-            opt("kind", T::Choice, "systolic", "how operands reach the PEs",
-                into(noc, &Noc::kind))),
-      opt("bandwidth", T::Bandwidth, "0 B/cycle", "bytes per cycle from the buffers to the "
-          "array; 0 = unlimited", into(noc, &Noc::bandwidth)),
+      among({"systolic", "bus", "mesh"}, opt("kind", T::Choice, "systolic",
+                                             "how operands reach the PEs", into(noc, &Noc::kind))),
+      opt("bandwidth", T::Bandwidth, "0 B/cycle",
+          "bytes per cycle from the buffers to the "
+          "array; 0 = unlimited",
+          into(noc, &Noc::bandwidth)),
       opt("multicast", T::Boolean, "false", "one read can feed many PEs",
           into(noc, &Noc::multicast)),
       opt("reduction", T::Boolean, "false", "partial sums can be added in the network",
@@ -322,15 +329,18 @@ std::vector<ParamSpec> hostParams() {
       pos(opt("clock", T::Frequency, "2 GHz", "host clock", into(host, &Host::clock_hz))),
       pos(opt("flops", T::FlopRate, "32 GFLOP/s", "sustained FLOP/s for host-run matmuls",
               into(host, &Host::flops))),
-      pos(opt("memory_bandwidth", T::ByteRate, "25.6 GB/s", "host memory bandwidth (B/cycle "
-              "counts host cycles)", into(host, &Host::mem_bandwidth_bytes_per_s))),
+      pos(opt("memory_bandwidth", T::ByteRate, "25.6 GB/s",
+              "host memory bandwidth (B/cycle "
+              "counts host cycles)",
+              into(host, &Host::mem_bandwidth_bytes_per_s))),
       opt("offload_overhead", T::Time, "1 us", "accelerator cycles per host call (sync, launch)",
           into(host, &Host::offload_overhead)),
-      among(sfuOpNames(),
-            opt("cycles_per_element", T::OpCosts, "{quantize: 2, dequantize: 2, softmax: 40, "
-                "layernorm: 30, gelu: 30, add: 1, relu: 1, maxpool: 1, avgpool: 1, batchnorm: 2}",
-                "host cycles per element of each op; entries merge over the default",
-                costsApply())),
+      among(
+          sfuOpNames(),
+          opt("cycles_per_element", T::OpCosts,
+              "{quantize: 2, dequantize: 2, softmax: 40, "
+              "layernorm: 30, gelu: 30, add: 1, relu: 1, maxpool: 1, avgpool: 1, batchnorm: 2}",
+              "host cycles per element of each op; entries merge over the default", costsApply())),
   };
 }
 
@@ -369,9 +379,10 @@ std::vector<SectionSpec> makeSchema() {
                    accumulatorParams()),
       levelSection("global_buffer", LevelKind::GlobalBuffer, false,
                    "one local SRAM for all tensors (Eyeriss-like), instead of scratchpad + "
-                   "accumulator", globalBufferParams()),
-      {"dma", false, "the engine moving tiles between DRAM/L2 and the local memories",
-       dmaParams(), nullptr},
+                   "accumulator",
+                   globalBufferParams()),
+      {"dma", false, "the engine moving tiles between DRAM/L2 and the local memories", dmaParams(),
+       nullptr},
       {"array", true, "the PE array", arrayParams(), nullptr},
       {"noc", false, "the network from the local memories to the PEs", nocParams(), nullptr},
       {"sfu", false, "special-function unit for nonlinear ops; absent = none, the host runs them",
@@ -390,23 +401,40 @@ const std::vector<SectionSpec>& schema() {
 
 std::string_view unitOf(ValueType t) {
   switch (t) {
-    case T::Bytes: return "size (B, KiB, MiB, GiB, kB, MB, GB)";
-    case T::Bandwidth: return "bandwidth (B/cycle, GB/s, ...)";
-    case T::ByteRate: return "byte rate (GB/s, ...)";
-    case T::Frequency: return "frequency (MHz, GHz)";
-    case T::Time: return "time (cycles, ns, us)";
-    case T::Energy: return "energy (pJ, nJ)";
-    case T::EnergyPerByte: return "energy per byte (pJ/B)";
-    case T::FlopRate: return "FLOP rate (GFLOP/s, ...)";
-    case T::Integer: return "integer";
-    case T::Real: return "number";
-    case T::Boolean: return "true | false";
-    case T::Text: return "text";
-    case T::DTypeName: return "dtype (int8, int16, int32, fp16, bf16, fp32)";
-    case T::Choice: return "one of";
-    case T::NameList: return "list of";
-    case T::DTypeRates: return "map dtype -> number";
-    case T::OpCosts: return "map op -> cycles";
+    case T::Bytes:
+      return "size (B, KiB, MiB, GiB, kB, MB, GB)";
+    case T::Bandwidth:
+      return "bandwidth (B/cycle, GB/s, ...)";
+    case T::ByteRate:
+      return "byte rate (GB/s, ...)";
+    case T::Frequency:
+      return "frequency (MHz, GHz)";
+    case T::Time:
+      return "time (cycles, ns, us)";
+    case T::Energy:
+      return "energy (pJ, nJ)";
+    case T::EnergyPerByte:
+      return "energy per byte (pJ/B)";
+    case T::FlopRate:
+      return "FLOP rate (GFLOP/s, ...)";
+    case T::Integer:
+      return "integer";
+    case T::Real:
+      return "number";
+    case T::Boolean:
+      return "true | false";
+    case T::Text:
+      return "text";
+    case T::DTypeName:
+      return "dtype (int8, int16, int32, fp16, bf16, fp32)";
+    case T::Choice:
+      return "one of";
+    case T::NameList:
+      return "list of";
+    case T::DTypeRates:
+      return "map dtype -> number";
+    case T::OpCosts:
+      return "map op -> cycles";
   }
   return "";
 }

@@ -29,11 +29,11 @@ enum class ValueType : uint8_t {
   Real,
   Boolean,
   Text,
-  DTypeName,      // int8, int16, int32, fp16, bf16, fp32
-  Choice,         // one of ParamSpec::choices
-  NameList,       // a list of distinct ParamSpec::choices
-  DTypeRates,     // {dtype: number}
-  OpCosts,        // {op: number}, ops from ParamSpec::choices
+  DTypeName,   // int8, int16, int32, fp16, bf16, fp32
+  Choice,      // one of ParamSpec::choices
+  NameList,    // a list of distinct ParamSpec::choices
+  DTypeRates,  // {dtype: number}
+  OpCosts,     // {op: number}, ops from ParamSpec::choices
 };
 
 enum class Need : uint8_t {
@@ -44,10 +44,10 @@ enum class Need : uint8_t {
 
 // A parsed value; the fields that match the parameter's ValueType are set.
 struct Value {
-  double number = 0;      // every numeric type, in canonical units (bytes as well)
-  uint64_t bytes = 0;     // Bytes
-  bool flag = false;      // Boolean
-  std::string text;       // Text, Choice
+  double number = 0;   // every numeric type, in canonical units (bytes as well)
+  uint64_t bytes = 0;  // Bytes
+  bool flag = false;   // Boolean
+  std::string text;    // Text, Choice
   DType dtype = DType::Int8;
   std::vector<std::string> names;                     // NameList
   std::vector<std::pair<std::string, double>> pairs;  // DTypeRates, OpCosts (keys as written)
@@ -68,7 +68,7 @@ struct ParamSpec {
 };
 
 struct SectionSpec {
-  std::string path;                      // "" = the top level, "dram", "host.link"
+  std::string path;  // "" = the top level, "dram", "host.link"
   bool required = false;
   std::string description;
   std::vector<ParamSpec> params;
@@ -83,9 +83,9 @@ const std::vector<SectionSpec>& schema();
 std::string_view unitOf(ValueType t);
 
 // Names the schema accepts, shared with validation and tests.
-const std::vector<std::string>& dataflowNames();        // ws, os, is, rs, nlr
-const std::vector<std::string>& systolicDataflows();    // ws, os, is
-const std::vector<std::string>& sfuOpNames();           // softmax, layernorm, gelu, ...
-const std::vector<std::string>& epilogueOpNames();      // relu, requantize, residual_add, ...
+const std::vector<std::string>& dataflowNames();      // ws, os, is, rs, nlr
+const std::vector<std::string>& systolicDataflows();  // ws, os, is
+const std::vector<std::string>& sfuOpNames();         // softmax, layernorm, gelu, ...
+const std::vector<std::string>& epilogueOpNames();    // relu, requantize, residual_add, ...
 
 }  // namespace tessel::arch

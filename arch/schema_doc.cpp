@@ -10,22 +10,27 @@ namespace {
 
 std::string typeText(const ParamSpec& p) {
   std::string t(unitOf(p.type));
-  if (p.type == ValueType::Choice || p.type == ValueType::NameList) t += ": " + joinNames(p.choices);
+  if (p.type == ValueType::Choice || p.type == ValueType::NameList)
+    t += ": " + joinNames(p.choices);
   if (p.type == ValueType::OpCosts) t += " (ops: " + joinNames(p.choices) + ")";
   return t;
 }
 
 std::string needText(const ParamSpec& p) {
   switch (p.need) {
-    case Need::Required: return "required";
-    case Need::Optional: return "default " + p.default_text;
-    case Need::Derived: break;
+    case Need::Required:
+      return "required";
+    case Need::Optional:
+      return "default " + p.default_text;
+    case Need::Derived:
+      break;
   }
   return "derived: " + p.default_text;
 }
 
 void section(std::ostringstream& out, const SectionSpec& s) {
-  out << "\n" << (s.path.empty() ? "(top level)" : s.path) << " - "
+  out << "\n"
+      << (s.path.empty() ? "(top level)" : s.path) << " - "
       << (s.required ? "required" : "optional") << ": " << s.description << "\n";
   for (const auto& p : s.params) {
     const std::string path = s.path.empty() ? p.key : s.path + "." + p.key;

@@ -48,16 +48,15 @@ void energyLine(std::ostringstream& out, const Accelerator& acc) {
 
 void arrayLines(std::ostringstream& out, const ComputeArray& a) {
   out << "array: " << nameOf(a.kind) << " " << a.rows << "x" << a.cols << ", "
-      << nameOf(a.input_dtype) << " x " << nameOf(a.weight_dtype) << " -> "
-      << nameOf(a.accum_dtype) << ", dataflows " << joinNames(a.dataflows) << "\n  ";
+      << nameOf(a.input_dtype) << " x " << nameOf(a.weight_dtype) << " -> " << nameOf(a.accum_dtype)
+      << ", dataflows " << joinNames(a.dataflows) << "\n  ";
   for (const auto& [t, rate] : a.macs_per_cycle) {
     out << formatNumber(rate * a.rows * a.cols) << " " << nameOf(t) << " MACs/cycle; ";
   }
   out << "pipeline latency "
       << (a.pipeline_latency < 0 ? cycles(a.rows + a.cols) + " (rows + cols)"
                                  : cycles(a.pipeline_latency))
-      << "\n  epilogue ops: "
-      << (a.epilogue_ops.empty() ? "none" : joinNames(a.epilogue_ops))
+      << "\n  epilogue ops: " << (a.epilogue_ops.empty() ? "none" : joinNames(a.epilogue_ops))
       << (a.weight_double_buffered ? "; weights double-buffered" : "");
   if (a.pe_register_file_bytes > 0) {
     out << "; " << formatBytes(static_cast<uint64_t>(a.pe_register_file_bytes)) << " RF per PE";
@@ -68,9 +67,9 @@ void arrayLines(std::ostringstream& out, const ComputeArray& a) {
 void hostLines(std::ostringstream& out, const Accelerator& acc) {
   const Host& h = acc.host;
   out << "host: " << units::formatFrequency(h.clock_hz) << ", " << formatNumber(h.flops / 1e9)
-      << " GFLOP/s, " << formatNumber(h.mem_bandwidth_bytes_per_s / 1e9)
-      << " GB/s memory; link " << formatNumber(h.link_bandwidth) << " B/cycle + "
-      << cycles(h.link_latency) << "; " << cycles(h.offload_overhead) << " per call\n"
+      << " GFLOP/s, " << formatNumber(h.mem_bandwidth_bytes_per_s / 1e9) << " GB/s memory; link "
+      << formatNumber(h.link_bandwidth) << " B/cycle + " << cycles(h.link_latency) << "; "
+      << cycles(h.offload_overhead) << " per call\n"
       << "  cycles/element:";
   for (const auto& [op, c] : h.cycles_per_element) out << " " << op << " " << formatNumber(c);
   out << "\n";

@@ -23,10 +23,14 @@ void checkMemoryForm(const Building& b) {
   }
   if (gb) return;
   if (!sp && !acc) b.fail("", "no local memory: give " + forms);
-  if (!acc) b.fail("scratchpad", "a scratchpad needs an accumulator for the outputs "
-                                 "(or give a global_buffer alone)");
-  if (!sp) b.fail("accumulator", "an accumulator needs a scratchpad for inputs and weights "
-                                 "(or give a global_buffer alone)");
+  if (!acc)
+    b.fail("scratchpad",
+           "a scratchpad needs an accumulator for the outputs "
+           "(or give a global_buffer alone)");
+  if (!sp)
+    b.fail("accumulator",
+           "an accumulator needs a scratchpad for inputs and weights "
+           "(or give a global_buffer alone)");
 }
 
 void checkArray(const Building& b) {
@@ -39,8 +43,8 @@ void checkArray(const Building& b) {
                "; systolic arrays support " + joinNames(ok) + " (kind: spatial runs all five)");
   }
   if (a.macRate(a.input_dtype) <= 0) {
-    b.fail("array.throughput", "throughput gives no MAC rate for array.input_dtype " +
-                                   q(nameOf(a.input_dtype)));
+    b.fail("array.throughput",
+           "throughput gives no MAC rate for array.input_dtype " + q(nameOf(a.input_dtype)));
   }
 }
 

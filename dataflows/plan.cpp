@@ -1,6 +1,7 @@
 #include "dataflows/plan.h"
 
 #include <algorithm>
+#include <functional>
 
 #include "dataflows/mapper.h"
 #include "util/error.h"
@@ -50,8 +51,13 @@ models::FuseRules fuseRulesFor(const arch::Accelerator& acc) {
 
 namespace {
 
-Placement placementOf(const models::Op& op, const arch::Accelerator& acc) {
-  if (op.isGemmLike() || op.kind == OpKind::Embedding) return Placement::Array;  // DMA gather
+Placement placementOf(const models::Op& op, const arch::Accelerator& acc,
+                      const std::function<DType(const models::Op&)>& dtypeOfInput) {
+  if (op.isGemmLike()) {
+    // A dtype the array has no MACs for falls back to the host CPU.
+    return acc.array.macRate(dtypeOfInput(op)) > 0 ? Placement::Array : Placement::Host;
+  }
+  if (op.kind == OpKind::Embedding) return Placement::Array;  // a DMA gather
   const std::string name = unitOpName(op);
   if (op.kind == OpKind::Add && hasEpilogue(acc, "residual_add")) return Placement::Array;
   if (op.kind != OpKind::Add && hasEpilogue(acc, name)) return Placement::Array;
@@ -145,10 +151,18 @@ std::vector<OpPlan> plan(const models::Graph& g, const arch::Accelerator& acc,
     OpPlan& p = plans[static_cast<size_t>(op.id)];
     p.op = &op;
     p.graph = &g;
-    p.placement = placementOf(op, acc);
+    p.placement = placementOf(op, acc, [&](const models::Op& o) {
+      return g.tensor(o.inputs.at(0)).dtype;
+    });
     const int gi = fusion.group_of[static_cast<size_t>(op.id)];
     models::FusionGroup* group = gi >= 0 ? &fusion.groups[static_cast<size_t>(gi)] : nullptr;
-    if (group && group->anchor == op.id && op.isGemmLike()) {
+    if (group && group->anchor == op.id && p.placement == Placement::Host) {
+      group->epilogue.clear();  // the host runs the GEMM alone; no accelerator epilogue
+      group = nullptr;
+    }
+    if (p.placement == Placement::Host) {
+      // Nothing to map.
+    } else if (group && group->anchor == op.id && op.isGemmLike()) {
       mapGemm(p, g, acc, df, *mapper, group);
       p.epilogue = group->epilogue;
     } else if (op.isGemmLike()) {

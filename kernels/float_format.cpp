@@ -28,7 +28,7 @@ double roundBinary(double x, int p, int emin, double max_finite) {
   int e = 0;
   std::frexp(x, &e);  // |x| in [2^(e-1), 2^e)
   const int lsb = std::max(e - 1, emin) - (p - 1);
-  const double r = std::ldexp(std::nearbyint(std::ldexp(x, -lsb)), -lsb);
+  const double r = std::ldexp(std::nearbyint(std::ldexp(x, -lsb)), lsb);
   if (std::fabs(r) > max_finite) return std::copysign(std::numeric_limits<double>::infinity(), x);
   return r;
 }

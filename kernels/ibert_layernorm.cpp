@@ -44,7 +44,10 @@ void ILayerNorm::run(const int32_t* x, int32_t* out, int64_t n) const {
   for (int64_t i = 0; i < n; ++i) sum += x[i];
   const int64_t mean = floorDiv(2 * sum + n, 2 * n);  // round(sum / n)
   int64_t max_dev = 0;
-  for (int64_t i = 0; i < n; ++i) max_dev = std::max(max_dev, std::llabs(x[i] - mean));
+  for (int64_t i = 0; i < n; ++i) {
+    const int64_t dev = x[i] - mean;
+    max_dev = std::max(max_dev, dev < 0 ? -dev : dev);
+  }
   // Shift deviations so the variance sum stays within 32 bits, as a 32-bit datapath would.
   const auto limit = static_cast<int64_t>(iSqrt(((uint64_t{1} << 32) - 1) / static_cast<uint64_t>(n)));
   int shift = 0;

@@ -33,6 +33,7 @@ OpChain& OpChain::push(Domain need, Domain produce, bool whole_rows, const char*
 
 OpChain& OpChain::then(const OpChain& next) {
   if (next.stages_.empty()) return *this;
+  if (stages_.empty() && !in_) return *this = next;
   if (!out_ || *out_ != *next.in_)
     throw Error(std::string("OpChain::then: the next chain takes ") + nameOf(*next.in_) +
                 " values but this one produces " + (out_ ? nameOf(*out_) : "nothing yet"));

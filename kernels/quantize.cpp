@@ -51,13 +51,13 @@ static void checkParams(const QuantParams& q, int64_t channels) {
                 std::to_string(channels) + " channels");
   for (float s : q.scale)
     if (!(s > 0.0f) || !std::isfinite(s)) throw Error("QuantParams: scales must be > 0");
-  if (q.qmin < -128 || q.qmax > 127 || q.qmin >= q.qmax)
-    throw Error("QuantParams: int8 tensors need -128 <= qmin < qmax <= 127");
 }
 
 Tensor quantize(const Tensor& x, const QuantParams& q) {
   const AxisSplit s = q.perChannel() ? splitAt(x.shape(), q.axis) : AxisSplit{1, 1, x.numel()};
   checkParams(q, s.channels);
+  if (q.qmin < -128 || q.qmax > 127 || q.qmin >= q.qmax)
+    throw Error("quantize: int8 tensors need -128 <= qmin < qmax <= 127");
   Tensor out(x.shape(), DType::Int8);
   out.quant = q;
   const float* in = x.f32();

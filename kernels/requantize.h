@@ -20,7 +20,7 @@ struct FixedPointMultiplier {
 // Throws Error unless real is finite, > 0 and < 2^31.
 FixedPointMultiplier toFixedPoint(double real);
 
-// round(a * b / 2^31) with ties away from zero; saturates the single overflow case.
+// round(a * b / 2^31), ties toward +inf (gemmlowp's nudge); saturates INT32_MIN * INT32_MIN.
 int32_t roundingDoublingHighMul(int32_t a, int32_t b);
 // round(x / 2^exponent), ties away from zero; exponent in [0, 31].
 int32_t roundingDivideByPOT(int32_t x, int exponent);

@@ -12,8 +12,12 @@ TESSEL_HOT void addVec(float* x, int64_t n, const float* v) {
   for (int64_t i = 0; i < n; ++i) x[i] += v[i];
 }
 
+// Saturating: an int32 residual or bias add must not wrap around.
 TESSEL_HOT void addVecInt(int32_t* x, int64_t n, const int32_t* v) {
-  for (int64_t i = 0; i < n; ++i) x[i] += v[i];
+  for (int64_t i = 0; i < n; ++i) {
+    const int64_t s = static_cast<int64_t>(x[i]) + v[i];
+    x[i] = static_cast<int32_t>(s > INT32_MAX ? INT32_MAX : (s < INT32_MIN ? INT32_MIN : s));
+  }
 }
 
 TESSEL_HOT void mulScalar(float* x, int64_t n, float s) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 
 namespace tessel {
 
@@ -32,6 +33,15 @@ int editDistance(std::string_view a, std::string_view b) {
 
 std::optional<std::string> closestMatch(std::string_view word,
                                         const std::vector<std::string>& candidates) {
+  // Differing only in case ("KB" for "kB", "Capacity") beats any other near miss.
+  for (const auto& c : candidates) {
+    if (c.size() == word.size() && std::equal(c.begin(), c.end(), word.begin(), [](char x, char y) {
+          return std::tolower(static_cast<unsigned char>(x)) ==
+                 std::tolower(static_cast<unsigned char>(y));
+        })) {
+      return c;
+    }
+  }
   const int limit = std::max(1, static_cast<int>(word.size()) / 3);
   std::optional<std::string> best;
   int best_distance = limit + 1;

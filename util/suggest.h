@@ -12,8 +12,9 @@ namespace tessel {
 // adjacent characters turning `a` into `b` (unrestricted: a swapped pair may be edited again).
 int editDistance(std::string_view a, std::string_view b);
 
-// The candidate nearest to `word` when it is close enough to be a likely typo: distance at
-// most max(1, |word| / 3) and shorter than `word` itself. Ties go to the earlier candidate.
+// The candidate nearest to `word` when it is close enough to be a likely typo: one that differs
+// only in case, else the nearest within max(1, |word| / 3) edits and fewer edits than |word|.
+// Ties go to the earlier candidate.
 std::optional<std::string> closestMatch(std::string_view word,
                                         const std::vector<std::string>& candidates);
 

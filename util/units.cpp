@@ -22,8 +22,8 @@ struct Quantity {
   std::string_view what;     // "a size"
   std::string_view example;  // "256 KiB"
   std::vector<Unit> units;
-  bool plain_ok = false;     // a bare number is already canonical
-  std::string accepted;      // human list of units; empty = the unit names joined
+  bool plain_ok = false;  // a bare number is already canonical
+  std::string accepted;   // human list of units; empty = the unit names joined
 };
 
 // A number with its unit, validated against a Quantity.
@@ -69,6 +69,16 @@ std::pair<double, std::string_view> splitNumber(std::string_view text, const Qua
   return {value, trim(s.substr(end - s.data()))};
 }
 
+// A near miss, else a rate that starts with the unit given ("pJ" -> "pJ/B", "GB" -> "GB/s").
+std::string unitHint(std::string_view unit, const std::vector<std::string>& names) {
+  std::string hint = didYouMean(unit, names);
+  for (size_t i = 0; hint.empty() && i < names.size(); ++i) {
+    if (names[i].rfind(std::string(unit) + "/", 0) == 0)
+      hint = "; did you mean '" + names[i] + "'?";
+  }
+  return hint;
+}
+
 Reading read(std::string_view text, const Quantity& q, const SourceLocation& where) {
   auto [value, unit] = splitNumber(text, q, where);
   if (unit.empty()) {
@@ -81,7 +91,7 @@ Reading read(std::string_view text, const Quantity& q, const SourceLocation& whe
   }
   throw ConfigError(where, "unknown unit " + quoted(unit) + " in " + quoted(trim(text)) + " for " +
                                std::string(q.what) + "; accepted: " + acceptedText(q) +
-                               didYouMean(unit, unitNames(q)));
+                               unitHint(unit, unitNames(q)));
 }
 
 const char* const kSizeList = "B, kB, MB, GB, TB, KiB, MiB, GiB, TiB";
@@ -95,7 +105,10 @@ std::vector<Unit> sizeUnits() {
 
 // B/cycle (times `per_cycle`) and every size unit over "s" (divided by `seconds_div`).
 Quantity rateQuantity(double per_cycle, double seconds_div, bool plain_ok) {
-  Quantity q{"a bandwidth", "16 B/cycle", {}, plain_ok,
+  Quantity q{"a bandwidth",
+             "16 B/cycle",
+             {},
+             plain_ok,
              std::string("B/cycle, or a size per second (") + kSizeList + " followed by /s)"};
   q.units.push_back({"B/cycle", per_cycle});
   for (const auto& u : sizeUnits()) q.units.push_back({u.name + "/s", u.mul, seconds_div});
@@ -139,13 +152,14 @@ double parseByteRate(std::string_view text, double clock_hz, const SourceLocatio
 }
 
 double parseFrequency(std::string_view text, const SourceLocation& where) {
-  const Quantity q{"a frequency", "1 GHz", {{"Hz", 1}, {"kHz", 1e3}, {"MHz", 1e6}, {"GHz", 1e9}}, false, ""};
+  const Quantity q{
+      "a frequency", "1 GHz", {{"Hz", 1}, {"kHz", 1e3}, {"MHz", 1e6}, {"GHz", 1e9}}, false, ""};
   return read(text, q, where).canonical();
 }
 
 double parseCycles(std::string_view text, double clock_hz, const SourceLocation& where) {
-  Quantity q{"a time", "100 ns", {{"cycle", 1}, {"cycles", 1}}, true,
-             "cycle, cycles, ps, ns, us, ms, s"};
+  Quantity q{
+      "a time", "100 ns", {{"cycle", 1}, {"cycles", 1}}, true, "cycle, cycles, ps, ns, us, ms, s"};
   const std::vector<Unit> per_second = {
       {"ps", 1, 1e12}, {"ns", 1, 1e9}, {"us", 1, 1e6}, {"ms", 1, 1e3}, {"s", 1}};
   for (const auto& u : per_second) q.units.push_back({u.name, clock_hz, u.div});
@@ -168,10 +182,16 @@ double parseEnergyPerByte(std::string_view text, const SourceLocation& where) {
 }
 
 double parseFlopRate(std::string_view text, const SourceLocation& where) {
-  const Quantity q{"a FLOP rate", "32 GFLOP/s",
-                   {{"FLOP/s", 1}, {"kFLOP/s", 1e3}, {"MFLOP/s", 1e6}, {"GFLOP/s", 1e9},
-                    {"TFLOP/s", 1e12}, {"PFLOP/s", 1e15}},
-                   false, ""};
+  const Quantity q{"a FLOP rate",
+                   "32 GFLOP/s",
+                   {{"FLOP/s", 1},
+                    {"kFLOP/s", 1e3},
+                    {"MFLOP/s", 1e6},
+                    {"GFLOP/s", 1e9},
+                    {"TFLOP/s", 1e12},
+                    {"PFLOP/s", 1e15}},
+                   false,
+                   ""};
   return read(text, q, where).canonical();
 }
 
@@ -193,8 +213,8 @@ std::string formatBytes(uint64_t bytes) {
     const uint64_t unit = uint64_t{1} << (10 * k);
     if (bytes % unit == 0) return std::to_string(bytes / unit) + " " + kBinary[k];
   }
-  uint64_t unit = 1000000000000ULL;
-  for (int k = 4; k >= 1; --k, unit /= 1000) {
+  uint64_t unit = 1000000000000ULL;  // MB and up only: "1000 B" reads better than "1 kB"
+  for (int k = 4; k >= 2; --k, unit /= 1000) {
     if (bytes % unit == 0) return std::to_string(bytes / unit) + " " + kDecimal[k];
   }
   int k = 0;

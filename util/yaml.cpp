@@ -6,10 +6,10 @@
 #include <charconv>
 #include <cmath>
 #include <fstream>
+#include <iterator>
 #include <limits>
 #include <map>
 #include <set>
-#include <iterator>
 #include <sstream>
 
 #include "util/suggest.h"
@@ -77,10 +77,14 @@ std::string parentPath(const std::string& path) {
 
 Node::Type Node::type() const {
   switch (impl_->node.Type()) {
-    case YAML::NodeType::Scalar: return Type::Scalar;
-    case YAML::NodeType::Sequence: return Type::Sequence;
-    case YAML::NodeType::Map: return Type::Map;
-    default: return Type::Null;
+    case YAML::NodeType::Scalar:
+      return Type::Scalar;
+    case YAML::NodeType::Sequence:
+      return Type::Sequence;
+    case YAML::NodeType::Map:
+      return Type::Map;
+    default:
+      return Type::Null;
   }
 }
 
@@ -88,10 +92,14 @@ const SourceLocation& Node::where() const { return impl_->where; }
 
 std::string Node::describe() const {
   switch (type()) {
-    case Type::Scalar: return quoted(impl_->node.Scalar());
-    case Type::Sequence: return "a list";
-    case Type::Map: return "a mapping";
-    case Type::Null: break;
+    case Type::Scalar:
+      return quoted(impl_->node.Scalar());
+    case Type::Sequence:
+      return "a list";
+    case Type::Map:
+      return "a mapping";
+    case Type::Null:
+      break;
   }
   return "nothing";
 }
@@ -107,8 +115,7 @@ std::vector<Node> Node::items() const {
   if (!isSequence()) fail("expected a list, got " + describe());
   std::vector<Node> out;
   for (size_t i = 0; i < impl_->node.size(); ++i) {
-    out.push_back(makeNode(impl_->node[i], indexPath(path(), i), impl_.get(), where(),
-                           impl_->doc));
+    out.push_back(makeNode(impl_->node[i], indexPath(path(), i), impl_.get(), where(), impl_->doc));
   }
   return out;
 }
@@ -117,7 +124,7 @@ std::vector<std::pair<Node, Node>> Node::entries() const {
   if (!isMap()) fail("expected a mapping, got " + describe());
   std::vector<std::pair<Node, Node>> out;
   for (auto it = impl_->node.begin(); it != impl_->node.end(); ++it) {
-    const YAML::Node& k = it->first;
+    const YAML::Node k = it->first;  // a copy: `it->` points into a temporary proxy
     const std::string text = k.IsScalar() ? k.Scalar() : std::string();
     Node key = makeNode(k, joinPath(path(), text), impl_.get(), where(), impl_->doc);
     if (!k.IsScalar()) key.fail("keys must be plain names, got " + key.describe());
@@ -276,8 +283,9 @@ struct Step {
 
 // "array.dataflows[1]" -> array, dataflows, [1].
 std::vector<Step> parseSteps(const std::string& path, const SourceLocation& where) {
-  const ConfigError bad(where, "malformed path " + quoted(path) +
-                                   " (expected e.g. 'accumulator.capacity' or 'array.dataflows[1]')");
+  const ConfigError bad(where,
+                        "malformed path " + quoted(path) +
+                            " (expected e.g. 'accumulator.capacity' or 'array.dataflows[1]')");
   std::vector<Step> steps;
   size_t start = 0;
   for (;;) {
@@ -318,9 +326,9 @@ YAML::Node childOf(const YAML::Node& cur, const Step& s, const std::string& path
   if (s.index >= 0) {
     if (!cur.IsSequence()) throw ConfigError(where, describeAt(path) + " is not a list");
     if (static_cast<size_t>(s.index) >= cur.size()) {
-      throw ConfigError(where, "index " + std::to_string(s.index) + " is out of range: " +
-                                   describeAt(path) + " has " + std::to_string(cur.size()) +
-                                   " elements");
+      throw ConfigError(where, "index " + std::to_string(s.index) +
+                                   " is out of range: " + describeAt(path) + " has " +
+                                   std::to_string(cur.size()) + " elements");
     }
     return cur[static_cast<size_t>(s.index)];
   }
@@ -331,8 +339,11 @@ YAML::Node childOf(const YAML::Node& cur, const Step& s, const std::string& path
     if (it->first.Scalar() == s.key) return it->second;
     keys.push_back(it->first.Scalar());
   }
-  throw ConfigError(where, "unknown key " + quoted(s.key) + " in " + describeAt(path) +
-                               didYouMean(s.key, keys));
+  std::string hint = didYouMean(s.key, keys);
+  if (hint.empty()) {
+    hint = " (a missing section can be given whole: -p '" + where.yaml_path + "={...}')";
+  }
+  throw ConfigError(where, "unknown key " + quoted(s.key) + " in " + describeAt(path) + hint);
 }
 
 YAML::Node parseValue(const std::string& text, const SourceLocation& where) {
@@ -383,6 +394,20 @@ void Document::override(const std::string& assignment) {
     it = (next == '.' || next == '[') ? marks.erase(it) : std::next(it);
   }
   marks[target] = origin;
+}
+
+void Document::ensureMapping(const std::string& path) {
+  const std::vector<Step> steps = parseSteps(path, {state_->source, 0, 0, path});
+  YAML::Node cur;
+  cur.reset(state_->root);
+  const YAML::Node& view = cur;  // const lookups never insert keys
+  for (size_t i = 0; i + 1 < steps.size(); ++i) {
+    if (!view.IsMap() || !view[steps[i].key]) return;
+    cur.reset(view[steps[i].key]);
+  }
+  const std::string& key = steps.back().key;
+  if (!view.IsMap() || view[key]) return;
+  cur[key] = YAML::Node(YAML::NodeType::Map);
 }
 
 }  // namespace tessel::yaml

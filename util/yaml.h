@@ -94,6 +94,10 @@ class Document {
   // path does not exist or the assignment is malformed.
   void override(const std::string& assignment);
 
+  // Adds an empty mapping at dotted `path` when its parent is a mapping and `path` is
+  // absent, so that -p can reach into sections a schema treats as present by default.
+  void ensureMapping(const std::string& path);
+
   Node root() const;
   const std::string& source() const;
 

@@ -7,6 +7,7 @@
 #include "apps/tessel/workload_args.h"
 #include "arch/load.h"
 #include "dataflows/dataflow.h"
+#include "models/precision.h"
 #include "models/workload.h"
 #include "reports/csv.h"
 #include "reports/json.h"
@@ -46,6 +47,7 @@ std::vector<std::pair<std::string, std::string>> labels(const RunArgs& args,
       {"ideal_memory", args.ideal_memory ? "true" : "false"},
       {"fuse", args.no_fuse ? "false" : "true"},
   };
+  if (!args.precision_plan.empty()) l.emplace_back("precision_plan", args.precision_plan);
   for (const auto& o : args.overrides) l.emplace_back("override", o);
   return l;
 }
@@ -56,8 +58,11 @@ int runCommand(const RunArgs& args, std::ostream& out) {
   const arch::Accelerator acc = arch::loadFile(args.arch, args.overrides);
   const std::string df_name = pickDataflow(args, acc);
   const dataflows::Dataflow df = dataflows::loadDataflow(df_name);
-  const models::Graph graph = models::build(
+  models::Graph graph = models::build(
       args.workload.name, toWorkloadOptions(args.workload, acc.array.input_dtype));
+  if (!args.precision_plan.empty()) {
+    graph = models::applyPrecision(graph, models::loadPrecisionPlan(args.precision_plan));
+  }
 
   sim::RunOptions options;
   options.engine = args.engine;

@@ -28,6 +28,7 @@ struct RunArgs {
   std::string engine = "analytical";
   std::string mapper = "gemmini-auto";
   std::vector<std::string> overrides;  // -p key=value
+  std::string precision_plan;          // per-op dtype plan (YAML/JSON), from `tessel precision`
   std::string json_path;
   std::string csv_path;
   bool ideal_memory = false;

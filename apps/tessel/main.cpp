@@ -34,6 +34,8 @@ void addRun(CLI::App& app, RunArgs& run, std::function<int()>& action) {
   cmd->add_option("--engine", run.engine, "analytical")->capture_default_str();
   cmd->add_option("--mapper", run.mapper, "gemmini-auto")->capture_default_str();
   cmd->add_option("-p,--param", run.overrides, "override a YAML key: -p accumulator.capacity=256KiB");
+  cmd->add_option("--precision-plan", run.precision_plan,
+                  "per-op dtypes (YAML/JSON from `tessel precision`); converts where they change");
   cmd->add_option("--json", run.json_path, "write the JSON report (reports/SCHEMA.md)");
   cmd->add_option("--csv", run.csv_path, "write one CSV row per op");
   cmd->add_flag("--ideal-memory", run.ideal_memory, "infinite bandwidth, zero latency");

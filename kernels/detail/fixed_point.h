@@ -26,10 +26,15 @@ inline int32_t rdbpot(int32_t x, int exponent) {
 
 inline int32_t mulFixed(int32_t x, FixedPointMultiplier m) {
   if (m.shift < 0) {
-    int64_t y = static_cast<int64_t>(x) * (int64_t{1} << -m.shift);
-    y = y > std::numeric_limits<int32_t>::max() ? std::numeric_limits<int32_t>::max() : y;
-    y = y < std::numeric_limits<int32_t>::min() ? std::numeric_limits<int32_t>::min() : y;
-    return srdhm(static_cast<int32_t>(y), m.multiplier);
+    // real >= 1: gemmlowp shifts x left then high-multiplies, which overflows for large x. The
+    // same rounding (half up) on the exact 64-bit product agrees whenever that does not
+    // overflow, and saturates correctly when the result itself does not fit.
+    const int s = 31 + m.shift;
+    const int64_t p = static_cast<int64_t>(x) * m.multiplier;
+    const int64_t y = s > 0 ? (p + (int64_t{1} << (s - 1))) >> s : p;
+    return static_cast<int32_t>(y > std::numeric_limits<int32_t>::max()   ? std::numeric_limits<int32_t>::max()
+                                : y < std::numeric_limits<int32_t>::min() ? std::numeric_limits<int32_t>::min()
+                                                                          : y);
   }
   return rdbpot(srdhm(x, m.multiplier), m.shift);
 }

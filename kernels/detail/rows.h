@@ -14,7 +14,7 @@ namespace tessel::kernels::detail {
 
 // Arithmetic (rows_arith.cpp).
 void addVec(float* x, int64_t n, const float* v);  // x += v (bias or residual row)
-void addVecInt(int32_t* x, int64_t n, const int32_t* v);
+void addVecInt(int32_t* x, int64_t n, const int32_t* v);  // saturating
 void mulScalar(float* x, int64_t n, float s);
 void mulVec(float* x, int64_t n, const float* s);
 void relu(float* x, int64_t n);

@@ -33,7 +33,7 @@ class AnalyticalEngine final : public Engine {
                    const std::vector<dataflows::OpPlan>& plans) override {
     (void)plans;
     OpStats s = header(plan);
-    if (plan.op->isGemmLike()) {
+    if (plan.op->isGemmLike() && plan.placement != dataflows::Placement::Host) {
       fillGemm(s, plan);
     } else {
       fillVector(s, plan);

@@ -48,6 +48,32 @@ void overlap(VectorCost& c, Cause unit, double unit_cycles, double mem_cycles) {
   c.cycles[static_cast<size_t>(Cause::MemoryStall)] = std::max(0.0, mem_cycles - unit_cycles);
 }
 
+// Host-side transfer of an op's tensors plus the call overhead, in accelerator cycles.
+double hostOverheads(const dataflows::OpPlan& p, const arch::Accelerator& acc, bool ideal_memory) {
+  const arch::Host& host = acc.host;
+  double cycles = host.offload_overhead;
+  if (!ideal_memory && host.link_bandwidth > 0) {
+    cycles += 2 * host.link_latency +
+              (static_cast<double>(p.input_bytes) + static_cast<double>(p.output_bytes)) /
+                  host.link_bandwidth;
+  }
+  return cycles;
+}
+
+// A GEMM in a dtype the array cannot run: 2 FLOPs per MAC at the host's sustained rate.
+VectorCost hostGemm(const dataflows::OpPlan& p, const arch::Accelerator& acc, bool ideal_memory) {
+  if (acc.host.flops <= 0) {
+    throw InfeasibleError("op '" + p.op->name + "' needs the host (the array has no MACs for its "
+                          "dtype), but host.flops is not set");
+  }
+  VectorCost c;
+  const double seconds = 2.0 * static_cast<double>(p.op->macs) / acc.host.flops;
+  c.cycles[static_cast<size_t>(Cause::Host)] =
+      seconds * acc.clock_hz + hostOverheads(p, acc, ideal_memory);
+  c.traffic = roundTrip(p, *p.graph);
+  return c;
+}
+
 }  // namespace
 
 VectorCost evaluateArrayVector(const dataflows::OpPlan& p, const models::Graph& g,
@@ -111,6 +137,7 @@ VectorCost evaluateHost(const dataflows::OpPlan& p, const models::Graph& g,
                         const arch::Accelerator& acc, bool ideal_memory) {
   VectorCost c;
   const arch::Host& host = acc.host;
+  if (p.op->isGemmLike()) return hostGemm(p, acc, ideal_memory);
   const double op_cost = host.costPerElement(p.unit_op);
   if (op_cost < 0) {
     throw InfeasibleError("op '" + p.op->name + "' runs on the host, but host.cycles_per_element "
@@ -120,21 +147,22 @@ VectorCost evaluateHost(const dataflows::OpPlan& p, const models::Graph& g,
   const double out_elems = static_cast<double>(p.elements);
   const models::Tensor& in0 = g.tensor(p.op->inputs.at(0));
   const models::Tensor& out = g.tensor(p.op->outputs.at(0));
-  // Integer tensors are dequantized before and quantized after the host's FP computation.
+  // Integer tensors are dequantized before and quantized after the host's FP computation
+  // (a conversion op is itself that cost, once).
   double host_cycles = std::max(in_elems, out_elems) * op_cost;
-  if (isInteger(in0.dtype)) host_cycles += in_elems * std::max(0.0, host.costPerElement("dequantize"));
-  if (isInteger(out.dtype)) host_cycles += out_elems * std::max(0.0, host.costPerElement("quantize"));
+  const bool conversion = p.unit_op == "quantize" || p.unit_op == "dequantize";
+  if (!conversion && isInteger(in0.dtype)) {
+    host_cycles += in_elems * std::max(0.0, host.costPerElement("dequantize"));
+  }
+  if (!conversion && isInteger(out.dtype)) {
+    host_cycles += out_elems * std::max(0.0, host.costPerElement("quantize"));
+  }
   double host_seconds = host_cycles / host.clock_hz;
   if (host.mem_bandwidth_bytes_per_s > 0 && !ideal_memory) {
     // The FP32 working copy streams through host memory at least once in and once out.
     host_seconds = std::max(host_seconds, 4.0 * (in_elems + out_elems) / host.mem_bandwidth_bytes_per_s);
   }
-  double cycles = host_seconds * acc.clock_hz + host.offload_overhead;
-  if (!ideal_memory && host.link_bandwidth > 0) {
-    cycles += 2 * host.link_latency +
-              (static_cast<double>(p.input_bytes) + static_cast<double>(p.output_bytes)) /
-                  host.link_bandwidth;
-  }
+  const double cycles = host_seconds * acc.clock_hz + hostOverheads(p, acc, ideal_memory);
   c.cycles[static_cast<size_t>(Cause::Host)] = cycles;
   c.traffic = roundTrip(p, g);  // the host reads and writes the tensors in shared memory
   return c;

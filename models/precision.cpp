@@ -1,0 +1,139 @@
+#include "models/precision.h"
+
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "util/suggest.h"
+#include "util/yaml.h"
+
+namespace tessel::models {
+
+DType PrecisionPlan::dtypeOf(const std::string& op_name) const {
+  for (auto it = ops.rbegin(); it != ops.rend(); ++it) {
+    if (it->op == op_name) return it->dtype;
+  }
+  return default_dtype;
+}
+
+void PrecisionPlan::set(const std::string& op_name, DType dtype) {
+  for (auto& e : ops) {
+    if (e.op == op_name) {
+      e.dtype = dtype;
+      return;
+    }
+  }
+  ops.push_back({op_name, dtype, {}});
+}
+
+namespace {
+
+DType parseDTypeNode(const yaml::Node& node) {
+  const std::string& s = node.scalar("a dtype");
+  const auto t = parseDType(s);
+  if (!t) {
+    node.fail("unknown dtype '" + s + "' (accepted: int8, int16, int32, fp16, bf16, fp32)" +
+              didYouMean(s, {"int8", "int16", "int32", "fp16", "bf16", "fp32"}));
+  }
+  return *t;
+}
+
+// Producer dtype -> consumer dtype: Quantize when going to an integer or fewer bytes.
+OpKind conversionKind(DType to) {
+  return isInteger(to) || bytesOf(to) < 4 ? OpKind::Quantize : OpKind::Dequantize;
+}
+
+bool keepsItsDType(const Graph& g, const Op& op, size_t input) {
+  const Tensor& t = g.tensor(op.inputs[input]);
+  // Token and position ids stay int32 whatever the embedding computes in.
+  return op.kind == OpKind::Embedding && input == 0 && t.dtype == DType::Int32;
+}
+
+}  // namespace
+
+PrecisionPlan parsePrecisionPlan(const std::string& text, const std::string& source_name) {
+  const yaml::Document doc = yaml::Document::fromString(text, source_name);
+  yaml::MapReader top(doc.root());
+  PrecisionPlan plan;
+  if (auto d = top.find("default")) plan.default_dtype = parseDTypeNode(*d);
+  if (auto ops = top.find("ops")) {
+    if (!ops->isNull()) {
+      for (const auto& [key, value] : ops->entries()) {
+        plan.ops.push_back({key.scalar(), parseDTypeNode(value), key.where()});
+      }
+    }
+  }
+  top.find("error");  // written by `tessel precision` for the reader; not part of the plan
+  top.find("tolerance");
+  top.find("metric");
+  top.finish();
+  return plan;
+}
+
+PrecisionPlan loadPrecisionPlan(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw ConfigError({path, 0, 0, ""}, "cannot read precision plan");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return parsePrecisionPlan(ss.str(), path);
+}
+
+std::string toYaml(const PrecisionPlan& plan) {
+  std::string out = "default: " + std::string(nameOf(plan.default_dtype)) + "\nops:";
+  if (plan.ops.empty()) return out + " {}\n";
+  out += "\n";
+  for (const auto& e : plan.ops) out += "  " + e.op + ": " + std::string(nameOf(e.dtype)) + "\n";
+  return out;
+}
+
+Graph applyPrecision(const Graph& g, const PrecisionPlan& plan) {
+  std::vector<std::string> names;
+  for (const Op& op : g.ops()) names.push_back(op.name);
+  for (const auto& e : plan.ops) {
+    if (g.findOp(e.op) < 0) {
+      throw ConfigError(e.where, "the plan names op '" + e.op + "', which workload '" + g.name +
+                                     "' does not have" + didYouMean(e.op, names));
+    }
+  }
+  Graph out;
+  out.name = g.name;
+  std::vector<int> remap(g.tensors().size(), -1);       // old tensor -> new tensor as produced
+  std::map<std::pair<int, DType>, int> converted;        // (new tensor, dtype) -> converted copy
+  auto tensorFor = [&](int old_id, DType want) {
+    const Tensor& t = g.tensor(old_id);
+    if (remap[static_cast<size_t>(old_id)] < 0) {
+      // Inputs and weights arrive in whatever dtype their first consumer computes in.
+      remap[static_cast<size_t>(old_id)] = out.addTensor(t.name, t.shape, want, t.role);
+    }
+    const int id = remap[static_cast<size_t>(old_id)];
+    if (out.tensor(id).dtype == want) return id;
+    auto key = std::make_pair(id, want);
+    if (auto it = converted.find(key); it != converted.end()) return it->second;
+    const std::string name = out.tensor(id).name + ".to_" + std::string(nameOf(want));
+    Op conv;
+    conv.name = name;
+    conv.kind = conversionKind(want);
+    conv.inputs = {id};
+    conv.outputs = {out.addTensor(name, out.tensor(id).shape, want, TensorRole::Activation)};
+    out.addOp(conv);
+    converted[key] = conv.outputs[0];
+    return conv.outputs[0];
+  };
+  for (const Op& op : g.ops()) {
+    const DType d = plan.dtypeOf(op.name);
+    Op copy = op;
+    for (size_t i = 0; i < op.inputs.size(); ++i) {
+      const DType want = keepsItsDType(g, op, i) ? g.tensor(op.inputs[i]).dtype : d;
+      copy.inputs[i] = tensorFor(op.inputs[i], want);
+    }
+    for (size_t i = 0; i < op.outputs.size(); ++i) {
+      const Tensor& t = g.tensor(op.outputs[i]);
+      copy.outputs[i] = out.addTensor(t.name, t.shape, d, t.role);
+      remap[static_cast<size_t>(op.outputs[i])] = copy.outputs[i];
+    }
+    out.addOp(copy);
+  }
+  return out;
+}
+
+}  // namespace tessel::models

@@ -1,0 +1,39 @@
+// One dtype per op. A precision plan names the dtype each op computes in; applyPrecision makes
+// the graph obey it: tensors an op produces carry its dtype, weights take their consumer's, and
+// a Quantize (to an integer or a narrower float) or Dequantize (to a wider float) op appears
+// wherever a consumer needs its input in another dtype than the producer wrote. Both the timing
+// engines and the functional executor read the resulting graph.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "models/graph.h"
+#include "util/error.h"
+
+namespace tessel::models {
+
+struct PrecisionPlan {
+  struct Entry {
+    std::string op;          // op name in the graph
+    DType dtype = DType::Int8;
+    SourceLocation where;    // where the plan said so (for errors)
+  };
+  DType default_dtype = DType::Int8;
+  std::vector<Entry> ops;    // overrides of the default, in file order
+
+  DType dtypeOf(const std::string& op_name) const;
+  void set(const std::string& op_name, DType dtype);
+};
+
+// YAML or JSON: {default: int8, ops: {h0.attn.softmax: fp32, ...}}. ConfigError (located) on
+// malformed input or unknown dtypes.
+PrecisionPlan parsePrecisionPlan(const std::string& text, const std::string& source_name);
+PrecisionPlan loadPrecisionPlan(const std::string& path);
+// The plan as YAML that parsePrecisionPlan reads back.
+std::string toYaml(const PrecisionPlan& plan);
+
+// ConfigError (at the plan entry, with a suggestion) when the plan names an op the graph lacks.
+Graph applyPrecision(const Graph& graph, const PrecisionPlan& plan);
+
+}  // namespace tessel::models

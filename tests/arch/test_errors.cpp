@@ -1,0 +1,166 @@
+// Every class of bad YAML gives one ConfigError naming file:line:column and the YAML path.
+// Line numbers refer to kTiny in tiny.h; columns count the characters before the value + 1.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "tiny.h"
+
+namespace tessel::arch {
+namespace {
+
+using testing::col;
+using ::testing::HasSubstr;
+using testing::loadError;
+using ::testing::StartsWith;
+using testing::tinyPlus;
+using testing::tinyWith;
+
+TEST(ArchErrorTest, TheTinyConfigIsValid) {
+  EXPECT_NO_THROW(loadString(testing::join(testing::kTiny), "tiny.yaml"));
+}
+
+TEST(ArchErrorTest, UnknownKeyInASection) {
+  EXPECT_EQ(loadError(tinyWith(7, "  capcity: 256 KiB")),
+            "tiny.yaml:7:3: at 'scratchpad.capcity': unknown key 'capcity' in 'scratchpad'; did "
+            "you mean 'capacity'?");
+}
+
+TEST(ArchErrorTest, UnknownTopLevelKey) {
+  EXPECT_EQ(loadError(tinyWith(9, "acumulator:")),
+            "tiny.yaml:9:1: at 'acumulator': unknown key 'acumulator' at top level; did you mean "
+            "'accumulator'?");
+}
+
+TEST(ArchErrorTest, UnknownKeyInANestedSection) {
+  const std::string line = "  link: {bandwith: 8 B/cycle}";  // line 17, key at col 10
+  EXPECT_EQ(loadError(tinyPlus({"host:", line})),
+            "tiny.yaml:17:10: at 'host.link.bandwith': unknown key 'bandwith' in 'host.link'; "
+            "did you mean 'bandwidth'?");
+}
+
+TEST(ArchErrorTest, WrongTypes) {
+  EXPECT_EQ(loadError(tinyWith(8, "  banks: four")),
+            "tiny.yaml:8:10: at 'scratchpad.banks': expected an integer, got 'four'");
+  EXPECT_EQ(loadError(tinyWith(15, "  dataflows: ws")),
+            "tiny.yaml:15:14: at 'array.dataflows': expected a list, got 'ws'");
+  // A section given as a list is located at its key (line 16, column 1).
+  EXPECT_EQ(loadError(tinyPlus({"sfu: [softmax]"})),
+            "tiny.yaml:16:1: at 'sfu': expected a mapping, got a list");
+  const std::string flag = "  weight_double_buffered: yes";
+  EXPECT_EQ(loadError(tinyPlus({flag})),
+            "tiny.yaml:16:" + std::to_string(col(flag, "yes")) +
+                ": at 'array.weight_double_buffered': expected true or false, got 'yes'");
+}
+
+TEST(ArchErrorTest, WrongUnit) {
+  EXPECT_THAT(loadError(tinyWith(4, "  bandwidth: 16 B/clk")),
+              StartsWith("tiny.yaml:4:14: at 'dram.bandwidth': unknown unit 'B/clk' in "
+                         "'16 B/clk' for a bandwidth; accepted: B/cycle"));
+  EXPECT_THAT(loadError(tinyWith(2, "clock: 1 Ghz")),
+              StartsWith("tiny.yaml:2:8: at 'clock': unknown unit 'Ghz'"));
+}
+
+TEST(ArchErrorTest, MissingRequiredKeyPointsAtItsSection) {
+  // accumulator (line 9) without capacity.
+  EXPECT_EQ(loadError(tinyWith(10, "  ports: 1")),
+            "tiny.yaml:9:1: at 'accumulator.capacity': missing required key 'capacity' in "
+            "'accumulator' (size)");
+  EXPECT_THAT(loadError(tinyWith(2, "description: no clock")),
+              StartsWith("tiny.yaml:1:1: at 'clock': missing required key 'clock' at top level"));
+  auto no_array = testing::kTiny;
+  no_array.resize(11);
+  EXPECT_EQ(loadError(testing::join(no_array)),
+            "tiny.yaml:1:1: at 'array': missing required key 'array' at top level (the PE array)");
+}
+
+TEST(ArchErrorTest, ZeroAndNegativeValues) {
+  EXPECT_EQ(loadError(tinyWith(7, "  capacity: 0 B")),
+            "tiny.yaml:7:13: at 'scratchpad.capacity': must be greater than zero, got '0 B'");
+  EXPECT_EQ(loadError(tinyWith(4, "  bandwidth: 0 B/cycle")),
+            "tiny.yaml:4:14: at 'dram.bandwidth': must be greater than zero, got '0 B/cycle'");
+  EXPECT_EQ(loadError(tinyWith(2, "clock: 0 GHz")),
+            "tiny.yaml:2:8: at 'clock': must be greater than zero, got '0 GHz'");
+  EXPECT_EQ(loadError(tinyWith(13, "  rows: 0")),
+            "tiny.yaml:13:9: at 'array.rows': must be greater than zero, got '0'");
+  EXPECT_EQ(loadError(tinyWith(8, "  banks: -4")),
+            "tiny.yaml:8:10: at 'scratchpad.banks': must not be negative, got '-4'");
+  EXPECT_EQ(loadError(tinyWith(10, "  capacity: -64 KiB")),
+            "tiny.yaml:10:13: at 'accumulator.capacity': a size must not be negative, got "
+            "'-64 KiB'");
+  // Lists and mappings are located at their key (column 3), like sections.
+  EXPECT_EQ(loadError(tinyWith(15, "  dataflows: []")),
+            "tiny.yaml:15:3: at 'array.dataflows': must not be empty");
+}
+
+TEST(ArchErrorTest, ValueTooLargeForTheField) {
+  const std::string line = "  register_file: 4 GiB";
+  EXPECT_EQ(loadError(tinyPlus({line})),
+            "tiny.yaml:16:" + std::to_string(col(line, "4 GiB")) +
+                ": at 'array.register_file': '4 GiB' is too large for 'register_file'");
+}
+
+TEST(ArchErrorTest, UnknownDtype) {
+  EXPECT_EQ(loadError(tinyPlus({"  input_dtype: int4"})),
+            "tiny.yaml:16:16: at 'array.input_dtype': unknown dtype 'int4'; accepted: int8, "
+            "int16, int32, fp16, bf16, fp32; did you mean 'int8'?");
+}
+
+TEST(ArchErrorTest, UnknownDataflowName) {
+  EXPECT_EQ(loadError(tinyWith(15, "  dataflows: [ws, xs]")),
+            "tiny.yaml:15:19: at 'array.dataflows[1]': unknown dataflow 'xs'; accepted: ws, os, "
+            "is, rs, nlr; did you mean 'ws'?");
+  EXPECT_EQ(loadError(tinyWith(15, "  dataflows: [ws, ws]")),
+            "tiny.yaml:15:19: at 'array.dataflows[1]': 'ws' is listed twice");
+}
+
+TEST(ArchErrorTest, UnknownChoice) {
+  EXPECT_EQ(loadError(tinyPlus({"  kind: systolc"})),
+            "tiny.yaml:16:9: at 'array.kind': unknown value 'systolc'; accepted: systolic, "
+            "spatial; did you mean 'systolic'?");
+}
+
+TEST(ArchErrorTest, UnknownSfuOp) {
+  const std::string line = "  ops: [softmax, gelu, tanh]";
+  EXPECT_THAT(loadError(tinyPlus({"sfu:", line})),
+              StartsWith("tiny.yaml:17:" + std::to_string(col(line, "tanh")) +
+                         ": at 'sfu.ops[2]': unknown op 'tanh'; accepted: softmax, layernorm, "
+                         "gelu, add, relu, quantize, dequantize, maxpool, avgpool, batchnorm"));
+}
+
+TEST(ArchErrorTest, UnknownEpilogueOpAndHostCostOp) {
+  const std::string epilogue = "  epilogue_ops: [relu, gelu]";
+  EXPECT_THAT(loadError(tinyPlus({epilogue})),
+              StartsWith("tiny.yaml:16:" + std::to_string(col(epilogue, "gelu")) +
+                         ": at 'array.epilogue_ops[1]': unknown op 'gelu'"));
+  // Map keys are checked too, at the key.
+  const std::string costs = "  cycles_per_element: {sofmax: 3}";
+  EXPECT_THAT(loadError(tinyPlus({"host:", costs})),
+              StartsWith("tiny.yaml:17:" + std::to_string(col(costs, "sofmax")) +
+                         ": at 'host.cycles_per_element.sofmax': unknown op 'sofmax'"));
+}
+
+TEST(ArchErrorTest, DuplicateKey) {
+  EXPECT_EQ(loadError(tinyWith(8, "  capacity: 128 KiB")),
+            "tiny.yaml:8:3: at 'scratchpad.capacity': duplicate key 'capacity' (first given on "
+            "line 7)");
+}
+
+TEST(ArchErrorTest, YamlSyntaxError) {
+  // A tab where indentation is expected (line 3, column 1).
+  EXPECT_EQ(loadError(tinyWith(3, "\tdram:")),
+            "tiny.yaml:3:1: invalid YAML: illegal tab when looking for indentation");
+  // "extra: 1" indented under the scalar "1 GHz": its ':' (line 3, column 8) is illegal.
+  EXPECT_EQ(loadError(tinyWith(3, "  extra: 1")), "tiny.yaml:3:8: invalid YAML: illegal map value");
+}
+
+TEST(ArchErrorTest, MissingFile) {
+  try {
+    loadFile("no/such/arch.yaml");
+    FAIL() << "loaded a missing file";
+  } catch (const ConfigError& e) {
+    EXPECT_STREQ(e.what(), "no/such/arch.yaml: cannot open file");
+  }
+}
+
+}  // namespace
+}  // namespace tessel::arch

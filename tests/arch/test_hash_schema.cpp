@@ -1,0 +1,174 @@
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "arch/hash.h"
+#include "arch/schema.h"
+#include "tiny.h"
+
+namespace tessel::arch {
+namespace {
+
+const std::string kGemmini = std::string(TESSEL_SOURCE_DIR) + "/configs/arch/gemmini-default.yaml";
+
+TEST(ArchHashTest, Fnv1aMatchesPublishedVectors) {
+  // Reference values from the FNV specification's test suite (64-bit FNV-1a).
+  EXPECT_EQ(fnv1a64(""), 0xcbf29ce484222325ULL);
+  EXPECT_EQ(fnv1a64("a"), 0xaf63dc4c8601ec8cULL);
+  EXPECT_EQ(fnv1a64("foobar"), 0x85944171f73967e8ULL);
+  EXPECT_EQ(toHex(0xaf63dc4c8601ec8cULL), "af63dc4c8601ec8c");
+  EXPECT_EQ(toHex(0x1), "0000000000000001");
+}
+
+TEST(ArchHashTest, HashDigestsTheCanonicalText) {
+  const Accelerator a = loadFile(kGemmini);
+  EXPECT_EQ(a.hash(), toHex(fnv1a64(a.canonical())));
+  EXPECT_EQ(a.hash().size(), 16u);
+  EXPECT_EQ(loadFile(kGemmini).hash(), a.hash());  // deterministic
+}
+
+TEST(ArchHashTest, DependsOnValuesNotOnSpellingOrLabels) {
+  const std::string base = testing::join(testing::kTiny);
+  const std::string h = loadString(base, "tiny.yaml").hash();
+  // Same canonical values written differently.
+  EXPECT_EQ(loadString(testing::tinyWith(7, "  capacity: 262144"), "tiny.yaml").hash(), h);
+  EXPECT_EQ(loadString(testing::tinyWith(5, "  latency: 100 cycles"), "tiny.yaml").hash(), h);
+  EXPECT_EQ(loadString(testing::tinyWith(1, "name: other"), "elsewhere.yaml").hash(), h);
+  EXPECT_EQ(loadString(base, "tiny.yaml", {"description=notes"}).hash(), h);
+}
+
+TEST(ArchHashTest, ChangesWithAnyHardwareValue) {
+  const std::string base = testing::join(testing::kTiny);
+  const std::string h = loadString(base, "t").hash();
+  for (const std::string o :
+       {"accumulator.capacity=128KiB", "dram.latency=101 ns", "array.dataflows=[ws]",
+        "host.cycles_per_element={softmax: 41}", "sfu={ops: [gelu]}", "array.mac_energy=0.3 pJ"}) {
+    EXPECT_NE(loadString(base, "t", {o}).hash(), h) << o;
+  }
+}
+
+// Every parameter path, listed independently of the schema table.
+const std::vector<std::string> kParams = {
+    "name",
+    "description",
+    "clock",
+    "dram.capacity",
+    "dram.bandwidth",
+    "dram.latency",
+    "dram.read_energy",
+    "dram.write_energy",
+    "l2.capacity",
+    "l2.bandwidth",
+    "l2.latency",
+    "l2.banks",
+    "l2.holds",
+    "l2.read_energy",
+    "l2.write_energy",
+    "scratchpad.capacity",
+    "scratchpad.banks",
+    "scratchpad.row_width",
+    "scratchpad.ports",
+    "scratchpad.holds",
+    "scratchpad.bandwidth",
+    "scratchpad.latency",
+    "scratchpad.read_energy",
+    "scratchpad.write_energy",
+    "accumulator.capacity",
+    "accumulator.banks",
+    "accumulator.row_width",
+    "accumulator.ports",
+    "accumulator.holds",
+    "accumulator.dtype",
+    "accumulator.bandwidth",
+    "accumulator.latency",
+    "accumulator.read_energy",
+    "accumulator.write_energy",
+    "global_buffer.capacity",
+    "global_buffer.banks",
+    "global_buffer.row_width",
+    "global_buffer.ports",
+    "global_buffer.holds",
+    "global_buffer.bandwidth",
+    "global_buffer.latency",
+    "global_buffer.read_energy",
+    "global_buffer.write_energy",
+    "dma.bus_width",
+    "dma.max_request",
+    "dma.max_inflight",
+    "array.kind",
+    "array.rows",
+    "array.cols",
+    "array.input_dtype",
+    "array.weight_dtype",
+    "array.accum_dtype",
+    "array.dataflows",
+    "array.throughput",
+    "array.weight_double_buffered",
+    "array.epilogue_ops",
+    "array.register_file",
+    "array.register_file_energy",
+    "array.mac_energy",
+    "array.pipeline_latency",
+    "noc.kind",
+    "noc.bandwidth",
+    "noc.multicast",
+    "noc.reduction",
+    "noc.energy",
+    "sfu.ops",
+    "sfu.lanes",
+    "sfu.arithmetic",
+    "sfu.cycles_per_vector",
+    "sfu.energy",
+    "host.clock",
+    "host.flops",
+    "host.memory_bandwidth",
+    "host.offload_overhead",
+    "host.cycles_per_element",
+    "host.link.bandwidth",
+    "host.link.latency",
+};
+
+std::vector<std::string> schemaPaths() {
+  std::vector<std::string> paths;
+  for (const auto& s : schema()) {
+    for (const auto& p : s.params) paths.push_back(s.path.empty() ? p.key : s.path + "." + p.key);
+  }
+  return paths;
+}
+
+TEST(ArchSchemaTest, TheTableHasExactlyTheDocumentedParameters) {
+  EXPECT_EQ(schemaPaths(), kParams);
+}
+
+TEST(ArchSchemaTest, SchemaDocMentionsEveryParameterWithItsDefault) {
+  const std::string doc = schemaDoc();
+  for (const auto& path : kParams) {
+    EXPECT_NE(doc.find("  " + path + "  ["), std::string::npos) << path;
+  }
+  EXPECT_NE(doc.find("scratchpad.capacity  [required]"), std::string::npos);
+  EXPECT_NE(doc.find("scratchpad.banks  [default 1]"), std::string::npos);
+  EXPECT_NE(doc.find("dram.read_energy  [derived: 200 x array.mac_energy"), std::string::npos);
+}
+
+TEST(ArchSchemaTest, TheUserDocsMentionEveryParameter) {
+  std::ifstream in(std::string(TESSEL_SOURCE_DIR) + "/docs/arch-yaml.md");
+  ASSERT_TRUE(in) << "docs/arch-yaml.md missing";
+  std::stringstream text;
+  text << in.rdbuf();
+  for (const auto& path : kParams) {
+    EXPECT_NE(text.str().find("`" + path + "`"), std::string::npos) << path;
+  }
+}
+
+TEST(ArchSchemaTest, EveryOptionalDefaultIsValid) {
+  // The tiny config leaves out every optional parameter and section, so loading it parses
+  // every default text of the sections it has; the sections it lacks are added here.
+  EXPECT_NO_THROW(loadString(testing::tinyPlus({"sfu: {ops: [gelu]}",
+                                                "l2: {capacity: 1 MiB, "
+                                                "bandwidth: 8 B/cycle, latency: 10 cycles}"}),
+                             "tiny.yaml"));
+}
+
+}  // namespace
+}  // namespace tessel::arch

@@ -1,0 +1,72 @@
+// The precision pass: one dtype per op, conversions exactly where dtypes change.
+#include <gtest/gtest.h>
+
+#include "models/precision.h"
+#include "models/workload.h"
+#include "util/error.h"
+
+namespace tessel::models {
+namespace {
+
+int countKind(const Graph& g, OpKind k) {
+  int n = 0;
+  for (const auto& op : g.ops()) n += op.kind == k;
+  return n;
+}
+
+TEST(ModelsPrecision, UniformPlanInsertsNothing) {
+  const Graph g = build("gpt2-small", WorkloadOptions{});
+  PrecisionPlan plan;
+  plan.default_dtype = DType::Int8;
+  const Graph p = applyPrecision(g, plan);
+  EXPECT_EQ(p.ops().size(), g.ops().size());
+  EXPECT_EQ(p.totalMacs(), g.totalMacs());
+  EXPECT_EQ(p.parameterCount(), g.parameterCount());
+}
+
+TEST(ModelsPrecision, OneFp32SoftmaxGetsADequantizeAndAQuantize) {
+  // h0.attn.softmax in fp32 inside an int8 model: its input (the int8 score) is dequantized,
+  // and its consumer (the int8 context matmul) needs its output quantized: +2 ops.
+  const Graph g = build("gpt2-small", WorkloadOptions{});
+  PrecisionPlan plan;
+  plan.set("h0.attn.softmax", DType::FP32);
+  const Graph p = applyPrecision(g, plan);
+  EXPECT_EQ(p.ops().size(), g.ops().size() + 2);
+  EXPECT_EQ(countKind(p, OpKind::Dequantize), 1);
+  EXPECT_EQ(countKind(p, OpKind::Quantize), 1);
+  const Op& sm = p.op(p.findOp("h0.attn.softmax"));
+  EXPECT_EQ(p.tensor(sm.inputs[0]).dtype, DType::FP32);
+  EXPECT_EQ(p.tensor(sm.outputs[0]).dtype, DType::FP32);
+  // Topological order holds: every input is produced before its consumer.
+  for (const auto& op : p.ops()) {
+    for (int t : op.inputs) EXPECT_LT(p.producerOf(t), op.id);
+  }
+}
+
+TEST(ModelsPrecision, ParsesYamlAndJsonAndLocatesErrors) {
+  PrecisionPlan a = parsePrecisionPlan("default: fp16\nops:\n  lm_head: fp32\n", "p.yaml");
+  EXPECT_EQ(a.default_dtype, DType::FP16);
+  EXPECT_EQ(a.dtypeOf("lm_head"), DType::FP32);
+  EXPECT_EQ(a.dtypeOf("h0.mlp.fc"), DType::FP16);
+  PrecisionPlan b = parsePrecisionPlan(R"({"default": "int8", "ops": {"lm_head": "bf16"}})", "p.json");
+  EXPECT_EQ(b.dtypeOf("lm_head"), DType::BF16);
+  // Round trip through the writer.
+  EXPECT_EQ(parsePrecisionPlan(toYaml(a), "x").dtypeOf("lm_head"), DType::FP32);
+  try {
+    parsePrecisionPlan("default: int8\nops:\n  lm_head: fp8\n", "bad.yaml");
+    FAIL();
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("bad.yaml:3:12"), std::string::npos) << e.what();
+  }
+  const Graph g = build("gpt2-small", WorkloadOptions{});
+  try {
+    applyPrecision(g, parsePrecisionPlan("ops:\n  lm_haed: fp32\n", "typo.yaml"));
+    FAIL();
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("typo.yaml:2:3"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("did you mean 'lm_head'"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace tessel::models
