@@ -19,12 +19,19 @@ Tensor finish(Tensor t) {
   return t;
 }
 
+// A copy of x to compute into: values and quant params, but no saturation history.
+Tensor freshCopy(const Tensor& x) {
+  Tensor t = x;
+  t.saturation = {};
+  return t;
+}
+
 }  // namespace
 
 Tensor biasAdd(const Tensor& x, const Tensor& bias) {
   requireFloat(x, "biasAdd");
   if (bias.numel() != x.cols()) throw Error("biasAdd: bias length must equal the last dim");
-  Tensor out = x;
+  Tensor out = freshCopy(x);
   for (int64_t r = 0; r < x.rows(); ++r)
     detail::addVec(out.f32() + r * x.cols(), x.cols(), bias.f32());
   return finish(std::move(out));
@@ -32,7 +39,7 @@ Tensor biasAdd(const Tensor& x, const Tensor& bias) {
 
 Tensor add(const Tensor& a, const Tensor& b) {
   if (a.shape() != b.shape()) throw Error("add: shapes differ");
-  Tensor out = a;
+  Tensor out = freshCopy(a);
   if (a.dtype() == DType::Int32 && b.dtype() == DType::Int32) {
     if (a.quant.perChannel() || b.quant.perChannel() || a.quant.scale != b.quant.scale ||
         a.quant.zero_point != b.quant.zero_point)
@@ -48,13 +55,13 @@ Tensor add(const Tensor& a, const Tensor& b) {
 
 Tensor mul(const Tensor& x, float s) {
   requireFloat(x, "mul");
-  Tensor out = x;
+  Tensor out = freshCopy(x);
   detail::mulScalar(out.f32(), x.numel(), s);
   return finish(std::move(out));
 }
 
 Tensor relu(const Tensor& x) {
-  Tensor out = x;
+  Tensor out = freshCopy(x);
   const int32_t zp = x.quant.zero_point.at(0);
   if (x.dtype() == DType::Int8) {
     if (x.quant.perChannel()) throw Error("relu: int8 input needs a per-tensor zero point");
@@ -69,7 +76,7 @@ Tensor relu(const Tensor& x) {
 
 Tensor gelu(const Tensor& x, bool tanh_form) {
   requireFloat(x, "gelu");
-  Tensor out = x;
+  Tensor out = freshCopy(x);
   if (tanh_form)
     detail::geluTanh(out.f32(), x.numel());
   else

@@ -29,7 +29,10 @@ enum class Domain : uint8_t { Float, Int32, Int8 };
 class OpChain {
  public:
   OpChain() = default;  // the identity chain: no stages, accepts any domain
-  explicit OpChain(Domain input) : in_(input), out_(input) {}
+  // `input_quant` declares the input's integer params; only relu() on an Int8 input needs it
+  // (the zero point is the integer "0"). Conversions inside the chain set their own.
+  explicit OpChain(Domain input, std::optional<QuantParams> input_quant = std::nullopt)
+      : in_(input), out_(input), quant_(std::move(input_quant)) {}
 
   // Float domain. Per-column vectors are indexed by output column.
   OpChain& bias(std::vector<float> per_column);
@@ -38,7 +41,9 @@ class OpChain {
   // x += residual, a tensor of the chain's full [rows, cols] shape (Float or Int32 domain). The
   // chain keeps a pointer: the tensor must outlive every run of the chain.
   OpChain& add(const Tensor& residual);
-  OpChain& relu();                // Float, Int32 (max with 0) or Int8 (max with the zero point)
+  // Float; Int32 or Int8: max with the current per-tensor zero point (0 for accumulators; Int8
+  // needs one known from input_quant or an earlier quantize/requantize/iSoftmax).
+  OpChain& relu();
   OpChain& gelu(bool tanh_form);  // tanh form (GPT-2) or erf form (BERT)
   OpChain& roundTo(FloatFormat f);
   OpChain& causalMask(int64_t offset);  // c > r + offset -> -inf (Float) or INT32_MIN (Int32)

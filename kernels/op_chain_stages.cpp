@@ -80,7 +80,9 @@ OpChain& OpChain::add(const Tensor& res) {
 
 OpChain& OpChain::relu() {
   const Domain d = out_.value_or(Domain::Float);
-  const int32_t zp = quant_ ? quant_->zero_point.at(0) : 0;
+  if (d == Domain::Int8 && (!quant_ || quant_->zero_point.size() > 1))
+    throw Error("OpChain: relu on int8 needs a known per-tensor zero point");
+  const int32_t zp = quant_ && d != Domain::Float ? quant_->zero_point.at(0) : 0;
   return push(d, d, false, "relu", [d, zp](Block& b) {
     if (d == Domain::Float) forRows(b, b.f, [&](float* x, int64_t) { detail::relu(x, b.cols); });
     if (d == Domain::Int32)

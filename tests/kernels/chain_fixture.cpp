@@ -56,7 +56,7 @@ void floatStage(RandomChain& ch, const ChainOperands& o, int pick) {
     case 0: f.bias(o.bias); u.push_back([&o](Tensor t) { return biasAdd(t, Tensor::fromFloats({o.cols}, o.bias)); }); ch.names.push_back("bias"); break;
     case 1: f.mul(1.7f); u.push_back([](Tensor t) { return mul(t, 1.7f); }); ch.names.push_back("mul"); break;
     case 2: f.mul(o.colscale); u.push_back([&o](Tensor t) { return applyChain(OpChain(Domain::Float).mul(o.colscale), t); }); ch.names.push_back("mulCols"); break;
-    case 3: f.add(o.res_f); u.push_back([&o](Tensor t) { return add(t, o.res_f); }); ch.names.push_back("add"); break;
+    case 3: f.add(o.res_f); u.push_back([&o](Tensor t) { Tensor r = o.res_f; r.reshape(t.shape()); return add(t, r); }); ch.names.push_back("add"); break;
     case 4: f.relu(); u.push_back([](Tensor t) { return relu(t); }); ch.names.push_back("relu"); break;
     case 5: f.gelu(true); u.push_back([](Tensor t) { return gelu(t, true); }); ch.names.push_back("geluTanh"); break;
     case 6: f.gelu(false); u.push_back([](Tensor t) { return gelu(t, false); }); ch.names.push_back("geluErf"); break;
@@ -89,7 +89,9 @@ void int32Stage(RandomChain& ch, const ChainOperands& o, int pick) {
 }
 
 void int8Stage(RandomChain& ch, int pick) {
-  if (pick == 0) {
+  // relu on int8 needs one zero point for all columns.
+  const bool per_tensor = ch.fused.outputQuant({}).zero_point.size() == 1;
+  if (pick == 0 && per_tensor) {
     ch.fused.relu();
     ch.unfused.push_back([](Tensor t) { return relu(t); });
     ch.names.push_back("relu8");
@@ -103,8 +105,9 @@ void int8Stage(RandomChain& ch, int pick) {
 
 }  // namespace
 
-RandomChain randomChain(Domain start, const ChainOperands& ops, std::mt19937& rng, int max_len) {
-  RandomChain ch{OpChain(start), {}, {}};
+RandomChain randomChain(Domain start, const ChainOperands& ops, std::mt19937& rng,
+                        std::optional<QuantParams> input_quant, int max_len) {
+  RandomChain ch{OpChain(start, std::move(input_quant)), {}, {}};
   Domain d = start;
   const int len = 1 + static_cast<int>(rng() % static_cast<unsigned>(max_len));
   for (int i = 0; i < len; ++i) {

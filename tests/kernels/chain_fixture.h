@@ -3,6 +3,7 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -30,6 +31,6 @@ struct ChainOperands {
 
 // A chain of 1..max_len random stages starting in `start`.
 RandomChain randomChain(Domain start, const ChainOperands& ops, std::mt19937& rng,
-                        int max_len = 6);
+                        std::optional<QuantParams> input_quant = std::nullopt, int max_len = 6);
 
 }  // namespace tessel::kernels::testing
