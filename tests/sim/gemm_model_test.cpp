@@ -147,5 +147,34 @@ TEST(SimGemmModel, ReloadsFollowTheLoopOrder) {
   EXPECT_DOUBLE_EQ(cost.write[0][2], 128.0 * 8);
 }
 
+TEST(SimGemmModel, OutputStationary16x16TwoTiles) {
+  // 16x16 array, accumulator 8 KiB (usable 4 KiB = 4 blocks of 16x16 int32), gemm M=64, K=32,
+  // N=32, OS. Mapper: m = n = floor(sqrt(4)) = 2 blocks (n is at its max 2; m -> 3 needs 6
+  // blocks), k grows to its max 2: tile 32 x 32 x 32, two tiles along m.
+  auto a = testing::tinyArch(16);
+  a.levels[2].capacity_bytes = 8 * 1024;
+  GemmCase c = planGemm(a, "gemm:M=64,K=32,N=32", "os");
+  const auto& p = c.plans[0];
+  ASSERT_EQ(p.mapping.brief(), "os m=32 n=32 k=32");
+  // Per tile: rows = m (2 blocks) x cols = n (2 blocks) = 4 output blocks, each streams k = 32;
+  // the 16-cycle shift-out hides behind the next block's 32-cycle stream but the last:
+  // 16 + 4*32 + 0 + (16+16-2) = 174.
+  // Tile 0 loads A and B (1 KiB each): prologue 10 + 2048/16 = 138; its store (1 KiB) overlaps:
+  // max(174, 10 + 64) = 174. Tile 1 reloads only A (B's k and n did not move): max(174, 74);
+  // its store is the epilogue, 74. Total 138 + 174 + 174 + 74 = 560.
+  const auto cost = evaluateGemm(p, a, loadDataflow("os"), MemoryModel(a, false));
+  EXPECT_DOUBLE_EQ(cost.cycles, 560.0);
+  EXPECT_DOUBLE_EQ(cost.compute, 256.0);  // 65536 MACs / 256 PEs
+  EXPECT_DOUBLE_EQ(cost.fill_drain, 92.0);
+  EXPECT_DOUBLE_EQ(cost.memory, 212.0);
+  EXPECT_DOUBLE_EQ(cost.read[0][1], 1024.0);  // B once
+  EXPECT_DOUBLE_EQ(cost.read[0][0], 2048.0);  // A twice (two m tiles, one each)
+  // Outputs stay in the PEs: one accumulator write per output (one k tile), 4 B each.
+  EXPECT_DOUBLE_EQ(cost.write[2][2], 2 * 1024.0 * 4);
+  // A streams once per column block (2), B once per row block (2): 2 x 1 KiB per tile each.
+  EXPECT_DOUBLE_EQ(cost.read[1][0], 4096.0);
+  EXPECT_DOUBLE_EQ(cost.read[1][1], 4096.0);
+}
+
 }  // namespace
 }  // namespace tessel
