@@ -48,6 +48,15 @@ void overlap(VectorCost& c, Cause unit, double unit_cycles, double mem_cycles) {
   c.cycles[static_cast<size_t>(Cause::MemoryStall)] = std::max(0.0, mem_cycles - unit_cycles);
 }
 
+// An op whose tensors stream from their homes through the local memory into a unit and back.
+void streamThrough(VectorCost& c, const dataflows::OpPlan& p, const models::Graph& g,
+                   const MemoryModel& mem, Cause unit, double unit_cycles) {
+  c.traffic = roundTrip(p, g);
+  c.local_write = static_cast<double>(p.input_bytes);
+  c.local_read = static_cast<double>(p.output_bytes);
+  overlap(c, unit, unit_cycles, mem.cycles(c.traffic));
+}
+
 // Host-side transfer of an op's tensors plus the call overhead, in accelerator cycles.
 double hostOverheads(const dataflows::OpPlan& p, const arch::Accelerator& acc, bool ideal_memory) {
   const arch::Host& host = acc.host;
@@ -88,11 +97,7 @@ VectorCost evaluateArrayVector(const dataflows::OpPlan& p, const models::Graph& 
   }
   // The accumulator path handles one array row (cols elements) per cycle.
   const double elements = std::max(inputElements(p, g), static_cast<double>(p.elements));
-  const double cycles = std::ceil(elements / acc.array.cols);
-  c.traffic = roundTrip(p, g);
-  c.local_write = static_cast<double>(p.input_bytes);
-  c.local_read = static_cast<double>(p.output_bytes);
-  overlap(c, Cause::Compute, cycles, mem.cycles(c.traffic));
+  streamThrough(c, p, g, mem, Cause::Compute, std::ceil(elements / acc.array.cols));
   return c;
 }
 
@@ -104,10 +109,7 @@ VectorCost evaluateSfu(const dataflows::OpPlan& p, const models::Graph& g,
   const double passes = sfuPasses(p.op->kind);
   const double cycles = passes * std::ceil(elements / sfu.lanes) * sfu.cycles_per_vector;
   c.sfu_elements = passes * elements;
-  c.traffic = roundTrip(p, g);
-  c.local_write = static_cast<double>(p.input_bytes);
-  c.local_read = static_cast<double>(p.output_bytes);
-  overlap(c, Cause::Sfu, cycles, mem.cycles(c.traffic));
+  streamThrough(c, p, g, mem, Cause::Sfu, cycles);
   return c;
 }
 
