@@ -12,6 +12,10 @@ std::string SourceLocation::str() const {
 }
 
 static std::string formatConfigError(const SourceLocation& where, const std::string& message) {
+  // Command-line options have no file: "--seq: must be positive".
+  if (where.file.empty() && where.line == 0) {
+    return where.yaml_path.empty() ? message : where.yaml_path + ": " + message;
+  }
   std::string out = where.str() + ": ";
   if (!where.yaml_path.empty()) out += "at '" + where.yaml_path + "': ";
   return out + message;
