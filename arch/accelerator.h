@@ -65,7 +65,7 @@ struct ComputeArray {
   // maxpool...). These never leave the array's memories.
   std::vector<std::string> epilogue_ops;
   double mac_energy_pj = 0;
-  double pipeline_latency = -1;           // extra cycles per tile; <0 = rows + cols (skew)
+  double pipeline_latency = -1;           // fill/drain cycles per tile; <0 = rows + cols - 2 (skew)
 
   double macRate(DType t) const;          // MACs/PE/cycle for t, 0 if unsupported
   bool supportsDataflow(const std::string& name) const;

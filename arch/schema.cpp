@@ -273,7 +273,7 @@ std::vector<ParamSpec> arrayParams() {
           into(arr, &ComputeArray::rf_energy_pj_per_byte)),
       opt("mac_energy", T::Energy, "0.2 pJ", "energy of one MAC",
           into(arr, &ComputeArray::mac_energy_pj)),
-      der("pipeline_latency", T::Time, "rows + cols (operand skew)",
+      der("pipeline_latency", T::Time, "rows + cols - 2 (operand skew)",
           "fill/drain cycles per array tile", into(arr, &ComputeArray::pipeline_latency)),
   };
 }

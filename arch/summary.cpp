@@ -54,7 +54,7 @@ void arrayLines(std::ostringstream& out, const ComputeArray& a) {
     out << formatNumber(rate * a.rows * a.cols) << " " << nameOf(t) << " MACs/cycle; ";
   }
   out << "pipeline latency "
-      << (a.pipeline_latency < 0 ? cycles(a.rows + a.cols) + " (rows + cols)"
+      << (a.pipeline_latency < 0 ? cycles(a.rows + a.cols - 2) + " (rows + cols - 2)"
                                  : cycles(a.pipeline_latency))
       << "\n  epilogue ops: " << (a.epilogue_ops.empty() ? "none" : joinNames(a.epilogue_ops))
       << (a.weight_double_buffered ? "; weights double-buffered" : "");

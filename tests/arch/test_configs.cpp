@@ -61,7 +61,7 @@ TEST(ArchConfigTest, GemminiDefaultArrayDmaAndHost) {
   EXPECT_DOUBLE_EQ(arr.macRate(DType::FP16), 0);  // not listed: unsupported
   EXPECT_EQ(arr.epilogue_ops,
             (std::vector<std::string>{"relu", "requantize", "residual_add", "maxpool"}));
-  EXPECT_LT(arr.pipeline_latency, 0);  // not given: engines use rows + cols
+  EXPECT_LT(arr.pipeline_latency, 0);  // not given: engines use rows + cols - 2
   EXPECT_FALSE(a.sfu.has_value());     // GELU/softmax/LayerNorm run on the host
   EXPECT_DOUBLE_EQ(a.host.clock_hz, 2e9);
   EXPECT_DOUBLE_EQ(a.host.flops, 32e9);

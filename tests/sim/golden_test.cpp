@@ -1,0 +1,54 @@
+// Golden stats for the shipped Gemmini default, each number derived by hand from the model in
+// docs/analytical-model.md. If one changes, either the model or a config changed: update the
+// derivation, not just the number.
+#include <gtest/gtest.h>
+
+#include "arch/load.h"
+#include "models/workload.h"
+#include "sim/run.h"
+
+namespace tessel {
+namespace {
+
+sim::RunStats runShipped(const std::string& arch, const std::string& workload) {
+  const auto acc = arch::loadFile(std::string(TESSEL_SOURCE_DIR) + "/configs/arch/" + arch + ".yaml");
+  const auto g = models::build(workload, models::WorkloadOptions{});
+  return sim::simulate(g, acc, dataflows::loadDataflow("ws"), sim::RunOptions{});
+}
+
+TEST(SimGolden, GemminiDefaultQkvGemm) {
+  // gemm M=512, K=768, N=2304 (GPT-2's fused QKV at seq 512), INT8, WS.
+  // Mapper: tile 80 x 96 x 736 (see DataflowsGemminiAuto.GptQkvOnDefaultConfig): 7 m tiles
+  // (6 x 80 + 32), 24 n tiles (all 96), 2 k tiles (736 + 32).
+  // Array per tile = 16 preload + blocks x m + 30 skew, blocks = ceil(k/16) x 6:
+  //   m80 k736: 16 + 276*80 + 30 = 22126     m80 k32: 16 + 12*80 + 30 = 1006
+  //   m32 k736: 16 + 276*32 + 30 = 8878      m32 k32: 16 + 12*32 + 30 = 430
+  // Sum: 144*(22126 + 1006) + 24*(8878 + 430) = 3,554,400; ideal 512*768*2304/256 = 3,538,944.
+  // DMA: 16 requests of 64 B over 100 cycles of latency = 10.24 B/cycle (below the 16 B bus).
+  // With two k tiles A and B reload every iteration; C (int8) is stored after k32:
+  //   m80 k736: 100 + (58880 + 70656)/10.24        = 12750  < 22126 -> 22126
+  //   m80 k32:  100 + (2560 + 3072 + 7680)/10.24   = 1400   > 1006  -> 1400
+  //   m32 k736: 100 + (23552 + 70656)/10.24        = 9300   > 8878  -> 9300
+  //   m32 k32:  100 + (1024 + 3072 + 3072)/10.24   = 800    > 430   -> 800
+  // Sum 144*(22126 + 1400) + 24*(9300 + 800) = 3,630,144. The first tile's loads are a
+  // prologue (12750); the last tile keeps only its loads (max(430, 500) = 500, -300) and its
+  // store becomes the epilogue (400). Total 3,630,144 + 12,750 - 300 + 400 = 3,642,994.
+  const auto run = runShipped("gemmini-default", "gemm:M=512,K=768,N=2304");
+  ASSERT_EQ(run.ops.size(), 1u);
+  const auto& op = run.ops[0];
+  EXPECT_DOUBLE_EQ(op.cycles, 3642994.0);
+  EXPECT_DOUBLE_EQ(op.cycles_by_cause[static_cast<size_t>(sim::Cause::Compute)], 3538944.0);
+  EXPECT_DOUBLE_EQ(op.cycles_by_cause[static_cast<size_t>(sim::Cause::FillDrain)], 15456.0);
+  EXPECT_DOUBLE_EQ(op.cycles_by_cause[static_cast<size_t>(sim::Cause::MemoryStall)], 88594.0);
+  // DRAM: A is read once per n tile (24 x 512*768 = 9,437,184 B), B once per m tile
+  // (7 x 768*2304 = 12,386,304 B); C written once (512*2304 = 1,179,648 B).
+  EXPECT_EQ(op.traffic[0].read_bytes[0], 9437184);
+  EXPECT_EQ(op.traffic[0].read_bytes[1], 12386304);
+  EXPECT_EQ(op.traffic[0].write_bytes[2], 1179648);
+  // Accumulator: each output is accumulated once per 16-deep k block (48) at 4 B:
+  // 512*2304*48*4 = 226,492,416 B written.
+  EXPECT_EQ(op.traffic[2].write_bytes[2], 226492416);
+}
+
+}  // namespace
+}  // namespace tessel
