@@ -85,7 +85,9 @@ struct FfnUp {
   tk::FloatWeights w32;
   tk::QuantParams acc_q, out_q;
   explicit FfnUp(const int64_t* s)
-      : m(s[0]), k(s[1]), n(s[2]),
+      : m(s[0]),
+        k(s[1]),
+        n(s[2]),
         a8(randomInt8({s[0], s[1]}, 0.02f, 1)),
         a32(randomFloat({s[0], s[1]}, 1.0f, 1)),
         bias(randomFloat({s[2]}, 0.1f, 3)),
@@ -138,7 +140,7 @@ void shapes(benchmark::internal::Benchmark* b) {
 
 void shapesAndIsas(benchmark::internal::Benchmark* b) {
   for (int i = 0; i < 3; ++i)
-    for (auto isa : {tk::Int8Isa::Auto, tk::Int8Isa::Avx2})
+    for (auto isa : {tk::Int8Isa::Avx512Vnni, tk::Int8Isa::Avx2, tk::Int8Isa::Portable})
       b->Args({i, static_cast<int64_t>(isa)});
 }
 

@@ -24,8 +24,8 @@ Dims checkDims(const Tensor& a, const Tensor& b, const AttentionParams& p) {
   d.t = b.dim(1);
   d.db = b.dim(2);
   const bool ok_a = p.transpose_b ? a.rank() == 3 && a.dim(0) == d.batch
-                                  : a.rank() == 4 && a.dim(0) == d.batch &&
-                                        a.dim(1) == p.heads && a.dim(3) == d.t;
+                                  : a.rank() == 4 && a.dim(0) == d.batch && a.dim(1) == p.heads &&
+                                        a.dim(3) == d.t;
   if (!ok_a) throw Error("batchMatMul: operand shapes do not match the attention view");
   d.s = p.transpose_b ? a.dim(1) : a.dim(2);
   d.da = p.transpose_b ? a.dim(2) : d.t;
@@ -71,7 +71,7 @@ Tensor batchMatMul(const Tensor& a, const Tensor& b, const AttentionParams& p,
                                          ? std::vector<int64_t>{d.batch, p.heads, d.s, d.t}
                                          : std::vector<int64_t>{d.batch, d.s, p.heads * p.head_dim};
   const DType acc = integer ? DType::Int32 : dtypeOf(cfg.accumulate);
-  Tensor out(shape, chain.outputDType(acc));
+  Tensor out = Tensor::uninitialized(shape, chain.outputDType(acc));
   QuantParams acc_q = QuantParams::perTensor(1.0f);
   if (integer) {
     const float s = a.quant.scale.at(0) * b.quant.scale.at(0) * (p.transpose_b ? p.scale : 1.0f);
@@ -86,8 +86,8 @@ Tensor batchMatMul(const Tensor& a, const Tensor& b, const AttentionParams& p,
     for (int64_t h = 0; h < p.heads; ++h) {
       const detail::ASource src = headA(a, p, d, n, h);
       const int64_t b_off = n * d.t * d.db + p.b_col_offset + h * p.head_dim;
-      const int64_t out_off = p.transpose_b ? ((n * p.heads + h) * d.s) * d.t
-                                            : n * d.s * out_ld + h * p.head_dim;
+      const int64_t out_off =
+          p.transpose_b ? ((n * p.heads + h) * d.s) * d.t : n * d.s * out_ld + h * p.head_dim;
       const detail::OutView view{detail::offsetOf(detail::dataOf(out), out_d, 0, out_off, 0),
                                  out_ld};
       if (integer) {

@@ -1,7 +1,7 @@
+#include "kernels/detail/block_io.h"
+
 #include <algorithm>
 #include <cstring>
-
-#include "kernels/detail/block_io.h"
 
 namespace tessel::kernels::detail {
 
@@ -13,12 +13,17 @@ Domain domainOf(DType t) {
 
 static int64_t elemBytes(Domain d) { return d == Domain::Int8 ? 1 : 4; }
 
-BlockPlan planBlocks(int64_t m, int64_t n, bool whole_rows, int64_t mr, int64_t budget) {
+BlockPlan planBlocks(int64_t m, int64_t n, bool whole_rows, int64_t mr, int64_t budget,
+                     int64_t nc_target) {
   BlockPlan p;
-  p.nc = whole_rows ? n : std::min<int64_t>(n, 256);
+  p.nc = whole_rows ? n : std::min<int64_t>(n, nc_target);
   p.nc = std::max<int64_t>(p.nc, 1);
   const int64_t m_pad = (std::max<int64_t>(m, 1) + mr - 1) / mr * mr;
-  p.mc = std::clamp<int64_t>(budget / p.nc / mr * mr, mr, m_pad);
+  int64_t rows = budget / p.nc;
+  // Whole rows of a wide matrix would shrink blocks to a few rows, and every row block streams
+  // all of B again: keep up to 64 rows while the block stays under 2^21 values (8 MiB int32).
+  if (whole_rows) rows = std::max(rows, std::min<int64_t>(64, (int64_t{1} << 21) / p.nc));
+  p.mc = std::clamp<int64_t>(rows / mr * mr, mr, m_pad);
   return p;
 }
 
@@ -28,8 +33,8 @@ BlockBuffers::BlockBuffers(int64_t rows, int64_t ld)
       i_(static_cast<size_t>(rows * ld)),
       q_(static_cast<size_t>(rows * ld)) {}
 
-Block BlockBuffers::at(int64_t row0, int64_t col0, int64_t rows, int64_t cols,
-                       int64_t total_cols, SaturationStats* sat) {
+Block BlockBuffers::at(int64_t row0, int64_t col0, int64_t rows, int64_t cols, int64_t total_cols,
+                       SaturationStats* sat) {
   Block b;
   b.row0 = row0;
   b.col0 = col0;

@@ -63,8 +63,7 @@ QuantParams calibrate(const Tensor& x, const Calibration& c) {
   std::vector<float> channel(static_cast<size_t>(s.outer * s.inner));
   for (int64_t ch = 0; ch < s.channels; ++ch) {
     for (int64_t o = 0; o < s.outer; ++o)
-      std::copy_n(data + (o * s.channels + ch) * s.inner, s.inner,
-                  channel.begin() + o * s.inner);
+      std::copy_n(data + (o * s.channels + ch) * s.inner, s.inner, channel.begin() + o * s.inner);
     const Range r = rangeOf(channel.data(), static_cast<int64_t>(channel.size()), c);
     const QuantParams p = paramsForRange(r.lo, r.hi, c.scheme, c.bits);
     q.scale.push_back(p.scale[0]);

@@ -20,8 +20,8 @@ Geometry geometry(const Tensor& x, const ConvParams& cp, int64_t k_gemm) {
     throw Error("conv2d: kernel size and stride must be positive, pad non-negative");
   Geometry g{x.dim(0), x.dim(1), x.dim(2), x.dim(3), 0, 0};
   if (cp.r * cp.s * g.c != k_gemm)
-    throw Error("conv2d: weights have K = " + std::to_string(k_gemm) + ", expected R*S*C = " +
-                std::to_string(cp.r * cp.s * g.c));
+    throw Error("conv2d: weights have K = " + std::to_string(k_gemm) +
+                ", expected R*S*C = " + std::to_string(cp.r * cp.s * g.c));
   g.p = (g.h + 2 * cp.pad - cp.r) / cp.stride + 1;
   g.q = (g.w + 2 * cp.pad - cp.s) / cp.stride + 1;
   if (g.p <= 0 || g.q <= 0) throw Error("conv2d: kernel larger than the padded input");
@@ -88,7 +88,8 @@ Tensor conv2d(const Tensor& x, const FloatWeights& w, const ConvParams& cp,
               const OpChain& epilogue) {
   const Geometry g = geometry(x, cp, w.k());
   const detail::ASource src = patches(x, x.f32(), g, cp, 0.0f);
-  Tensor out({g.n, g.p, g.q, w.n()}, epilogue.outputDType(dtypeOf(w.config().accumulate)));
+  Tensor out = Tensor::uninitialized({g.n, g.p, g.q, w.n()},
+                                     epilogue.outputDType(dtypeOf(w.config().accumulate)));
   out.quant = epilogue.outputQuant(out.quant);
   detail::runFloatGemm(src, {w.data(), w.k(), w.n(), w.n(), false}, w.config(), {}, epilogue,
                        {detail::dataOf(out), w.n()}, out.saturation);
@@ -101,7 +102,7 @@ Tensor conv2d(const Tensor& x, const PackedWeights& w, const ConvParams& cp,
   if (x.quant.perChannel()) throw Error("conv2d: int8 input needs a per-tensor scale");
   const auto pad = static_cast<int8_t>(x.quant.zero_point.at(0));
   const detail::ASource src = patches(x, x.i8(), g, cp, pad);
-  Tensor out({g.n, g.p, g.q, w.n()}, epilogue.outputDType(DType::Int32));
+  Tensor out = Tensor::uninitialized({g.n, g.p, g.q, w.n()}, epilogue.outputDType(DType::Int32));
   out.quant = epilogue.outputQuant(w.accumulatorQuant(x.quant.scale.at(0)));
   detail::runInt8Gemm(src, w, {}, epilogue, {detail::dataOf(out), w.n()}, out.saturation);
   return out;

@@ -12,7 +12,7 @@ Tensor biasAdd(const Tensor& x, const Tensor& bias);  // bias [cols], float
 // per-tensor quant params.
 Tensor add(const Tensor& a, const Tensor& b);
 Tensor mul(const Tensor& x, float s);
-Tensor relu(const Tensor& x);                 // float, Int32, or Int8 (max with the zero point)
+Tensor relu(const Tensor& x);                  // float, Int32, or Int8 (max with the zero point)
 Tensor gelu(const Tensor& x, bool tanh_form);  // tanh form (GPT-2) or erf form (BERT)
 // Converts between float formats (round to nearest even).
 Tensor castTo(const Tensor& x, FloatFormat f);

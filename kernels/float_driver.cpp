@@ -16,10 +16,12 @@ using RowMat = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMa
 using ConstMap = Eigen::Map<const RowMat, 0, Eigen::OuterStride<>>;
 using MutMap = Eigen::Map<RowMat, 0, Eigen::OuterStride<>>;
 
-constexpr int64_t kBlockBudget = 32768;  // float block of 128 KiB
+// Eigen repacks its operands on every call; 128 x 256 blocks keep that within a few percent of
+// one whole-matrix product (docs/kernels.md), and the epilogue runs on L1-sized row slices.
+constexpr int64_t kBlockBudget = 32768;
+constexpr int64_t kBlockCols = 256;
 
-void eigenBlock(const float* a, int64_t lda, const FloatB& b, int64_t n0, Block& blk,
-                int64_t k) {
+void eigenBlock(const float* a, int64_t lda, const FloatB& b, int64_t n0, Block& blk, int64_t k) {
   const ConstMap am(a, blk.rows, k, Eigen::OuterStride<>(lda));
   MutMap cm(blk.f, blk.rows, blk.cols, Eigen::OuterStride<>(blk.ld));
   if (b.transposed) {
@@ -32,8 +34,8 @@ void eigenBlock(const float* a, int64_t lda, const FloatB& b, int64_t n0, Block&
 }
 
 // Running sums in the accumulation format, rounded after every add, k in ascending order.
-void emulatedBlock(const float* a, int64_t lda, const FloatB& b, int64_t n0, Block& blk,
-                   int64_t k, FloatFormat acc_fmt) {
+void emulatedBlock(const float* a, int64_t lda, const FloatB& b, int64_t n0, Block& blk, int64_t k,
+                   FloatFormat acc_fmt) {
   std::vector<double> bk(static_cast<size_t>(blk.cols));
   for (int64_t r = 0; r < blk.rows; ++r) {
     float* c = blk.f + r * blk.ld;
@@ -52,11 +54,10 @@ void emulatedBlock(const float* a, int64_t lda, const FloatB& b, int64_t n0, Blo
 }  // namespace
 
 void runFloatGemm(const ASource& a, const FloatB& b, const FloatGemmConfig& cfg,
-                  const OpChain& prologue, const OpChain& epi, OutView out,
-                  SaturationStats& sat) {
+                  const OpChain& prologue, const OpChain& epi, OutView out, SaturationStats& sat) {
   if (a.k != b.k)
-    throw Error("float matmul: A has " + std::to_string(a.k) + " columns, B has K = " +
-                std::to_string(b.k));
+    throw Error("float matmul: A has " + std::to_string(a.k) +
+                " columns, B has K = " + std::to_string(b.k));
   if (!epi.acceptsInput(Domain::Float))
     throw Error("float matmul: the epilogue must start from float values");
   // Operand rounding of A is one more prologue stage.
@@ -64,7 +65,7 @@ void runFloatGemm(const ASource& a, const FloatB& b, const FloatGemmConfig& cfg,
   if (cfg.operands != FloatFormat::FP32) pro.roundTo(cfg.operands);
   const OpChain& eff = pro.empty() ? prologue : pro;
   const int64_t m = a.m, n = b.n, k = a.k;
-  const BlockPlan plan = planBlocks(m, n, epi.needsWholeRows(), 8, kBlockBudget);
+  const BlockPlan plan = planBlocks(m, n, epi.needsWholeRows(), 8, kBlockBudget, kBlockCols);
   ARows rows_of_a(a, eff, Domain::Float, plan.mc);
   BlockBuffers buf(plan.mc, plan.nc);
   const Domain out_d = epi.outputDomain(Domain::Float);

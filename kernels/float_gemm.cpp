@@ -8,7 +8,8 @@
 namespace tessel::kernels {
 
 FloatWeights::FloatWeights(const Tensor& w, FloatGemmConfig cfg, bool transposed) : cfg_(cfg) {
-  if (!w.isFloat() || w.rank() != 2) throw Error("FloatWeights: weights must be a 2-D float tensor");
+  if (!w.isFloat() || w.rank() != 2)
+    throw Error("FloatWeights: weights must be a 2-D float tensor");
   k_ = transposed ? w.dim(1) : w.dim(0);
   n_ = transposed ? w.dim(0) : w.dim(1);
   data_.resize(static_cast<size_t>(k_ * n_));
@@ -31,10 +32,10 @@ Tensor matmul(const Tensor& a, const FloatWeights& w, const OpChain& epilogue,
   src.ld = a.cols();
   std::vector<int64_t> shape = a.shape();
   shape.back() = w.n();
-  Tensor out(shape, epilogue.outputDType(dtypeOf(w.config().accumulate)));
+  Tensor out = Tensor::uninitialized(shape, epilogue.outputDType(dtypeOf(w.config().accumulate)));
   out.quant = epilogue.outputQuant(out.quant);
-  detail::runFloatGemm(src, {w.data(), w.k(), w.n(), w.n(), false}, w.config(), prologue,
-                       epilogue, {detail::dataOf(out), w.n()}, out.saturation);
+  detail::runFloatGemm(src, {w.data(), w.k(), w.n(), w.n(), false}, w.config(), prologue, epilogue,
+                       {detail::dataOf(out), w.n()}, out.saturation);
   return out;
 }
 

@@ -6,10 +6,7 @@
 namespace tessel::kernels::detail {
 
 ARows::ARows(const ASource& a, const OpChain& prologue, Domain want, int64_t max_rows)
-    : a_(a),
-      pro_(prologue),
-      want_(want),
-      buf_(a.data && prologue.empty() ? 0 : max_rows, a.k) {
+    : a_(a), pro_(prologue), want_(want), buf_(a.data && prologue.empty() ? 0 : max_rows, a.k) {
   if (!prologue.acceptsInput(a.domain) || prologue.outputDomain(a.domain) != want)
     throw Error("GEMM prologue does not turn the A operand into the GEMM's input type");
 }

@@ -33,7 +33,8 @@ class IGelu {
 };
 
 // i-exp for x <= 0: x = -ln2 * z + p, exp(p) ~ 0.3585 (p + 1.353)^2 + 0.344, exp(x) = that >> z
-// with z clamped at 30. Output values have scale outputScale().
+// with z clamped at 30. Output values have scale outputScale(). Needs S <= ln2 / 2 (at least
+// two integer steps per halving).
 class IExp {
  public:
   explicit IExp(float input_scale);
@@ -60,9 +61,9 @@ class ISoftmax {
 };
 
 // i-LayerNorm over a row: integer mean, variance, i-sqrt standard deviation, then
-// y = (x - mean) * floor(2^31 / std) / 2 (scale sqrt(n) / 2^30). gamma and beta are folded as
-// I-BERT does: out_c = sgn(gamma_c) (y + floor(beta_c / (gamma_c S_y))), with per-channel scale
-// |gamma_c| S_y (gamma_c = 0 gives beta_c at scale S_y). Independent of the input scale.
+// y = (x - mean) * floor(2^31 / std) / 2 (scale S_y = sqrt(n) / 2^30). gamma and beta are folded
+// as I-BERT does: out_c = sgn(gamma_c) y + floor(beta_c / (|gamma_c| S_y)), with per-channel
+// scale |gamma_c| S_y (gamma_c = 0 gives beta_c at scale S_y). Independent of the input scale.
 class ILayerNorm {
  public:
   ILayerNorm(std::vector<float> gamma, std::vector<float> beta);
@@ -80,9 +81,9 @@ class ILayerNorm {
 
 // Tensor entry points. Inputs: Int32 or Int8 tensors with a per-tensor scale (Int8 values are
 // taken relative to their zero point). Row-wise ops work over the last dim.
-Tensor iGelu(const Tensor& x);                        // -> Int32, scale IGelu::outputScale()
-Tensor iSoftmax(const Tensor& x);                     // -> Int8 probabilities (see ISoftmax)
+Tensor iGelu(const Tensor& x);     // -> Int32, scale IGelu::outputScale()
+Tensor iSoftmax(const Tensor& x);  // -> Int8 probabilities (see ISoftmax)
 Tensor iLayerNorm(const Tensor& x, const std::vector<float>& gamma,
-                  const std::vector<float>& beta);    // -> Int32 with per-channel scales
+                  const std::vector<float>& beta);  // -> Int32 with per-channel scales
 
 }  // namespace tessel::kernels

@@ -30,16 +30,16 @@ ILayerNorm::ILayerNorm(std::vector<float> gamma, std::vector<float> beta)
   norm_scale_ = static_cast<float>(std::sqrt(static_cast<double>(gamma_.size())) / 0x1p30);
   for (size_t c = 0; c < gamma_.size(); ++c) {
     const double g = gamma_[c] == 0.0f ? 1.0 : std::fabs(gamma_[c]);
-    const double sign = gamma_[c] < 0.0f ? -1.0 : 1.0;
     // gamma = 0: the output is beta alone (the normalized value is dropped in run()).
-    bias_int_.push_back(static_cast<int64_t>(std::floor(sign * beta_[c] / (g * norm_scale_))));
+    bias_int_.push_back(static_cast<int64_t>(std::floor(beta_[c] / (g * norm_scale_))));
     sign_.push_back(gamma_[c] < 0.0f ? -1 : (gamma_[c] == 0.0f ? 0 : 1));
   }
 }
 
 void ILayerNorm::run(const int32_t* x, int32_t* out, int64_t n) const {
-  if (n != width()) throw Error("ILayerNorm: row of " + std::to_string(n) + " values for " +
-                                std::to_string(width()) + " channels");
+  if (n != width())
+    throw Error("ILayerNorm: row of " + std::to_string(n) + " values for " +
+                std::to_string(width()) + " channels");
   int64_t sum = 0;
   for (int64_t i = 0; i < n; ++i) sum += x[i];
   const int64_t mean = floorDiv(2 * sum + n, 2 * n);  // round(sum / n)
@@ -49,7 +49,8 @@ void ILayerNorm::run(const int32_t* x, int32_t* out, int64_t n) const {
     max_dev = std::max(max_dev, dev < 0 ? -dev : dev);
   }
   // Shift deviations so the variance sum stays within 32 bits, as a 32-bit datapath would.
-  const auto limit = static_cast<int64_t>(iSqrt(((uint64_t{1} << 32) - 1) / static_cast<uint64_t>(n)));
+  const auto limit =
+      static_cast<int64_t>(iSqrt(((uint64_t{1} << 32) - 1) / static_cast<uint64_t>(n)));
   int shift = 0;
   while ((max_dev >> shift) > limit) ++shift;
   uint64_t var = 0;
@@ -108,7 +109,7 @@ Tensor iSoftmax(const Tensor& x) {
   float s = 0.0f;
   const std::vector<int32_t> v = promote(x, s);
   const ISoftmax sm(s);
-  Tensor out(x.shape(), DType::Int8);
+  Tensor out = Tensor::uninitialized(x.shape(), DType::Int8);
   out.quant = ISoftmax::outputQuant();
   for (int64_t r = 0; r < x.rows(); ++r)
     sm.run(v.data() + r * x.cols(), out.i8() + r * x.cols(), x.cols(), out.saturation);
@@ -120,7 +121,7 @@ Tensor iLayerNorm(const Tensor& x, const std::vector<float>& gamma,
   float s = 0.0f;
   const std::vector<int32_t> v = promote(x, s);
   const ILayerNorm ln(gamma, beta);
-  Tensor out(x.shape(), DType::Int32);
+  Tensor out = Tensor::uninitialized(x.shape(), DType::Int32);
   out.quant = ln.outputQuant();
   for (int64_t r = 0; r < x.rows(); ++r)
     ln.run(v.data() + r * x.cols(), out.i32() + r * x.cols(), x.cols());

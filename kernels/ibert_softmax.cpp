@@ -22,7 +22,7 @@ IExp::IExp(float input_scale) {
     throw Error("IExp: input scale must be > 0");
   const double s = input_scale;
   x0_ = static_cast<int64_t>(std::floor(-kLn2 / s));
-  if (x0_ == 0) throw Error("IExp: input scale larger than ln 2");
+  if (s > kLn2 / 2) throw Error("IExp: input scale above ln2 / 2 leaves no room for p");
   qb_ = static_cast<int64_t>(std::floor(kB / s));
   qc_ = static_cast<int64_t>(std::floor(kC / (kA * s * s)));
   if (qb_ > (int64_t{1} << 30)) throw Error("IExp: input scale too small for int64 math");
@@ -33,7 +33,7 @@ IExp::IExp(float input_scale) {
 }
 
 int64_t IExp::operator()(int64_t q) const {
-  q = std::max(q, kMaxZ * x0_);  // z <= 30
+  q = std::max(q, kMaxZ * x0_);   // z <= 30
   const int64_t z = q / x0_;      // both <= 0: truncation is floor
   const int64_t p = q - z * x0_;  // in (x0, 0]
   const int64_t poly = (p + qb_) * (p + qb_) + qc_;

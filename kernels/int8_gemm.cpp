@@ -23,7 +23,7 @@ Tensor matmul(const Tensor& a, const PackedWeights& w, const OpChain& epilogue,
   const QuantParams a_quant = prologue.outputQuant(a.quant);
   std::vector<int64_t> shape = a.shape();
   shape.back() = w.n();
-  Tensor out(shape, epilogue.outputDType(DType::Int32));
+  Tensor out = Tensor::uninitialized(shape, epilogue.outputDType(DType::Int32));
   out.quant = epilogue.outputQuant(w.accumulatorQuant(a_quant.scale.at(0)));
   detail::runInt8Gemm(src, w, prologue, epilogue, {detail::dataOf(out), w.n()}, out.saturation);
   return out;

@@ -1,6 +1,7 @@
 // Exact INT8 x INT8 -> INT32 GEMM. Weights are packed once (PackedWeights); each call packs its
 // activation rows and runs a micro-kernel picked at run time: AVX-512 VNNI (vpdpbusd), AVX2
-// (vpmaddwd on sign-extended int16), or a portable loop. All give identical, exact results.
+// (vpmaddwd on sign-extended int16), or, anywhere else, chunked float products on Eigen. All give
+// identical, exact results.
 #pragma once
 
 #include <cstdint>
@@ -43,6 +44,8 @@ class PackedWeights {
   const int8_t* panel(int64_t p) const { return data_.data() + p * 16 * kp_; }
   const int32_t* colSums() const { return colsum_.data(); }  // sum_k w[k][n]
   const int32_t* zeroPoints() const { return zp_.data(); }   // per column
+  // [K, N] as floats: kept only for the portable kernel (chunked float products).
+  const float* floatWeights() const { return float_.data(); }
   bool hasZeroPoints() const { return has_zp_; }
 
  private:
@@ -52,6 +55,7 @@ class PackedWeights {
   QuantParams quant_;
   std::vector<int8_t> data_;
   std::vector<int32_t> colsum_, zp_;
+  std::vector<float> float_;
   bool has_zp_ = false;
 };
 

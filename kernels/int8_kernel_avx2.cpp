@@ -20,12 +20,14 @@ void packAvx2(const int8_t* a, int64_t lda, int64_t rows, int64_t k, int64_t kp,
   const int64_t rows_pad = (rows + kMr - 1) / kMr * kMr;
   std::memset(d, 0, static_cast<size_t>(rows_pad * kp) * sizeof(int16_t));
   for (int64_t r = 0; r < rows; ++r)
-    for (int64_t i = 0; i < k; ++i) d[r * kp + i] = a[r * lda + i];
+    for (int64_t i = 0; i < k; ++i)
+      d[r * kp + i] = static_cast<int16_t>(a[r * lda + i]);  // sign-extend
 }
 
-__attribute__((target("avx2"))) void microAvx2(const void* ap, int64_t kp, const int8_t* b,
+__attribute__((target("avx2"))) void microAvx2(const void* ap, int64_t kp, const void* bp,
                                                int32_t* c, int64_t ldc) {
   const auto* a = static_cast<const int16_t*>(ap);
+  const auto* b = static_cast<const int8_t*>(bp);
   __m256i acc[kMr][4];
   for (auto& row : acc)
     for (auto& v : row) v = _mm256_setzero_si256();

@@ -1,4 +1,6 @@
-// The portable INT8 micro-kernel and run-time kernel selection.
+// The portable INT8 path (chunked float on Eigen) and run-time kernel selection.
+#include <Eigen/Core>
+#include <algorithm>
 #include <cstring>
 
 #include "kernels/detail/int8_kernels.h"
@@ -8,10 +10,14 @@ namespace tessel::kernels {
 
 std::string_view nameOf(Int8Isa isa) {
   switch (isa) {
-    case Int8Isa::Auto: return "auto";
-    case Int8Isa::Portable: return "portable";
-    case Int8Isa::Avx2: return "avx2";
-    case Int8Isa::Avx512Vnni: return "avx512vnni";
+    case Int8Isa::Auto:
+      return "auto";
+    case Int8Isa::Portable:
+      return "portable";
+    case Int8Isa::Avx2:
+      return "avx2";
+    case Int8Isa::Avx512Vnni:
+      return "avx512vnni";
   }
   return "?";
 }
@@ -38,35 +44,33 @@ namespace detail {
 
 namespace {
 
-constexpr int kPortableMr = 4;
-
-void packPortable(const int8_t* a, int64_t lda, int64_t rows, int64_t k, int64_t kp, void* dst) {
-  auto* d = static_cast<int8_t*>(dst);
-  const int64_t rows_pad = (rows + kPortableMr - 1) / kPortableMr * kPortableMr;
-  std::memset(d, 0, static_cast<size_t>(rows_pad * kp));
-  for (int64_t r = 0; r < rows; ++r) std::memcpy(d + r * kp, a + r * lda, static_cast<size_t>(k));
-}
-
-void microPortable(const void* ap, int64_t kp, const int8_t* b, int32_t* c, int64_t ldc) {
-  const auto* a = static_cast<const int8_t*>(ap);
-  int32_t acc[kPortableMr][16] = {};
-  for (int64_t q = 0; q < kp / 4; ++q) {
-    const int8_t* bq = b + q * 64;
-    for (int r = 0; r < kPortableMr; ++r) {
-      const int8_t* ar = a + r * kp + 4 * q;
-      for (int n = 0; n < 16; ++n)
-        acc[r][n] += ar[0] * bq[4 * n] + ar[1] * bq[4 * n + 1] + ar[2] * bq[4 * n + 2] +
-                     ar[3] * bq[4 * n + 3];
-    }
-  }
-  for (int r = 0; r < kPortableMr; ++r) std::memcpy(c + r * ldc, acc[r], sizeof(acc[r]));
-}
+using RowMat = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+using ConstMap = Eigen::Map<const RowMat, 0, Eigen::OuterStride<>>;
+constexpr int64_t kChunk = 1024;  // 1024 * 2^14 = 2^24: every partial sum is an exact float
 
 }  // namespace
 
 const Int8Kernel& portableKernel() {
-  static const Int8Kernel k{Int8Isa::Portable, kPortableMr, 0, 1, packPortable, microPortable};
+  static const Int8Kernel k{Int8Isa::Portable, 1, 0, 0, nullptr, nullptr};
   return k;
+}
+
+void portableBlock(const int8_t* a, int64_t lda, int64_t rows, const PackedWeights& w, int64_t n0,
+                   int64_t cols, int32_t* c, int64_t ldc) {
+  const int64_t k = w.k();
+  RowMat af(rows, std::min(k, kChunk)), part(rows, cols);
+  Eigen::Map<Eigen::Matrix<int32_t, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>, 0,
+             Eigen::OuterStride<>>
+      cm(c, rows, cols, Eigen::OuterStride<>(ldc));
+  cm.setZero();
+  for (int64_t k0 = 0; k0 < k; k0 += kChunk) {
+    const int64_t kc = std::min(kChunk, k - k0);
+    for (int64_t r = 0; r < rows; ++r)
+      for (int64_t i = 0; i < kc; ++i) af(r, i) = a[r * lda + k0 + i];
+    const ConstMap bm(w.floatWeights() + k0 * w.n() + n0, kc, cols, Eigen::OuterStride<>(w.n()));
+    part.noalias() = af.leftCols(kc) * bm;
+    cm += part.cast<int32_t>();
+  }
 }
 
 const Int8Kernel& int8Kernel(Int8Isa isa) {

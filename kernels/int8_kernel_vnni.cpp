@@ -24,9 +24,10 @@ void packVnni(const int8_t* a, int64_t lda, int64_t rows, int64_t k, int64_t kp,
 }
 
 __attribute__((target("avx512f,avx512vnni"))) void microVnni(const void* ap, int64_t kp,
-                                                             const int8_t* b, int32_t* c,
+                                                             const void* bp, int32_t* c,
                                                              int64_t ldc) {
   const auto* a = static_cast<const uint8_t*>(ap);
+  const auto* b = static_cast<const int8_t*>(bp);
   __m512i acc[kMr];
   for (auto& v : acc) v = _mm512_setzero_si512();
   for (int64_t q = 0; q < kp / 4; ++q) {

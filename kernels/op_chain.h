@@ -60,9 +60,9 @@ class OpChain {
   OpChain& iLayerNorm(std::vector<float> gamma, std::vector<float> beta);
 
   // Conversions.
-  OpChain& quantize(QuantParams q);    // Float -> Int8, per tensor or per column; clips counted
-  OpChain& dequantize(QuantParams q);  // Int32 or Int8 -> Float, per tensor or per column
-  OpChain& requantize(Requant r);      // Int32 -> Int8, integer only; clips counted
+  OpChain& quantize(QuantParams q);  // Float -> Int8, per tensor or per column; clips counted
+  OpChain& dequantize(const QuantParams& q);  // Int32 or Int8 -> Float, per tensor or per column
+  OpChain& requantize(const Requant& r);      // Int32 -> Int8, integer only; clips counted
 
   // Appends another chain's stages (its input domain must match this chain's output).
   OpChain& then(const OpChain& next);

@@ -56,8 +56,8 @@ OpChain& OpChain::quantize(QuantParams q) {
       const float* x = b.f + r * b.ld;
       int8_t* o = b.q + r * b.ld;
       if (scale.size() > 1)
-        detail::quantizeRowPerCol(x, o, b.cols, scale.data() + b.col0, zp.data() + b.col0,
-                                  qp.qmin, qp.qmax, satOf(b));
+        detail::quantizeRowPerCol(x, o, b.cols, scale.data() + b.col0, zp.data() + b.col0, qp.qmin,
+                                  qp.qmax, satOf(b));
       else
         detail::quantizeRow(x, o, b.cols, scale[0], zp[0], qp.qmin, qp.qmax, satOf(b));
     }
@@ -66,7 +66,7 @@ OpChain& OpChain::quantize(QuantParams q) {
   return *this;
 }
 
-OpChain& OpChain::dequantize(QuantParams q) {
+OpChain& OpChain::dequantize(const QuantParams& q) {
   const Domain d = out_.value_or(Domain::Int32);
   if (d == Domain::Float) throw Error("OpChain: dequantize needs int8 or int32 values");
   auto zp = zeroPoints(q);
@@ -89,7 +89,7 @@ OpChain& OpChain::dequantize(QuantParams q) {
   });
 }
 
-OpChain& OpChain::requantize(Requant rq) {
+OpChain& OpChain::requantize(const Requant& rq) {
   if (rq.multipliers.empty()) throw Error("OpChain: requantize without multipliers");
   const QuantParams out = rq.out;
   push(Domain::Int32, Domain::Int8, false, "requantize", [rq](Block& b) {
@@ -123,8 +123,7 @@ OpChain& OpChain::iSoftmax(float input_scale) {
   push(Domain::Int32, Domain::Int8, true, "iSoftmax", [sm](Block& b) {
     if (b.col0 != 0 || b.cols != b.total_cols)
       throw Error("OpChain: iSoftmax needs blocks of whole rows");
-    for (int64_t r = 0; r < b.rows; ++r)
-      sm.run(b.i + r * b.ld, b.q + r * b.ld, b.cols, satOf(b));
+    for (int64_t r = 0; r < b.rows; ++r) sm.run(b.i + r * b.ld, b.q + r * b.ld, b.cols, satOf(b));
   });
   quant_ = ISoftmax::outputQuant();
   return *this;

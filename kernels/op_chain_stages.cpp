@@ -18,8 +18,8 @@ using detail::Block;
 // Per-column parameters must cover the full matrix width.
 void checkWidth(size_t have, const Block& b, const char* what) {
   if (static_cast<int64_t>(have) != b.total_cols)
-    throw Error(std::string("OpChain: ") + what + " has " + std::to_string(have) +
-                " values for " + std::to_string(b.total_cols) + " columns");
+    throw Error(std::string("OpChain: ") + what + " has " + std::to_string(have) + " values for " +
+                std::to_string(b.total_cols) + " columns");
 }
 
 void checkWholeRows(const Block& b, const char* what) {
@@ -88,9 +88,8 @@ OpChain& OpChain::relu() {
     if (d == Domain::Int32)
       forRows(b, b.i, [&](int32_t* x, int64_t) { detail::reluInt(x, b.cols, zp); });
     if (d == Domain::Int8)
-      forRows(b, b.q, [&](int8_t* x, int64_t) {
-        detail::reluInt8(x, b.cols, static_cast<int8_t>(zp));
-      });
+      forRows(b, b.q,
+              [&](int8_t* x, int64_t) { detail::reluInt8(x, b.cols, static_cast<int8_t>(zp)); });
   });
 }
 

@@ -10,12 +10,12 @@ namespace tessel::kernels {
 PackedWeights::PackedWeights(const Tensor& w, bool transposed, Int8Isa isa) {
   if (w.dtype() != DType::Int8 || w.rank() != 2)
     throw Error("PackedWeights: weights must be a 2-D int8 tensor");
-  *this = PackedWeights(w.i8(), transposed ? w.dim(1) : w.dim(0),
-                        transposed ? w.dim(0) : w.dim(1), w.dim(1), transposed, w.quant, isa);
+  *this = PackedWeights(w.i8(), transposed ? w.dim(1) : w.dim(0), transposed ? w.dim(0) : w.dim(1),
+                        w.dim(1), transposed, w.quant, isa);
 }
 
-PackedWeights::PackedWeights(const int8_t* data, int64_t k, int64_t n, int64_t ld,
-                             bool transposed, QuantParams q, Int8Isa isa)
+PackedWeights::PackedWeights(const int8_t* data, int64_t k, int64_t n, int64_t ld, bool transposed,
+                             QuantParams q, Int8Isa isa)
     : k_(k), n_(n), kp_((k + 3) / 4 * 4), quant_(std::move(q)) {
   if (k <= 0 || n <= 0) throw Error("PackedWeights: empty weight matrix");
   if (k > kMaxInt8GemmK)
@@ -44,6 +44,12 @@ void PackedWeights::pack(const int8_t* data, int64_t ld, bool transposed) {
       data_[static_cast<size_t>((n / 16) * 16 * kp_ + (k / 4) * 64 + (n % 16) * 4 + k % 4)] = v;
       colsum_[static_cast<size_t>(n)] += v;
     }
+  if (isa_ == Int8Isa::Portable) {
+    float_.resize(static_cast<size_t>(k_ * n_));
+    for (int64_t k = 0; k < k_; ++k)
+      for (int64_t n = 0; n < n_; ++n)
+        float_[static_cast<size_t>(k * n_ + n)] = transposed ? data[n * ld + k] : data[k * ld + n];
+  }
 }
 
 QuantParams PackedWeights::accumulatorQuant(float a_scale) const {

@@ -30,8 +30,7 @@ PoolGeom poolGeom(const Tensor& x, const PoolParams& pp) {
 
 // Calls f(acc_row, in_row) for each in-bounds window position; returns how many there were.
 template <class F>
-int64_t forWindow(const PoolGeom& g, const PoolParams& pp, int64_t n, int64_t p, int64_t q,
-                  F&& f) {
+int64_t forWindow(const PoolGeom& g, const PoolParams& pp, int64_t n, int64_t p, int64_t q, F&& f) {
   int64_t count = 0;
   for (int64_t r = 0; r < pp.window; ++r)
     for (int64_t s = 0; s < pp.window; ++s) {
@@ -60,7 +59,7 @@ void maxPoolImpl(const T* x, T* out, const PoolGeom& g, const PoolParams& pp) {
 
 Tensor maxPool(const Tensor& x, const PoolParams& pp) {
   const PoolGeom g = poolGeom(x, pp);
-  Tensor out({g.n, g.p, g.q, g.c}, x.dtype());
+  Tensor out = Tensor::uninitialized({g.n, g.p, g.q, g.c}, x.dtype());
   out.quant = x.quant;
   if (x.dtype() == DType::Int8)
     maxPoolImpl(x.i8(), out.i8(), g, pp);
@@ -112,7 +111,7 @@ Tensor embedding(const Tensor& ids, const Tensor& table) {
   const int64_t v = table.dim(0), d = table.dim(1);
   std::vector<int64_t> shape = ids.shape();
   shape.push_back(d);
-  Tensor out(shape, table.dtype());
+  Tensor out = Tensor::uninitialized(shape, table.dtype());
   out.quant = table.quant;
   const bool is8 = table.dtype() == DType::Int8;
   if (!is8 && !table.isFloat()) throw Error("embedding: table must be float or int8");
@@ -120,7 +119,8 @@ Tensor embedding(const Tensor& ids, const Tensor& table) {
   for (int64_t i = 0; i < ids.numel(); ++i) {
     const int32_t id = ids.i32()[i];
     if (id < 0 || id >= v)
-      throw Error("embedding: id " + std::to_string(id) + " outside [0, " + std::to_string(v) + ")");
+      throw Error("embedding: id " + std::to_string(id) + " outside [0, " + std::to_string(v) +
+                  ")");
     if (is8)
       std::memcpy(out.i8() + i * d, table.i8() + id * d, row_bytes);
     else

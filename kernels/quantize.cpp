@@ -12,8 +12,8 @@ namespace tessel::kernels {
 QuantParams paramsForRange(float lo, float hi, QuantScheme scheme, int bits) {
   if (bits < 2 || bits > 8) throw Error("paramsForRange: bits must be in [2, 8]");
   if (!(lo <= hi) || !std::isfinite(lo) || !std::isfinite(hi))
-    throw Error("paramsForRange: invalid range [" + std::to_string(lo) + ", " +
-                std::to_string(hi) + "]");
+    throw Error("paramsForRange: invalid range [" + std::to_string(lo) + ", " + std::to_string(hi) +
+                "]");
   const int32_t top = (1 << (bits - 1)) - 1;
   if (scheme == QuantScheme::Symmetric) {
     const float amax = std::max(std::fabs(lo), std::fabs(hi));
@@ -58,7 +58,7 @@ Tensor quantize(const Tensor& x, const QuantParams& q) {
   checkParams(q, s.channels);
   if (q.qmin < -128 || q.qmax > 127 || q.qmin >= q.qmax)
     throw Error("quantize: int8 tensors need -128 <= qmin < qmax <= 127");
-  Tensor out(x.shape(), DType::Int8);
+  Tensor out = Tensor::uninitialized(x.shape(), DType::Int8);
   out.quant = q;
   const float* in = x.f32();
   int8_t* o = out.i8();
@@ -67,8 +67,8 @@ Tensor quantize(const Tensor& x, const QuantParams& q) {
     std::vector<int32_t> zp(static_cast<size_t>(s.channels));
     for (int64_t c = 0; c < s.channels; ++c) zp[static_cast<size_t>(c)] = q.zeroPointAt(c);
     for (int64_t r = 0; r < s.outer; ++r)
-      detail::quantizeRowPerCol(in + r * s.channels, o + r * s.channels, s.channels,
-                                q.scale.data(), zp.data(), q.qmin, q.qmax, out.saturation);
+      detail::quantizeRowPerCol(in + r * s.channels, o + r * s.channels, s.channels, q.scale.data(),
+                                zp.data(), q.qmin, q.qmax, out.saturation);
     return out;
   }
   for (int64_t r = 0; r < s.outer; ++r)
@@ -86,7 +86,7 @@ Tensor dequantize(const Tensor& q) {
   const QuantParams& p = q.quant;
   const AxisSplit s = p.perChannel() ? splitAt(q.shape(), p.axis) : AxisSplit{1, 1, q.numel()};
   checkParams(p, s.channels);
-  Tensor out(q.shape(), DType::FP32);
+  Tensor out = Tensor::uninitialized(q.shape(), DType::FP32);
   float* o = out.f32();
   for (int64_t r = 0; r < s.outer; ++r)
     for (int64_t c = 0; c < s.channels; ++c) {

@@ -50,7 +50,7 @@ Tensor requantize(const Tensor& acc, const Requant& r) {
     throw Error("requantize: " + std::to_string(r.multipliers.size()) + " multipliers for " +
                 std::to_string(cols) + " columns");
   if (r.multipliers.empty()) throw Error("requantize: no multipliers");
-  Tensor out(acc.shape(), DType::Int8);
+  Tensor out = Tensor::uninitialized(acc.shape(), DType::Int8);
   out.quant = r.out;
   const int32_t zp = r.out.zero_point[0];
   for (int64_t i = 0; i < acc.rows(); ++i) {

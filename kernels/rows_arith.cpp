@@ -42,12 +42,13 @@ TESSEL_HOT void reluInt8(int8_t* x, int64_t n, int8_t zero) {
 
 void roundRow(float* x, int64_t n, FloatFormat fmt) { roundInPlace(x, n, fmt); }
 
-// GELU(x) = x/2 * (1 + tanh(sqrt(2/pi) * (x + 0.044715 x^3))), as in GPT-2.
+// GELU(x) = x/2 * (1 + tanh(u)), u = sqrt(2/pi) (x + 0.044715 x^3), as in GPT-2; evaluated as
+// x / (1 + e^{-2u}), the same function with one exp and one division.
 TESSEL_HOT void geluTanh(float* x, int64_t n) {
   for (int64_t i = 0; i < n; ++i) {
     const float v = x[i];
-    const float u = 0.7978845608028654f * (v + 0.044715f * v * v * v);
-    x[i] = 0.5f * v * (1.0f + tanhFast(u));
+    const float u2 = -1.5957691216057308f * (v + 0.044715f * v * v * v);
+    x[i] = v / (1.0f + expFast(u2));
   }
 }
 

@@ -38,8 +38,9 @@ TESSEL_HOT void layerNormRow(float* x, int64_t n, const float* gamma, const floa
   for (; i + 8 <= n; i += 8)
     for (int j = 0; j < 8; ++j) acc[j] += x[i + j] * x[i + j];
   for (; i < n; ++i) acc[i & 7] += x[i] * x[i];
-  const float var = (((acc[0] + acc[4]) + (acc[1] + acc[5])) + ((acc[2] + acc[6]) +
-                     (acc[3] + acc[7]))) / static_cast<float>(n);
+  const float var =
+      (((acc[0] + acc[4]) + (acc[1] + acc[5])) + ((acc[2] + acc[6]) + (acc[3] + acc[7]))) /
+      static_cast<float>(n);
   const float inv = 1.0f / std::sqrt(var + eps);
   if (gamma && beta) {
     for (int64_t k = 0; k < n; ++k) x[k] = x[k] * inv * gamma[k] + beta[k];

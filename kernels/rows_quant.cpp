@@ -1,6 +1,5 @@
-// Conversion row kernels: quantize, dequantize, requantize. Saturation is counted per row.
+// Conversion row kernels: quantize and dequantize. Saturation is counted per row.
 #include "kernels/detail/dispatch.h"
-#include "kernels/detail/fixed_point.h"
 #include "kernels/detail/rows.h"
 #include "kernels/detail/vec_math.h"
 
@@ -56,39 +55,6 @@ TESSEL_HOT void dequantizeRow8(const int8_t* q, float* x, int64_t n, float scale
 TESSEL_HOT void dequantizeRow8PerCol(const int8_t* q, float* x, int64_t n, const float* scale,
                                      const int32_t* zp) {
   for (int64_t i = 0; i < n; ++i) x[i] = static_cast<float>(q[i] - zp[i]) * scale[i];
-}
-
-static inline int8_t saturate(int64_t v, int32_t qmin, int32_t qmax, int64_t& low,
-                              int64_t& high) {
-  low += v < qmin;
-  high += v > qmax;
-  return static_cast<int8_t>(v < qmin ? qmin : (v > qmax ? qmax : v));
-}
-
-TESSEL_HOT void requantizeRow(const int32_t* acc, int8_t* q, int64_t n, FixedPointMultiplier m,
-                              int32_t zp, int32_t qmin, int32_t qmax, SaturationStats& sat) {
-  int64_t low = 0, high = 0;
-  for (int64_t i = 0; i < n; ++i) {
-    // Adding the zero point in 64 bits: a huge accumulator must saturate, not wrap.
-    const int64_t v = static_cast<int64_t>(mulFixed(acc[i], m)) + zp;
-    q[i] = saturate(v, qmin, qmax, low, high);
-  }
-  sat.total += n;
-  sat.low += low;
-  sat.high += high;
-}
-
-TESSEL_HOT void requantizeRowPerCol(const int32_t* acc, int8_t* q, int64_t n,
-                                    const FixedPointMultiplier* m, int32_t zp, int32_t qmin,
-                                    int32_t qmax, SaturationStats& sat) {
-  int64_t low = 0, high = 0;
-  for (int64_t i = 0; i < n; ++i) {
-    const int64_t v = static_cast<int64_t>(mulFixed(acc[i], m[i])) + zp;
-    q[i] = saturate(v, qmin, qmax, low, high);
-  }
-  sat.total += n;
-  sat.low += low;
-  sat.high += high;
 }
 
 }  // namespace tessel::kernels::detail

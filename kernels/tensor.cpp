@@ -1,5 +1,6 @@
 #include "kernels/tensor.h"
 
+#include <algorithm>
 #include <string>
 
 #include "kernels/float_format.h"
@@ -33,16 +34,34 @@ int64_t numelOf(const std::vector<int64_t>& shape) {
 }
 
 Tensor::Tensor(std::vector<int64_t> shape, DType dtype)
-    : shape_(std::move(shape)), dtype_(dtype), numel_(numelOf(shape_)) {
-  const auto n = static_cast<size_t>(numel_);
-  switch (dtype_) {
+    : Tensor(uninitialized(std::move(shape), dtype)) {
+  std::fill(f_.begin(), f_.end(), 0.0f);
+  std::fill(i8_.begin(), i8_.end(), int8_t{0});
+  std::fill(i32_.begin(), i32_.end(), 0);
+}
+
+Tensor Tensor::uninitialized(std::vector<int64_t> shape, DType dtype) {
+  Tensor t;
+  t.numel_ = numelOf(shape);
+  t.shape_ = std::move(shape);
+  t.dtype_ = dtype;
+  const auto n = static_cast<size_t>(t.numel_);
+  switch (dtype) {
     case DType::FP32:
     case DType::FP16:
-    case DType::BF16: f_.assign(n, 0.0f); break;
-    case DType::Int8: i8_.assign(n, 0); break;
-    case DType::Int32: i32_.assign(n, 0); break;
-    case DType::Int16: throw Error("kernels::Tensor: int16 tensors are not supported");
+    case DType::BF16:
+      t.f_.resize(n);
+      break;
+    case DType::Int8:
+      t.i8_.resize(n);
+      break;
+    case DType::Int32:
+      t.i32_.resize(n);
+      break;
+    case DType::Int16:
+      throw Error("kernels::Tensor: int16 tensors are not supported");
   }
+  return t;
 }
 
 Tensor Tensor::fromFloats(std::vector<int64_t> shape, std::vector<float> values, DType dtype) {
@@ -54,7 +73,7 @@ Tensor Tensor::fromFloats(std::vector<int64_t> shape, std::vector<float> values,
   if (static_cast<int64_t>(values.size()) != t.numel_)
     throw Error("Tensor::fromFloats: " + std::to_string(values.size()) + " values for " +
                 std::to_string(t.numel_) + " elements");
-  t.f_ = std::move(values);
+  t.f_.assign(values.begin(), values.end());
   roundInPlace(t.f_.data(), t.numel_, formatOf(dtype));
   return t;
 }
@@ -66,7 +85,7 @@ Tensor Tensor::fromInt8(std::vector<int64_t> shape, std::vector<int8_t> values, 
   t.numel_ = numelOf(t.shape_);
   if (static_cast<int64_t>(values.size()) != t.numel_)
     throw Error("Tensor::fromInt8: value count does not match the shape");
-  t.i8_ = std::move(values);
+  t.i8_.assign(values.begin(), values.end());
   t.quant = std::move(q);
   return t;
 }
@@ -78,7 +97,7 @@ Tensor Tensor::fromInt32(std::vector<int64_t> shape, std::vector<int32_t> values
   t.numel_ = numelOf(t.shape_);
   if (static_cast<int64_t>(values.size()) != t.numel_)
     throw Error("Tensor::fromInt32: value count does not match the shape");
-  t.i32_ = std::move(values);
+  t.i32_.assign(values.begin(), values.end());
   t.quant = std::move(q);
   return t;
 }

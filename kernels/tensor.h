@@ -4,6 +4,8 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
+#include <utility>
 #include <vector>
 
 #include "util/dtype.h"
@@ -14,8 +16,8 @@ namespace tessel::kernels {
 struct QuantParams {
   std::vector<float> scale{1.0f};
   std::vector<int32_t> zero_point{0};
-  int axis = -1;         // channel axis for per-channel params (negative counts from the end)
-  int32_t qmin = -128;   // representable integer range of the stored values
+  int axis = -1;        // channel axis for per-channel params (negative counts from the end)
+  int32_t qmin = -128;  // representable integer range of the stored values
   int32_t qmax = 127;
 
   bool perChannel() const { return scale.size() > 1; }
@@ -36,11 +38,38 @@ struct SaturationStats {
   SaturationStats& operator+=(const SaturationStats& o);
 };
 
+namespace detail {
+// Allocator whose resize() leaves new elements uninitialized: kernels overwrite their outputs,
+// and zero-filling megabytes first would cost a full extra pass.
+template <class T>
+struct NoInitAllocator : std::allocator<T> {
+  template <class U>
+  struct rebind {
+    using other = NoInitAllocator<U>;
+  };
+  NoInitAllocator() = default;
+  template <class U>
+  NoInitAllocator(const NoInitAllocator<U>&) {}
+  template <class U>
+  void construct(U* p) {
+    ::new (static_cast<void*>(p)) U;
+  }
+  template <class U, class... Args>
+  void construct(U* p, Args&&... args) {
+    ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
+  }
+};
+template <class T>
+using Buffer = std::vector<T, NoInitAllocator<T>>;
+}  // namespace detail
+
 class Tensor {
  public:
   Tensor() = default;
   // Zero-filled. Throws Error for unsupported dtypes (Int16) or negative dims.
   Tensor(std::vector<int64_t> shape, DType dtype);
+  // Contents unspecified: for kernels that overwrite every element.
+  static Tensor uninitialized(std::vector<int64_t> shape, DType dtype);
 
   // FP16/BF16 values are rounded to the format (round to nearest even).
   static Tensor fromFloats(std::vector<int64_t> shape, std::vector<float> values,
@@ -55,8 +84,8 @@ class Tensor {
   int rank() const { return static_cast<int>(shape_.size()); }
   int64_t dim(int i) const;  // negative i counts from the end
   int64_t numel() const { return numel_; }
-  int64_t cols() const;      // last dim (1 for a scalar)
-  int64_t rows() const;      // numel / cols: the matrix view every row-wise kernel uses
+  int64_t cols() const;  // last dim (1 for a scalar)
+  int64_t rows() const;  // numel / cols: the matrix view every row-wise kernel uses
   // Same data, new shape with equal numel.
   void reshape(std::vector<int64_t> shape);
 
@@ -75,9 +104,9 @@ class Tensor {
   std::vector<int64_t> shape_;
   DType dtype_ = DType::FP32;
   int64_t numel_ = 0;
-  std::vector<float> f_;
-  std::vector<int8_t> i8_;
-  std::vector<int32_t> i32_;
+  detail::Buffer<float> f_;
+  detail::Buffer<int8_t> i8_;
+  detail::Buffer<int32_t> i32_;
 };
 
 // Product of dims; throws Error on a negative dim.

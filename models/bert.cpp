@@ -12,6 +12,19 @@ constexpr int64_t kMaxPositions = 512;
 constexpr int64_t kTokenTypes = 2;
 constexpr float kEps = 1e-12f;  // HF BertConfig.layer_norm_eps
 
+// Blocks to build: a prefix when options.layers asks for one (0 = all).
+int64_t blockCount(const std::string& model, int64_t blocks, const WorkloadOptions& o) {
+  if (o.layers > blocks) {
+    configError("--layers", "layers " + std::to_string(o.layers) + " exceeds " + model + "'s " +
+                                std::to_string(blocks) + " blocks");
+  }
+  return o.layers == 0 ? blocks : o.layers;
+}
+
+std::string layersSuffix(const WorkloadOptions& o) {
+  return o.layers == 0 ? "" : " layers=" + std::to_string(o.layers);
+}
+
 // Word + position + token-type embeddings, then LayerNorm.
 int embed(Builder& b, int64_t batch, int64_t s, int64_t d) {
   int ids = b.input("input_ids", {batch, s}, DType::Int32);
@@ -41,11 +54,13 @@ Graph buildBert(const BertConfig& c, const WorkloadOptions& o) {
     configError("--seq", "seq " + std::to_string(o.seq) + " exceeds bert's " +
                              std::to_string(kMaxPositions) + " position embeddings");
   }
+  const int64_t layers = blockCount(c.name, c.layers, o);
   Graph g;
-  g.name = c.name + " seq=" + std::to_string(o.seq) + " batch=" + std::to_string(o.batch);
+  g.name = c.name + " seq=" + std::to_string(o.seq) + " batch=" + std::to_string(o.batch) +
+           layersSuffix(o);
   Builder b{g, o.dtype};
   int x = embed(b, o.batch, o.seq, c.d);
-  for (int i = 0; i < c.layers; ++i) x = layer(b, c, i, x);
+  for (int i = 0; i < layers; ++i) x = layer(b, c, i, x);
   return g;
 }
 

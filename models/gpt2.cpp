@@ -12,6 +12,19 @@ constexpr int64_t kVocab = 50257;
 constexpr int64_t kContext = 1024;
 constexpr float kEps = 1e-5f;
 
+// Blocks to build: a prefix when options.layers asks for one (0 = all).
+int64_t blockCount(const std::string& model, int64_t blocks, const WorkloadOptions& o) {
+  if (o.layers > blocks) {
+    configError("--layers", "layers " + std::to_string(o.layers) + " exceeds " + model + "'s " +
+                                std::to_string(blocks) + " blocks");
+  }
+  return o.layers == 0 ? blocks : o.layers;
+}
+
+std::string layersSuffix(const WorkloadOptions& o) {
+  return o.layers == 0 ? "" : " layers=" + std::to_string(o.layers);
+}
+
 void checkSeq(const WorkloadOptions& o) {
   const bool decode = o.phase == "decode";
   // Decode attends over the cache plus the new token, so both must fit in the context.
@@ -56,15 +69,16 @@ int lmHead(Builder& b, int x, int wte, bool all) {
 
 Graph buildGpt2(const Gpt2Config& c, const WorkloadOptions& o) {
   checkSeq(o);
+  const int64_t layers = blockCount(c.name, c.layers, o);
   const bool decode = o.phase == "decode";
   const int64_t new_tokens = decode ? 1 : o.seq;
   Graph g;
   g.name = c.name + " " + o.phase + " seq=" + std::to_string(o.seq) +
-           " batch=" + std::to_string(o.batch);
+           " batch=" + std::to_string(o.batch) + layersSuffix(o);
   Builder b{g, o.dtype};
   int x = embed(b, o.batch, new_tokens, c.d);
   const int wte = g.op(g.findOp("wte")).inputs[1];  // the [V, d] table, reused by lm_head
-  for (int i = 0; i < c.layers; ++i) {
+  for (int i = 0; i < layers; ++i) {
     AttentionSpec spec{c.heads, true, -1, -1};
     if (decode) {
       // The cache already holds the new token's K/V (see docs/workloads.md), hence L+1 rows.

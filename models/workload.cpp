@@ -82,6 +82,16 @@ void checkOptions(const WorkloadOptions& o) {
                                "): ResNet-50 downsamples by 32");
   }
   if (o.image > kMaxImage) configError("--image", "image must be at most " + n(kMaxImage));
+  if (o.layers < 0) configError("--layers", "layers must be at least 0 (got " + n(o.layers) + ")");
+}
+
+// Only the transformer families have a block count to cut; elsewhere it would be ignored.
+void rejectLayers(const std::string& name, const WorkloadOptions& o) {
+  if (o.layers != 0) {
+    configError("--layers", "workload '" + name +
+                                "' has no transformer blocks to cut (--layers applies to gpt2 "
+                                "and bert; shrink resnet50 with --image)");
+  }
 }
 
 std::string lower(std::string s) {
@@ -118,12 +128,14 @@ Graph build(const std::string& name, const WorkloadOptions& options) {
   const std::string key = lower(name);
   if (key.rfind("gemm:", 0) == 0 || key.rfind("conv:", 0) == 0) {
     rejectDecode(name, options);
+    rejectLayers(name, options);
     const std::string params = name.substr(5);
     return key[0] == 'g' ? detail::buildGemm(params, options) : detail::buildConv(params, options);
   }
   for (const Family& f : families()) {
     if (key != f.name) continue;
     if (!f.decode) rejectDecode(name, options);
+    if (f.build == detail::buildResnet50) rejectLayers(name, options);
     return f.build(options);
   }
   unknownWorkload(name);

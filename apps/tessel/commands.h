@@ -19,6 +19,7 @@ struct WorkloadArgs {
   int64_t image = 224;
   std::string dtype;  // empty = the array's input dtype (run) or int8 (workload)
   bool all_logits = false;
+  int64_t layers = 0;  // gpt2/bert: only blocks 0..layers-1 (0 = all)
 };
 
 struct RunArgs {
@@ -37,7 +38,38 @@ struct RunArgs {
   bool quiet = false;  // no table on stdout
 };
 
+// Options of the functional executor shared by `validate` and `precision`.
+struct ExecArgs {
+  bool integer_nonlinear = false;  // I-BERT integer GELU/softmax/LayerNorm on INT8 tensors
+  bool fuse = false;               // run fusion groups as one GEMM + epilogue
+  bool low_precision_accumulate = false;
+  std::string calibration = "minmax";  // minmax | percentile
+  double percentile = 99.99;
+  uint64_t seed = 1;  // synthetic weights and inputs
+};
+
+struct ValidateArgs {
+  WorkloadArgs workload;
+  std::string precision = "int8";  // int8 | fp16 | bf16 | fp32 | mixed (needs plan)
+  std::string plan;                // precision plan YAML/JSON (from `tessel precision`)
+  ExecArgs exec;
+  std::string json_path;
+  bool quiet = false;
+};
+
+struct PrecisionArgs {
+  WorkloadArgs workload;
+  double tolerance = 0.0;
+  std::string metric = "rel_l2";  // rel_l2 | kl
+  std::string to = "int8";        // int8 | fp16 | bf16
+  ExecArgs exec;
+  std::string out_path;           // the plan YAML; stdout when empty
+  bool quiet = false;
+};
+
 int runCommand(const RunArgs& args, std::ostream& out);
+int validateCommand(const ValidateArgs& args, std::ostream& out);
+int precisionCommand(const PrecisionArgs& args, std::ostream& out);
 int archCheckCommand(const std::string& path, const std::vector<std::string>& overrides,
                      std::ostream& out);
 int archSchemaCommand(std::ostream& out);

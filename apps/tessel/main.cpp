@@ -12,14 +12,65 @@ namespace {
 using tessel::app::RunArgs;
 using tessel::app::WorkloadArgs;
 
-void addWorkloadOptions(CLI::App* cmd, WorkloadArgs& w) {
+void addWorkloadOptions(CLI::App* cmd, WorkloadArgs& w, bool with_dtype = true) {
   cmd->add_option("--seq", w.seq, "sequence length (prefill/encoder) or KV-cache length (decode)")
       ->capture_default_str();
   cmd->add_option("--batch", w.batch, "batch size")->capture_default_str();
   cmd->add_option("--phase", w.phase, "gpt2: prefill | decode")->capture_default_str();
   cmd->add_option("--image", w.image, "resnet50 image height = width")->capture_default_str();
-  cmd->add_option("--dtype", w.dtype, "tensor dtype (default: the array's input dtype)");
+  if (with_dtype)
+    cmd->add_option("--dtype", w.dtype, "tensor dtype (default: the array's input dtype)");
   cmd->add_flag("--all-logits", w.all_logits, "gpt2 prefill: LM head on every position");
+  cmd->add_option("--layers", w.layers, "gpt2/bert: run blocks 0..N-1 only (0 = all)")
+      ->capture_default_str();
+}
+
+// The functional executor's options, shared by validate and precision.
+void addExecOptions(CLI::App* cmd, tessel::app::ExecArgs& e) {
+  cmd->add_flag("--integer-nonlinear", e.integer_nonlinear,
+                "INT8 GELU/softmax/LayerNorm with the I-BERT integer kernels");
+  cmd->add_flag("--fuse", e.fuse, "run fusion groups as one GEMM with an epilogue chain");
+  cmd->add_flag("--low-precision-accumulate", e.low_precision_accumulate,
+                "FP16/BF16 GEMMs accumulate in their own format (slow)");
+  cmd->add_option("--calibration", e.calibration, "INT8 activation ranges: minmax | percentile")
+      ->capture_default_str();
+  cmd->add_option("--percentile", e.percentile, "percentile of |x| for --calibration percentile")
+      ->capture_default_str();
+  cmd->add_option("--seed", e.seed, "seed of the synthetic weights and inputs")
+      ->capture_default_str();
+}
+
+void addValidate(CLI::App& app, tessel::app::ValidateArgs& v, std::function<int()>& action) {
+  CLI::App* cmd = app.add_subcommand("validate", "run a workload's numerics against FP32");
+  cmd->add_option("--workload", v.workload.name,
+                  "gpt2[-size], bert[-size], resnet50, gemm:.., conv:..")
+      ->required();
+  v.workload.seq = 128;  // short by default: the executor really computes every value
+  addWorkloadOptions(cmd, v.workload, false);
+  cmd->add_option("--precision", v.precision, "int8 | fp16 | bf16 | fp32 | mixed (with --plan)")
+      ->capture_default_str();
+  cmd->add_option("--plan", v.plan, "per-op dtype plan (YAML/JSON from `tessel precision`)");
+  addExecOptions(cmd, v.exec);
+  cmd->add_option("--json", v.json_path, "write the per-op and output metrics as JSON");
+  cmd->add_flag("-q,--quiet", v.quiet, "no table on stdout");
+  cmd->callback([&] { action = [&] { return tessel::app::validateCommand(v, std::cout); }; });
+}
+
+void addPrecision(CLI::App& app, tessel::app::PrecisionArgs& p, std::function<int()>& action) {
+  CLI::App* cmd = app.add_subcommand("precision", "search a per-op precision plan by sensitivity");
+  cmd->add_option("--workload", p.workload.name,
+                  "gpt2[-size], bert[-size], resnet50, gemm:.., conv:..")
+      ->required();
+  p.workload.seq = 128;
+  addWorkloadOptions(cmd, p.workload, false);
+  cmd->add_option("--tolerance", p.tolerance, "largest end-to-end output error allowed")
+      ->required();
+  cmd->add_option("--metric", p.metric, "rel_l2 | kl")->capture_default_str();
+  cmd->add_option("--to", p.to, "the lower dtype: int8 | fp16 | bf16")->capture_default_str();
+  addExecOptions(cmd, p.exec);
+  cmd->add_option("--out", p.out_path, "write the plan YAML here (default: stdout)");
+  cmd->add_flag("-q,--quiet", p.quiet, "no table on stdout");
+  cmd->callback([&] { action = [&] { return tessel::app::precisionCommand(p, std::cout); }; });
 }
 
 void addRun(CLI::App& app, RunArgs& run, std::function<int()>& action) {
@@ -33,7 +84,8 @@ void addRun(CLI::App& app, RunArgs& run, std::function<int()>& action) {
   cmd->add_option("--dataflow", run.dataflow, "ws | os | is | a dataflow YAML file");
   cmd->add_option("--engine", run.engine, "analytical")->capture_default_str();
   cmd->add_option("--mapper", run.mapper, "gemmini-auto")->capture_default_str();
-  cmd->add_option("-p,--param", run.overrides, "override a YAML key: -p accumulator.capacity=256KiB");
+  cmd->add_option("-p,--param", run.overrides,
+                  "override a YAML key: -p accumulator.capacity=256KiB");
   cmd->add_option("--precision-plan", run.precision_plan,
                   "per-op dtypes (YAML/JSON from `tessel precision`); converts where they change");
   cmd->add_option("--json", run.json_path, "write the JSON report (reports/SCHEMA.md)");
@@ -75,9 +127,13 @@ int main(int argc, char** argv) {
   workload->add_option("name", wl.name, "workload name")->required();
   addWorkloadOptions(workload, wl);
   workload->add_option("--json", wl_json, "write the op list as JSON");
-  workload->callback([&] {
-    action = [&] { return tessel::app::workloadCommand(wl, wl_json, std::cout); };
-  });
+  workload->callback(
+      [&] { action = [&] { return tessel::app::workloadCommand(wl, wl_json, std::cout); }; });
+
+  tessel::app::ValidateArgs validate;
+  addValidate(app, validate, action);
+  tessel::app::PrecisionArgs precision;
+  addPrecision(app, precision, action);
 
   CLI::App* dfs = app.add_subcommand("dataflows", "list the shipped dataflows");
   dfs->callback([&] { action = [&] { return tessel::app::dataflowsCommand(std::cout); }; });

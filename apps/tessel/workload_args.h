@@ -15,6 +15,7 @@ inline models::WorkloadOptions toWorkloadOptions(const WorkloadArgs& a, DType fa
   o.phase = a.phase;
   o.image = a.image;
   o.all_logits = a.all_logits;
+  o.layers = a.layers;
   o.dtype = fallback;
   if (!a.dtype.empty()) {
     const auto t = parseDType(a.dtype);

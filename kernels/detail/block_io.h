@@ -16,8 +16,10 @@ struct BlockPlan {
   int64_t mc = 0;  // rows per block
   int64_t nc = 0;  // columns per block (all of them for row-wise chains)
 };
-// Blocks of about `budget` elements (sized for L2), mc a multiple of `mr`, nc of 16.
-BlockPlan planBlocks(int64_t m, int64_t n, bool whole_rows, int64_t mr, int64_t budget);
+// Blocks of about `budget` elements, mc a multiple of `mr`, nc = min(n, nc_target) (nc_target a
+// multiple of 16) or all n columns for row-wise chains.
+BlockPlan planBlocks(int64_t m, int64_t n, bool whole_rows, int64_t mr, int64_t budget,
+                     int64_t nc_target = 256);
 
 // One buffer per domain, each `rows x ld`.
 class BlockBuffers {

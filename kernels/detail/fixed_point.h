@@ -32,9 +32,10 @@ inline int32_t mulFixed(int32_t x, FixedPointMultiplier m) {
     const int s = 31 + m.shift;
     const int64_t p = static_cast<int64_t>(x) * m.multiplier;
     const int64_t y = s > 0 ? (p + (int64_t{1} << (s - 1))) >> s : p;
-    return static_cast<int32_t>(y > std::numeric_limits<int32_t>::max()   ? std::numeric_limits<int32_t>::max()
-                                : y < std::numeric_limits<int32_t>::min() ? std::numeric_limits<int32_t>::min()
-                                                                          : y);
+    return static_cast<int32_t>(
+        y > std::numeric_limits<int32_t>::max()   ? std::numeric_limits<int32_t>::max()
+        : y < std::numeric_limits<int32_t>::min() ? std::numeric_limits<int32_t>::min()
+                                                  : y);
   }
   return rdbpot(srdhm(x, m.multiplier), m.shift);
 }

@@ -13,7 +13,7 @@
 namespace tessel::kernels::detail {
 
 // Arithmetic (rows_arith.cpp).
-void addVec(float* x, int64_t n, const float* v);  // x += v (bias or residual row)
+void addVec(float* x, int64_t n, const float* v);         // x += v (bias or residual row)
 void addVecInt(int32_t* x, int64_t n, const int32_t* v);  // saturating
 void mulScalar(float* x, int64_t n, float s);
 void mulVec(float* x, int64_t n, const float* s);
@@ -27,8 +27,8 @@ void geluErf(float* x, int64_t n);
 // Conversions (rows_quant.cpp). *PerCol variants take one scale / zero point per column.
 void quantizeRow(const float* x, int8_t* q, int64_t n, float scale, int32_t zp, int32_t qmin,
                  int32_t qmax, SaturationStats& sat);
-void quantizeRowPerCol(const float* x, int8_t* q, int64_t n, const float* scale,
-                       const int32_t* zp, int32_t qmin, int32_t qmax, SaturationStats& sat);
+void quantizeRowPerCol(const float* x, int8_t* q, int64_t n, const float* scale, const int32_t* zp,
+                       int32_t qmin, int32_t qmax, SaturationStats& sat);
 void dequantizeRow(const int32_t* q, float* x, int64_t n, float scale, int32_t zp);
 void dequantizeRowPerCol(const int32_t* q, float* x, int64_t n, const float* scale,
                          const int32_t* zp);

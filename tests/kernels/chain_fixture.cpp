@@ -49,58 +49,87 @@ Tensor withQuant(Tensor t, QuantParams q) {
   return t;
 }
 
-void floatStage(RandomChain& ch, const ChainOperands& o, int pick) {
-  auto& f = ch.fused;
-  auto& u = ch.unfused;
-  switch (pick) {
-    case 0: f.bias(o.bias); u.push_back([&o](Tensor t) { return biasAdd(t, Tensor::fromFloats({o.cols}, o.bias)); }); ch.names.push_back("bias"); break;
-    case 1: f.mul(1.7f); u.push_back([](Tensor t) { return mul(t, 1.7f); }); ch.names.push_back("mul"); break;
-    case 2: f.mul(o.colscale); u.push_back([&o](Tensor t) { return applyChain(OpChain(Domain::Float).mul(o.colscale), t); }); ch.names.push_back("mulCols"); break;
-    case 3: f.add(o.res_f); u.push_back([&o](Tensor t) { Tensor r = o.res_f; r.reshape(t.shape()); return add(t, r); }); ch.names.push_back("add"); break;
-    case 4: f.relu(); u.push_back([](Tensor t) { return relu(t); }); ch.names.push_back("relu"); break;
-    case 5: f.gelu(true); u.push_back([](Tensor t) { return gelu(t, true); }); ch.names.push_back("geluTanh"); break;
-    case 6: f.gelu(false); u.push_back([](Tensor t) { return gelu(t, false); }); ch.names.push_back("geluErf"); break;
-    case 7: f.roundTo(FloatFormat::FP16); u.push_back([](Tensor t) { return castTo(castTo(t, FloatFormat::FP16), FloatFormat::FP32); }); ch.names.push_back("fp16"); break;
-    case 8: f.roundTo(FloatFormat::BF16); u.push_back([](Tensor t) { return castTo(castTo(t, FloatFormat::BF16), FloatFormat::FP32); }); ch.names.push_back("bf16"); break;
-    case 9: f.softmax(); u.push_back([](Tensor t) { return softmax(t); }); ch.names.push_back("softmax"); break;
-    case 10: f.layerNorm(vec(o.gamma), vec(o.beta), 1e-5f); u.push_back([&o](Tensor t) { return layerNorm(t, o.gamma, o.beta, 1e-5f); }); ch.names.push_back("layerNorm"); break;
-    case 11: f.quantize(QuantParams::perTensor(0.02f, 3)); u.push_back([](Tensor t) { return quantize(t, QuantParams::perTensor(0.02f, 3)); }); ch.names.push_back("quantize"); break;
-    default: { const QuantParams q = perColumn(o.cols, 0.03f, -2); f.quantize(q); u.push_back([q](Tensor t) { return quantize(t, q); }); ch.names.push_back("quantizeCols"); }
-  }
+// One stage, fused and unfused. The unfused form is the standalone op over a whole tensor
+// (applyChain with that single stage where no standalone op exists).
+struct StageDef {
+  const char* name;
+  std::function<void(OpChain&)> fused;
+  std::function<Tensor(Tensor)> unfused;
+};
+
+Tensor alone(const OpChain& one_stage, const Tensor& t) { return applyChain(one_stage, t); }
+
+std::vector<StageDef> floatStages(const ChainOperands& o) {
+  const QuantParams qt = QuantParams::perTensor(0.02f, 3), qc = perColumn(o.cols, 0.03f, -2);
+  const Tensor bias = Tensor::fromFloats({o.cols}, o.bias);
+  return {
+      {"bias", [&o](OpChain& c) { c.bias(o.bias); }, [bias](Tensor t) { return biasAdd(t, bias); }},
+      {"mul", [](OpChain& c) { c.mul(1.7f); }, [](Tensor t) { return mul(t, 1.7f); }},
+      {"mulCols", [&o](OpChain& c) { c.mul(o.colscale); },
+       [&o](Tensor t) { return alone(OpChain(Domain::Float).mul(o.colscale), t); }},
+      {"add", [&o](OpChain& c) { c.add(o.res_f); },
+       [&o](Tensor t) {
+         Tensor r = o.res_f;
+         r.reshape(t.shape());
+         return add(t, r);
+       }},
+      {"relu", [](OpChain& c) { c.relu(); }, [](Tensor t) { return relu(t); }},
+      {"geluTanh", [](OpChain& c) { c.gelu(true); }, [](Tensor t) { return gelu(t, true); }},
+      {"geluErf", [](OpChain& c) { c.gelu(false); }, [](Tensor t) { return gelu(t, false); }},
+      {"fp16", [](OpChain& c) { c.roundTo(FloatFormat::FP16); },
+       [](Tensor t) { return castTo(castTo(t, FloatFormat::FP16), FloatFormat::FP32); }},
+      {"bf16", [](OpChain& c) { c.roundTo(FloatFormat::BF16); },
+       [](Tensor t) { return castTo(castTo(t, FloatFormat::BF16), FloatFormat::FP32); }},
+      {"softmax", [](OpChain& c) { c.softmax(); }, [](Tensor t) { return softmax(t); }},
+      {"layerNorm", [&o](OpChain& c) { c.layerNorm(vec(o.gamma), vec(o.beta), 1e-5f); },
+       [&o](Tensor t) { return layerNorm(t, o.gamma, o.beta, 1e-5f); }},
+      {"quantize", [qt](OpChain& c) { c.quantize(qt); },
+       [qt](Tensor t) { return quantize(t, qt); }},
+      {"quantizeCols", [qc](OpChain& c) { c.quantize(qc); },
+       [qc](Tensor t) { return quantize(t, qc); }},
+  };
 }
 
-void int32Stage(RandomChain& ch, const ChainOperands& o, int pick) {
-  auto& f = ch.fused;
-  auto& u = ch.unfused;
+std::vector<StageDef> int32Stages(const ChainOperands& o) {
   const QuantParams unit = QuantParams::perTensor(1.0f, 0, INT32_MIN, INT32_MAX);
-  switch (pick) {
-    case 0: f.biasInt(o.bias_i); u.push_back([&o](Tensor t) { return applyChain(OpChain(Domain::Int32).biasInt(o.bias_i), t); }); ch.names.push_back("biasInt"); break;
-    case 1: f.relu(); u.push_back([](Tensor t) { return relu(t); }); ch.names.push_back("reluInt"); break;
-    case 2: f.add(o.res_i); u.push_back([&o](Tensor t) { t.quant = o.res_i.quant; return add(t, o.res_i); }); ch.names.push_back("addInt"); break;
-    case 3: f.iGelu(0.01f); u.push_back([](Tensor t) { return iGelu(withQuant(t, QuantParams::perTensor(0.01f))); }); ch.names.push_back("iGelu"); break;
-    case 4: { const Requant r = makeRequant({0.002f}, QuantParams::perTensor(0.05f, 5)); f.requantize(r); u.push_back([r](Tensor t) { return requantize(t, r); }); ch.names.push_back("requantize"); break; }
-    case 5: { const Requant r = makeRequant(perColumn(o.cols, 0.001f, 0).scale, QuantParams::perTensor(0.05f, -7)); f.requantize(r); u.push_back([r](Tensor t) { return requantize(t, r); }); ch.names.push_back("requantizeCols"); break; }
-    case 6: f.dequantize(QuantParams::perTensor(1e-3f)); u.push_back([](Tensor t) { return dequantize(withQuant(t, QuantParams::perTensor(1e-3f))); }); ch.names.push_back("dequantize"); break;
-    case 7: { QuantParams q = perColumn(o.cols, 1e-3f, 0); q.zero_point = {0}; f.dequantize(q); u.push_back([q](Tensor t) { return dequantize(withQuant(t, q)); }); ch.names.push_back("dequantizeCols"); break; }
-    case 8: f.iSoftmax(0.01f); u.push_back([](Tensor t) { return iSoftmax(withQuant(t, QuantParams::perTensor(0.01f))); }); ch.names.push_back("iSoftmax"); break;
-    case 9: f.iLayerNorm(vec(o.gamma), vec(o.beta)); u.push_back([&o, unit](Tensor t) { return iLayerNorm(withQuant(t, unit), vec(o.gamma), vec(o.beta)); }); ch.names.push_back("iLayerNorm"); break;
-    default: f.causalMask(0); u.push_back([](Tensor t) { return applyChain(OpChain(Domain::Int32).causalMask(0), t); }); ch.names.push_back("causalMask");
-  }
+  const QuantParams s01 = QuantParams::perTensor(0.01f), s1m = QuantParams::perTensor(1e-3f);
+  QuantParams cols = perColumn(o.cols, 1e-3f, 0);
+  cols.zero_point = {0};
+  const Requant rt = makeRequant({0.002f}, QuantParams::perTensor(0.05f, 5));
+  const Requant rc =
+      makeRequant(perColumn(o.cols, 0.001f, 0).scale, QuantParams::perTensor(0.05f, -7));
+  return {
+      {"biasInt", [&o](OpChain& c) { c.biasInt(o.bias_i); },
+       [&o](Tensor t) { return alone(OpChain(Domain::Int32).biasInt(o.bias_i), t); }},
+      {"reluInt", [](OpChain& c) { c.relu(); }, [](Tensor t) { return relu(t); }},
+      {"addInt", [&o](OpChain& c) { c.add(o.res_i); },
+       [&o](Tensor t) { return add(withQuant(t, o.res_i.quant), o.res_i); }},
+      {"iGelu", [](OpChain& c) { c.iGelu(0.01f); },
+       [s01](Tensor t) { return iGelu(withQuant(t, s01)); }},
+      {"requantize", [rt](OpChain& c) { c.requantize(rt); },
+       [rt](Tensor t) { return requantize(t, rt); }},
+      {"requantizeCols", [rc](OpChain& c) { c.requantize(rc); },
+       [rc](Tensor t) { return requantize(t, rc); }},
+      {"dequantize", [s1m](OpChain& c) { c.dequantize(s1m); },
+       [s1m](Tensor t) { return dequantize(withQuant(t, s1m)); }},
+      {"dequantizeCols", [cols](OpChain& c) { c.dequantize(cols); },
+       [cols](Tensor t) { return dequantize(withQuant(t, cols)); }},
+      {"iSoftmax", [](OpChain& c) { c.iSoftmax(0.01f); },
+       [s01](Tensor t) { return iSoftmax(withQuant(t, s01)); }},
+      {"iLayerNorm", [&o](OpChain& c) { c.iLayerNorm(vec(o.gamma), vec(o.beta)); },
+       [&o, unit](Tensor t) { return iLayerNorm(withQuant(t, unit), vec(o.gamma), vec(o.beta)); }},
+      {"causalMask", [](OpChain& c) { c.causalMask(0); },
+       [](Tensor t) { return alone(OpChain(Domain::Int32).causalMask(0), t); }},
+  };
 }
 
-void int8Stage(RandomChain& ch, int pick) {
-  // relu on int8 needs one zero point for all columns.
-  const bool per_tensor = ch.fused.outputQuant({}).zero_point.size() == 1;
-  if (pick == 0 && per_tensor) {
-    ch.fused.relu();
-    ch.unfused.push_back([](Tensor t) { return relu(t); });
-    ch.names.push_back("relu8");
-    return;
-  }
+std::vector<StageDef> int8Stages(const RandomChain& ch) {
   const QuantParams q = QuantParams::perTensor(0.05f, 4);
-  ch.fused.dequantize(q);
-  ch.unfused.push_back([q](Tensor t) { return dequantize(withQuant(t, q)); });
-  ch.names.push_back("dequantize8");
+  StageDef deq{"dequantize8", [q](OpChain& c) { c.dequantize(q); },
+               [q](Tensor t) { return dequantize(withQuant(t, q)); }};
+  // relu on int8 needs one zero point for all columns.
+  if (ch.fused.outputQuant({}).zero_point.size() > 1) return {deq};
+  return {{"relu8", [](OpChain& c) { c.relu(); }, [](Tensor t) { return relu(t); }}, deq};
 }
 
 }  // namespace
@@ -108,13 +137,18 @@ void int8Stage(RandomChain& ch, int pick) {
 RandomChain randomChain(Domain start, const ChainOperands& ops, std::mt19937& rng,
                         std::optional<QuantParams> input_quant, int max_len) {
   RandomChain ch{OpChain(start, std::move(input_quant)), {}, {}};
-  Domain d = start;
+  const std::vector<StageDef> float_stages = floatStages(ops), int32_stages = int32Stages(ops);
   const int len = 1 + static_cast<int>(rng() % static_cast<unsigned>(max_len));
   for (int i = 0; i < len; ++i) {
-    if (d == Domain::Float) floatStage(ch, ops, static_cast<int>(rng() % 13));
-    if (d == Domain::Int32) int32Stage(ch, ops, static_cast<int>(rng() % 11));
-    if (d == Domain::Int8) int8Stage(ch, static_cast<int>(rng() % 2));
-    d = ch.fused.outputDomain(start);
+    const Domain d = ch.fused.outputDomain(start);
+    const std::vector<StageDef> int8_stages = int8Stages(ch);
+    const auto& menu = d == Domain::Float   ? float_stages
+                       : d == Domain::Int32 ? int32_stages
+                                            : int8_stages;
+    const StageDef& s = menu[rng() % menu.size()];
+    s.fused(ch.fused);
+    ch.unfused.push_back(s.unfused);
+    ch.names.push_back(s.name);
   }
   return ch;
 }

@@ -53,8 +53,10 @@ TEST(KernelsAttention, FloatScoresPrefillFromPackedQkv) {
             continue;
           }
           // 4-term float dot product: 4 * 2^-24 relative to sum |q k| <= 4.
-          ASSERT_NEAR(got, 0.5 * scoreRef(qkv.f32(), qkv.f32(), s_len, s_len, 3 * kD, 3 * kD, 0,
-                                          kD, b, h, s, t), 4 * 4 * 0x1p-24);
+          ASSERT_NEAR(
+              got,
+              0.5 * scoreRef(qkv.f32(), qkv.f32(), s_len, s_len, 3 * kD, 3 * kD, 0, kD, b, h, s, t),
+              4 * 4 * 0x1p-24);
         }
 }
 
@@ -118,8 +120,8 @@ TEST(KernelsAttention, Int8ScoresAndContextAreExact) {
           ASSERT_EQ(got, t > s ? std::numeric_limits<int32_t>::min() : want);
         }
   // Context: probabilities as uint8 stored with zero point -128, V from the packed tensor.
-  const Tensor probs = ref::int8Tensor({batch, kHeads, s_len, s_len}, 8,
-                                       QuantParams::perTensor(1.0f / 256, -128));
+  const Tensor probs =
+      ref::int8Tensor({batch, kHeads, s_len, s_len}, 8, QuantParams::perTensor(1.0f / 256, -128));
   AttentionParams p = scoreParams(0, 2 * kD, false);
   p.transpose_b = false;
   const Tensor ctx = batchMatMul(probs, qkv, p);
@@ -137,8 +139,8 @@ TEST(KernelsAttention, Int8ScoresAndContextAreExact) {
 
 TEST(KernelsAttention, Fp16OperandsAndMisuse) {
   const Tensor qkv = ref::floatTensor({1, 5, 3 * kD}, -1.0f, 1.0f, 9);
-  const Tensor sc = batchMatMul(qkv, qkv, scoreParams(0, kD, false),
-                                {FloatFormat::FP16, FloatFormat::FP32});
+  const Tensor sc =
+      batchMatMul(qkv, qkv, scoreParams(0, kD, false), {FloatFormat::FP16, FloatFormat::FP32});
   for (int64_t s = 0; s < 5; ++s)
     for (int64_t t = 0; t < 5; ++t) {
       double want = 0.0;

@@ -35,7 +35,7 @@ std::vector<double> directConv(const T* x, const T* wt, const Case& g, int64_t p
   return out;
 }
 
-const Case kCases[] = {{1, 7, 7, 3, 8, 3, 3, 1, 1},  {2, 9, 8, 5, 17, 3, 3, 2, 1},
+const Case kCases[] = {{1, 7, 7, 3, 8, 3, 3, 1, 1},    {2, 9, 8, 5, 17, 3, 3, 2, 1},
                        {1, 11, 11, 3, 16, 7, 7, 2, 3}, {2, 6, 6, 20, 33, 1, 1, 1, 0},
                        {1, 8, 8, 4, 6, 1, 1, 2, 0},    {1, 5, 5, 2, 3, 5, 5, 1, 0}};
 
@@ -45,7 +45,8 @@ TEST(KernelsConv, FloatMatchesDirectConvolution) {
     const Tensor x = ref::floatTensor({g.n, g.h, g.w, g.c}, -1.0f, 1.0f, seed++);
     const Tensor w = ref::floatTensor({g.r, g.s, g.c, g.k}, -1.0f, 1.0f, seed++);
     const Tensor y = conv2d(x, convWeights(w), {g.r, g.s, g.stride, g.pad});
-    const int64_t p = (g.h + 2 * g.pad - g.r) / g.stride + 1, q = (g.w + 2 * g.pad - g.s) / g.stride + 1;
+    const int64_t p = (g.h + 2 * g.pad - g.r) / g.stride + 1,
+                  q = (g.w + 2 * g.pad - g.s) / g.stride + 1;
     ASSERT_EQ(y.shape(), (std::vector<int64_t>{g.n, p, q, g.k}));
     const std::vector<double> want = directConv(x.f32(), w.f32(), g, p, q);
     // Dot products of R*S*C terms bounded by 1: (R*S*C) * 2^-24 * (R*S*C).

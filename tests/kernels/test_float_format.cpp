@@ -17,14 +17,20 @@ float fromBits(uint32_t u) {
   return f;
 }
 
+uint32_t bitsOfFloat(float f) {
+  uint32_t u;
+  std::memcpy(&u, &f, 4);
+  return u;
+}
+
 TEST(KernelsFloatFormat, HalfKnownBitPatterns) {
   EXPECT_EQ(floatToHalfBits(0.0f), 0x0000);
   EXPECT_EQ(floatToHalfBits(-0.0f), 0x8000);
   EXPECT_EQ(floatToHalfBits(1.0f), 0x3c00);
   EXPECT_EQ(floatToHalfBits(-2.0f), 0xc000);
-  EXPECT_EQ(floatToHalfBits(65504.0f), 0x7bff);          // largest finite
-  EXPECT_EQ(floatToHalfBits(0x1p-14f), 0x0400);          // smallest normal
-  EXPECT_EQ(floatToHalfBits(0x1p-24f), 0x0001);          // smallest subnormal
+  EXPECT_EQ(floatToHalfBits(65504.0f), 0x7bff);  // largest finite
+  EXPECT_EQ(floatToHalfBits(0x1p-14f), 0x0400);  // smallest normal
+  EXPECT_EQ(floatToHalfBits(0x1p-24f), 0x0001);  // smallest subnormal
   EXPECT_EQ(floatToHalfBits(0.333333343f), 0x3555);
   EXPECT_EQ(halfBitsToFloat(0x3555), 0.333251953125f);
   EXPECT_EQ(halfBitsToFloat(0x0001), 0x1p-24f);
@@ -39,8 +45,8 @@ TEST(KernelsFloatFormat, HalfTiesToEven) {
   // 1 + 3 * 2^-11 is halfway between 1 + 2^-10 (odd) and 1 + 2^-9 (even).
   EXPECT_EQ(floatToHalfBits(1.0f + 3 * 0x1p-11f), 0x3c02);
   EXPECT_EQ(floatToHalfBits(1.0f + 0x1p-11f + 0x1p-20f), 0x3c01);  // just above the tie
-  EXPECT_EQ(floatToHalfBits(0x1p-25f), 0x0000);                     // subnormal tie -> 0
-  EXPECT_EQ(floatToHalfBits(3 * 0x1p-25f), 0x0002);                 // 1.5 ulp -> 2
+  EXPECT_EQ(floatToHalfBits(0x1p-25f), 0x0000);                    // subnormal tie -> 0
+  EXPECT_EQ(floatToHalfBits(3 * 0x1p-25f), 0x0002);                // 1.5 ulp -> 2
 }
 
 TEST(KernelsFloatFormat, HalfOverflowAndNaN) {
@@ -68,11 +74,12 @@ TEST(KernelsFloatFormat, HalfMatchesReferenceAroundEveryTie) {
     const double lo = halfBitsToFloat(static_cast<uint16_t>(h));
     const double hi = halfBitsToFloat(static_cast<uint16_t>(h + 1));
     const auto mid = static_cast<float>((lo + hi) / 2);  // exact in float
-    for (float x : {static_cast<float>(lo), mid, std::nextafter(mid, 0.0f),
-                    std::nextafter(mid, 1e9f)})
+    for (float x :
+         {static_cast<float>(lo), mid, std::nextafter(mid, 0.0f), std::nextafter(mid, 1e9f)})
       for (float s : {x, -x}) {
         ASSERT_EQ(roundTo(s, FloatFormat::FP16), static_cast<float>(ref::roundHalf(s))) << s;
-        ASSERT_EQ(roundTo(static_cast<double>(s), FloatFormat::FP16), roundTo(s, FloatFormat::FP16));
+        ASSERT_EQ(roundTo(static_cast<double>(s), FloatFormat::FP16),
+                  roundTo(s, FloatFormat::FP16));
       }
   }
 }
@@ -97,6 +104,33 @@ TEST(KernelsFloatFormat, RandomBitPatternsMatchReference) {
     ASSERT_EQ(roundTo(f, FloatFormat::BF16), static_cast<float>(ref::roundBf16(f))) << f;
     ASSERT_EQ(roundTo(static_cast<double>(f), FloatFormat::BF16), roundTo(f, FloatFormat::BF16));
   }
+}
+
+// roundInPlace (branch-free, vectorized) must agree with roundTo on every tie neighbourhood and
+// on random bit patterns.
+TEST(KernelsFloatFormat, ArrayRoundingMatchesScalar) {
+  std::vector<float> v;
+  for (uint32_t h = 0; h < 0x7c00; ++h) {
+    const float lo = halfBitsToFloat(static_cast<uint16_t>(h));
+    const float mid = (lo + halfBitsToFloat(static_cast<uint16_t>(h + 1))) / 2;
+    for (float x : {lo, mid, std::nextafter(mid, 0.0f), std::nextafter(mid, 1e9f)})
+      v.insert(v.end(), {x, -x});
+  }
+  std::mt19937 rng(9);
+  for (int i = 0; i < 500000; ++i) {
+    const float f = fromBits(static_cast<uint32_t>(rng()));
+    if (!std::isnan(f)) v.push_back(f);
+  }
+  v.insert(v.end(), {INFINITY, -INFINITY, 65520.0f, -65520.0f, 0x1p-25f, 3e38f, -3.4e38f});
+  for (FloatFormat fmt : {FloatFormat::FP16, FloatFormat::BF16}) {
+    std::vector<float> r = v;
+    roundInPlace(r.data(), static_cast<int64_t>(r.size()), fmt);
+    for (size_t i = 0; i < v.size(); ++i)
+      ASSERT_EQ(bitsOfFloat(r[i]), bitsOfFloat(roundTo(v[i], fmt))) << v[i];
+  }
+  std::vector<float> nan{NAN};
+  roundInPlace(nan.data(), 1, FloatFormat::FP16);
+  EXPECT_TRUE(std::isnan(nan[0]));
 }
 
 TEST(KernelsFloatFormat, DoubleInputRoundsOnce) {

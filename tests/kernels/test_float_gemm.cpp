@@ -18,7 +18,8 @@ void expectNearRef(const Tensor& c, const Tensor& a, const std::vector<float>& b
   for (int64_t i = 0; i < m; ++i)
     for (int64_t j = 0; j < n; ++j) {
       double mag = 0.0;
-      for (int64_t p = 0; p < k; ++p) mag += std::fabs(a.f32()[i * k + p] * b[static_cast<size_t>(p * n + j)]);
+      for (int64_t p = 0; p < k; ++p)
+        mag += std::fabs(a.f32()[i * k + p] * b[static_cast<size_t>(p * n + j)]);
       ASSERT_NEAR(c.f32()[i * n + j], want[static_cast<size_t>(i * n + j)],
                   static_cast<double>(k) * 0x1p-24 * mag + 1e-30);
     }
@@ -64,8 +65,10 @@ TEST(KernelsFloatGemm, LowPrecisionAccumulationRoundsEveryAdd) {
   const Tensor ones = Tensor::fromFloats({1, 4096}, std::vector<float>(4096, 1.0f));
   const Tensor col = Tensor::fromFloats({4096, 1}, std::vector<float>(4096, 1.0f));
   EXPECT_EQ(matmul(ones, FloatWeights(col)).f32()[0], 4096.0f);
-  EXPECT_EQ(matmul(ones, FloatWeights(col, {FloatFormat::FP16, FloatFormat::FP16})).f32()[0], 2048.0f);
-  EXPECT_EQ(matmul(ones, FloatWeights(col, {FloatFormat::BF16, FloatFormat::BF16})).f32()[0], 256.0f);
+  EXPECT_EQ(matmul(ones, FloatWeights(col, {FloatFormat::FP16, FloatFormat::FP16})).f32()[0],
+            2048.0f);
+  EXPECT_EQ(matmul(ones, FloatWeights(col, {FloatFormat::BF16, FloatFormat::BF16})).f32()[0],
+            256.0f);
   // Random data: equal to a scalar loop that rounds after each add, k ascending.
   const Tensor a = ref::floatTensor({4, 300}, -1.0f, 1.0f, 7);
   const Tensor b = ref::floatTensor({300, 5}, -1.0f, 1.0f, 8);

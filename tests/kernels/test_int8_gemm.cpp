@@ -20,8 +20,8 @@ std::vector<Int8Isa> availableIsas() {
 }
 
 // Runs a [m, k] x [k, n] product with every kernel and compares with the int64 reference.
-void expectExact(const std::vector<int8_t>& a, const std::vector<int8_t>& b, int64_t m,
-                 int64_t n, int64_t k, int32_t za = 0, int32_t zb = 0) {
+void expectExact(const std::vector<int8_t>& a, const std::vector<int8_t>& b, int64_t m, int64_t n,
+                 int64_t k, int32_t za = 0, int32_t zb = 0) {
   const std::vector<int64_t> want = ref::gemmInt(a.data(), b.data(), m, n, k, za, zb);
   for (Int8Isa isa : availableIsas()) {
     const Tensor ta = Tensor::fromInt8({m, k}, a, QuantParams::perTensor(0.5f, za));
@@ -36,8 +36,8 @@ void expectExact(const std::vector<int8_t>& a, const std::vector<int8_t>& b, int
 
 TEST(KernelsInt8Gemm, ExactOnRandomOddShapes) {
   const std::vector<std::tuple<int, int, int>> shapes = {
-      {1, 1, 1}, {3, 17, 5}, {7, 33, 13}, {8, 16, 4}, {9, 15, 3}, {65, 47, 129},
-      {130, 300, 257}, {20, 40, 4096}, {5, 260, 1000}};
+      {1, 1, 1},     {3, 17, 5},      {7, 33, 13},    {8, 16, 4},    {9, 15, 3},
+      {65, 47, 129}, {130, 300, 257}, {20, 40, 4096}, {5, 260, 1000}};
   uint32_t seed = 1;
   for (auto [m, n, k] : shapes) {
     const auto a = ref::randomInt8(static_cast<size_t>(m * k), seed++);
@@ -89,7 +89,8 @@ TEST(KernelsInt8Gemm, TransposedWeightsAndBatchedShape) {
   const auto bt = ref::randomInt8(25 * 40, 8);  // [N, K]
   std::vector<int8_t> b(40 * 25);
   for (int k = 0; k < 40; ++k)
-    for (int n = 0; n < 25; ++n) b[static_cast<size_t>(k * 25 + n)] = bt[static_cast<size_t>(n * 40 + k)];
+    for (int n = 0; n < 25; ++n)
+      b[static_cast<size_t>(k * 25 + n)] = bt[static_cast<size_t>(n * 40 + k)];
   const auto want = ref::gemmInt(a.data(), b.data(), 12, 25, 40);
   const Tensor ta = Tensor::fromInt8({2, 6, 40}, a, QuantParams::perTensor(1.0f));
   const Tensor tbt = Tensor::fromInt8({25, 40}, bt, QuantParams::perTensor(1.0f));

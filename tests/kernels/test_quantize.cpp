@@ -90,7 +90,7 @@ TEST(KernelsQuantize, PerChannelLastAxisAndFirstAxis) {
 TEST(KernelsCalibrate, MinMaxAndPercentile) {
   std::vector<float> v(10000);
   for (size_t i = 0; i < v.size(); ++i) v[i] = static_cast<float>(i) / 1000.0f;  // [0, 10)
-  v[17] = 1000.0f;                                                                // one outlier
+  v[17] = 1000.0f;                                                               // one outlier
   const Range mm = minMaxRange(v.data(), 10000);
   EXPECT_EQ(mm.lo, 0.0f);
   EXPECT_EQ(mm.hi, 1000.0f);

@@ -3,6 +3,7 @@
 // the high multiply).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <random>
@@ -114,6 +115,36 @@ TEST(KernelsRequantize, TensorRequantizePerChannelAndSaturation) {
   EXPECT_EQ(q.saturation.low, 1);
   EXPECT_EQ(q.quant.zero_point[0], 10);
   EXPECT_THROW(requantize(acc, makeRequant({0.1f, 0.2f}, out)), Error);
+}
+
+// The vectorized row path must equal the scalar primitives exactly: random accumulators with
+// extremes, ragged lengths, per-tensor and per-column multipliers (some >= 1, i.e. left shifts).
+TEST(KernelsRequantize, VectorPathEqualsScalarPrimitives) {
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<double> exps(-24.0, 2.0);
+  for (int64_t cols : {1, 7, 8, 13, 64, 257}) {
+    std::vector<int32_t> acc(static_cast<size_t>(3 * cols));
+    for (int32_t& v : acc) v = static_cast<int32_t>(rng());
+    acc[0] = kMin;
+    acc.back() = kMax;
+    std::vector<float> scales(static_cast<size_t>(cols));
+    for (float& sc : scales) sc = static_cast<float>(std::pow(2.0, exps(rng)));
+    const QuantParams out = QuantParams::perTensor(1.0f, -3, -100, 110);
+    for (bool per_col : {false, true}) {
+      const Requant r = makeRequant(per_col ? scales : std::vector<float>{scales[0]}, out);
+      const Tensor q = requantize(Tensor::fromInt32({3, cols}, acc), r);
+      int64_t low = 0, high = 0;
+      for (int64_t i = 0; i < 3 * cols; ++i) {
+        const FixedPointMultiplier m = r.multipliers[per_col ? static_cast<size_t>(i % cols) : 0];
+        const int64_t v = int64_t{multiplyByFixedPoint(acc[static_cast<size_t>(i)], m)} - 3;
+        low += v < -100;
+        high += v > 110;
+        ASSERT_EQ(q.i8()[i], std::clamp<int64_t>(v, -100, 110)) << cols << " " << i;
+      }
+      EXPECT_EQ(q.saturation.low, low);
+      EXPECT_EQ(q.saturation.high, high);
+    }
+  }
 }
 
 }  // namespace

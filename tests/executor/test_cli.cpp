@@ -1,0 +1,113 @@
+// `tessel validate` and `tessel precision` end to end: exit codes, JSON fields, determinism, and
+// plans that `validate --plan` and `run --precision-plan` both read.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+struct Result {
+  int code = -1;
+  std::string out;  // stdout and stderr
+};
+
+Result tessel(const std::string& args) {
+  const std::string cmd = std::string(TESSEL_BINARY) + " " + args + " 2>&1";
+  Result r;
+  FILE* p = popen(cmd.c_str(), "r");
+  if (!p) return r;
+  char buf[4096];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
+  const int status = pclose(p);
+  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+std::string temp(const std::string& name) { return ::testing::TempDir() + "tessel_exec_" + name; }
+
+std::string slurp(const std::string& path) {
+  std::ifstream f(path);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+const std::string kGpt2 = "--workload gpt2 --layers 1 --seq 8";
+
+TEST(ExecutorCli, ValidateWritesDeterministicJson) {
+  const std::string a = temp("a.json"), b = temp("b.json");
+  Result r = tessel("validate " + kGpt2 + " --fuse --json " + a);
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("top-1 agreement"), std::string::npos) << r.out;
+  ASSERT_EQ(tessel("validate -q " + kGpt2 + " --fuse --json " + b).code, 0);
+  EXPECT_EQ(slurp(a), slurp(b));
+  const auto j = nlohmann::json::parse(slurp(a));
+  EXPECT_EQ(j["precision"], "int8");
+  EXPECT_EQ(j["fuse"], true);
+  EXPECT_EQ(j["ops"].size(), 17u);  // wte wpe embed + 12 block ops + ln_f lm_head
+  for (const auto& op : j["ops"]) {
+    EXPECT_TRUE(op.contains("name") && op.contains("dtype") && op.contains("clipped"));
+    if (op["fused_into"].is_null()) {
+      EXPECT_GT(op["error"]["cosine"].get<double>(), 0.99) << op["name"];
+    }
+  }
+  EXPECT_EQ(j["output"]["tensor"], "lm_head");
+  EXPECT_GT(j["output"]["error"]["sqnr_db"].get<double>(), 20.0);
+  EXPECT_GE(j["output"]["top1_agreement"].get<double>(), 0.0);  // one row: 0 or 1
+  EXPECT_EQ(j["output"]["rows"], 1);
+  EXPECT_TRUE(j["output"]["kl_divergence"].is_number());
+}
+
+TEST(ExecutorCli, ValidateOtherModels) {
+  const std::string path = temp("bert.json");
+  ASSERT_EQ(tessel("validate -q --workload bert --layers 1 --seq 8 --precision bf16 "
+                   "--integer-nonlinear --json " +
+                   path)
+                .code,
+            0);
+  const auto j = nlohmann::json::parse(slurp(path));
+  EXPECT_FALSE(j["output"].contains("top1_agreement"));  // hidden states: no logits
+  const Result r = tessel("validate --workload resnet50 --image 32 --fuse");
+  EXPECT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("output fc"), std::string::npos);
+}
+
+TEST(ExecutorCli, BadInputExitsTwo) {
+  for (const std::string& args : std::vector<std::string>{
+           "validate " + kGpt2 + " --precision int4", "validate " + kGpt2 + " --precision mixed",
+           "validate " + kGpt2 + " --plan x.yaml", "validate " + kGpt2 + " --calibration median",
+           "validate " + kGpt2 + " --bogus", std::string("validate --seq 8"),
+           std::string("validate --workload gtp2"),
+           std::string("validate --workload gpt2 --layers 13"),
+           "validate " + kGpt2 + " --precision mixed --plan /nonexistent.yaml",
+           "precision " + kGpt2, "precision " + kGpt2 + " --tolerance 0",
+           "precision " + kGpt2 + " --tolerance 0.1 --to int4",
+           "precision --workload bert --layers 1 --seq 8 --tolerance 0.1 --metric kl"}) {
+    const Result r = tessel(args);
+    EXPECT_EQ(r.code, 2) << args << "\n" << r.out;
+  }
+}
+
+TEST(ExecutorCli, PrecisionPlanFeedsValidateAndRun) {
+  const std::string plan = temp("plan.yaml");
+  const Result p = tessel("precision " + kGpt2 + " --tolerance 0.03 --out " + plan);
+  ASSERT_EQ(p.code, 0) << p.out;
+  EXPECT_NE(p.out.find("candidate ops in int8"), std::string::npos) << p.out;
+  const std::string yaml = slurp(plan);
+  EXPECT_NE(yaml.find("default: fp32"), std::string::npos) << yaml;
+  EXPECT_NE(yaml.find("error: "), std::string::npos) << yaml;
+  const Result v = tessel("validate -q " + kGpt2 + " --precision mixed --plan " + plan);
+  EXPECT_EQ(v.code, 0) << v.out;
+  const std::string arch = std::string(TESSEL_SOURCE_DIR) + "/configs/arch/gemmini-default.yaml";
+  const Result r = tessel("run -q --arch " + arch + " " + kGpt2 + " --precision-plan " + plan);
+  EXPECT_EQ(r.code, 0) << r.out;
+}
+
+}  // namespace

@@ -1,0 +1,85 @@
+// The mixed-precision search: plans meet their tolerance, lower the insensitive ops, and read
+// back; suffix probes equal full runs.
+#include <gtest/gtest.h>
+
+#include "fixtures.h"
+#include "kernels/precision_search.h"
+
+namespace tessel::kernels {
+namespace {
+
+using testing::reference;
+using testing::smallGraph;
+using testing::store;
+
+// 0.03: above the least sensitive single ops of a 1-block GPT-2 (0.004 - 0.02 rel L2 measured)
+// and below the all-INT8 error (0.058), so the search must choose.
+constexpr double kTolerance = 0.03;
+
+SearchResult search(const models::Graph& g, SearchOptions o) {
+  return searchPrecision(reference(g), store(), o);
+}
+
+SearchOptions options(double tolerance, SearchMetric m = SearchMetric::RelL2) {
+  SearchOptions o;
+  o.tolerance = tolerance;
+  o.metric = m;
+  return o;
+}
+
+// One search, three checks: the plan meets the tolerance and lowers the insensitive ops; a full
+// run of the plan (the probes ran suffixes fed with reference activations) reproduces the
+// reported error exactly; the YAML reads back to the same plan.
+TEST(ExecutorPrecision, PlanMeetsToleranceValidatesAndReadsBack) {
+  const models::Graph g = smallGraph("gpt2");
+  const SearchOptions o = options(kTolerance);
+  const SearchResult r = search(g, o);
+  EXPECT_LE(r.error, kTolerance);
+  EXPECT_EQ(r.ops.size(),
+            12u);  // ln_1 qkv score softmax context proj ln_2 fc gelu proj ln_f lm_head
+  const OpSensitivity* least = &r.ops[0];
+  int lowered = 0;
+  for (const OpSensitivity& s : r.ops) {
+    if (s.error < least->error) least = &s;
+    if (s.error > kTolerance) {
+      EXPECT_FALSE(s.lowered) << s.op;  // never tried with others
+    }
+    lowered += s.lowered;
+    EXPECT_EQ(r.plan.dtypeOf(s.op), s.lowered ? DType::Int8 : DType::FP32) << s.op;
+  }
+  EXPECT_TRUE(least->lowered);  // the greedy's first trial is exactly its sensitivity probe
+  EXPECT_GE(lowered, 2);
+  EXPECT_LT(lowered, 12);
+
+  const ReferenceRun& ref = reference(g);
+  const ValidationReport v = validate(ref, lowerGraph(ref.graph, r.plan), store(), {});
+  EXPECT_DOUBLE_EQ(v.output.error.rel_l2, r.error);
+
+  const models::PrecisionPlan back = models::parsePrecisionPlan(planYaml(r, o), "plan.yaml");
+  EXPECT_EQ(back.default_dtype, DType::FP32);
+  ASSERT_EQ(back.ops.size(), r.plan.ops.size());
+  for (const OpSensitivity& s : r.ops) EXPECT_EQ(back.dtypeOf(s.op), r.plan.dtypeOf(s.op));
+}
+
+// FP16 costs ~1e-3 rel L2 per op (measured <= 1.3e-3 for the whole model in FP16): a 1e-2
+// tolerance admits every candidate.
+TEST(ExecutorPrecision, Fp16LowersEverything) {
+  SearchOptions o = options(1e-2);
+  o.to = DType::FP16;
+  const SearchResult r = search(smallGraph("gpt2"), o);
+  for (const OpSensitivity& s : r.ops) EXPECT_TRUE(s.lowered) << s.op;
+}
+
+TEST(ExecutorPrecision, KlMetric) {
+  const SearchResult r = search(smallGraph("gpt2"), options(1e-3, SearchMetric::Kl));
+  EXPECT_LE(r.error, 1e-3);
+  EXPECT_GE(r.plan.ops.size(), 1u);
+}
+
+TEST(ExecutorPrecision, BadOptionsAreConfigErrors) {
+  EXPECT_THROW(search(smallGraph("bert"), options(0.1, SearchMetric::Kl)), ConfigError);
+  EXPECT_THROW(search(smallGraph("gpt2"), options(0.0)), ConfigError);
+}
+
+}  // namespace
+}  // namespace tessel::kernels
