@@ -36,20 +36,33 @@ bool allowed(const FuseRules& rules, OpKind k) {
          rules.epilogue_kinds.end();
 }
 
+// Side inputs (a residual) must exist before the anchor runs: the epilogue reads them as each
+// tile drains, so an activation produced after the anchor cannot join.
+bool sideInputsReady(const Graph& g, const Op& next, int tensor, int anchor) {
+  for (int t : next.inputs) {
+    if (t == tensor) continue;
+    const int producer = g.producerOf(t);
+    if (producer >= anchor) return false;
+  }
+  return true;
+}
+
 // The next op of a chain ending in `tensor`: its only consumer, if that op continues the chain
-// through its first input (a side input such as a residual is read, the chain is not).
-int nextInChain(const Graph& g, int tensor, const FuseRules& rules) {
+// through its first input (a side input such as a residual is read, the chain is not) and no
+// other group has claimed it.
+int nextInChain(const Graph& g, int tensor, const FuseRules& rules, int anchor,
+                const std::vector<int>& group_of) {
   const std::vector<int> consumers = g.consumersOf(tensor);
   if (consumers.size() != 1) return -1;
   const Op& next = g.op(consumers[0]);
-  if (!allowed(rules, next.kind)) return -1;
+  if (!allowed(rules, next.kind) || group_of[static_cast<size_t>(next.id)] >= 0) return -1;
   if (next.inputs.empty() || next.inputs[0] != tensor) {
     // Add is commutative: the chain may arrive on either operand.
     if (!(next.kind == OpKind::Add && next.inputs.size() == 2 && next.inputs[1] == tensor)) {
       return -1;
     }
   }
-  return next.id;
+  return sideInputsReady(g, next, tensor, anchor) ? next.id : -1;
 }
 
 }  // namespace
@@ -63,7 +76,7 @@ Fusion fuse(const Graph& graph, const FuseRules& rules) {
     group.anchor = op.id;
     int tensor = op.outputs.at(0);
     while (static_cast<int>(group.epilogue.size()) < rules.max_epilogue) {
-      const int next = nextInChain(graph, tensor, rules);
+      const int next = nextInChain(graph, tensor, rules, op.id, f.group_of);
       if (next < 0) break;
       group.epilogue.push_back(next);
       group.needs_whole_rows = group.needs_whole_rows || isRowwise(graph.op(next).kind);
