@@ -25,6 +25,9 @@ namespace tessel::kernels {
 
 struct ExecutorOptions {
   bool fuse = false;                      // run fusion groups as GEMM + epilogue chain
+  // When not empty, only these kinds may join an epilogue: the hardware's fusion rules
+  // (dataflows::fuseRulesFor), so the executor fuses exactly what the timing engines fuse.
+  std::vector<models::OpKind> fuse_kinds;
   bool integer_nonlinear = false;         // INT8 GELU/softmax/LayerNorm via I-BERT kernels
   bool low_precision_accumulate = false;  // FP16/BF16 GEMMs accumulate in their own format
   Int8Isa isa = Int8Isa::Auto;

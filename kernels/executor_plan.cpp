@@ -18,7 +18,17 @@ bool isIbertKind(OpKind k) {
 std::vector<std::vector<int>> groupChains(const models::Graph& g, const ExecutorOptions& o) {
   std::vector<std::vector<int>> chains;
   if (!o.fuse) return chains;
-  const models::Fusion f = models::fuse(g, executorFuseRules());
+  models::FuseRules rules = executorFuseRules();
+  if (!o.fuse_kinds.empty()) {
+    auto& k = rules.epilogue_kinds;
+    k.erase(std::remove_if(k.begin(), k.end(),
+                           [&](OpKind x) {
+                             return std::find(o.fuse_kinds.begin(), o.fuse_kinds.end(), x) ==
+                                    o.fuse_kinds.end();
+                           }),
+            k.end());
+  }
+  const models::Fusion f = models::fuse(g, rules);
   std::set<int> claimed;
   for (const models::FusionGroup& grp : f.groups) {
     std::vector<int> chain{grp.anchor};

@@ -4,6 +4,7 @@
 #include <ostream>
 
 #include "apps/tessel/commands.h"
+#include "apps/tessel/exec_args.h"
 #include "apps/tessel/workload_args.h"
 #include "kernels/precision_search.h"
 #include "models/workload.h"
@@ -26,9 +27,7 @@ kernels::SearchOptions searchOptions(const PrecisionArgs& a) {
     throw ConfigError({"", 0, 0, "--metric"},
                       "unknown metric '" + a.metric + "' (accepted: rel_l2, kl)");
   o.tolerance = a.tolerance;
-  o.exec.fuse = a.exec.fuse;
-  o.exec.integer_nonlinear = a.exec.integer_nonlinear;
-  o.exec.low_precision_accumulate = a.exec.low_precision_accumulate;
+  o.exec = executorOptions(a.exec);
   return o;
 }
 

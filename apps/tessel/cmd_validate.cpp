@@ -6,6 +6,7 @@
 #include <ostream>
 
 #include "apps/tessel/commands.h"
+#include "apps/tessel/exec_args.h"
 #include "apps/tessel/workload_args.h"
 #include "kernels/validate.h"
 #include "models/workload.h"
@@ -33,7 +34,8 @@ ordered_json toJson(const ValidateArgs& a, const kernels::ValidationReport& r) {
   j["precision"] = a.precision;
   j["plan"] = a.plan.empty() ? ordered_json() : ordered_json(a.plan);
   j["integer_nonlinear"] = a.exec.integer_nonlinear;
-  j["fuse"] = a.exec.fuse;
+  j["fuse"] = a.exec.fuse || !a.exec.fuse_like.empty();
+  j["fuse_like"] = a.exec.fuse_like;
   j["calibration"] = a.exec.calibration;
   j["seed"] = a.exec.seed;
   ordered_json ops = ordered_json::array();
@@ -117,10 +119,7 @@ int validateCommand(const ValidateArgs& a, std::ostream& out) {
   kernels::WeightStore weights{kernels::SyntheticData(a.exec.seed)};
   const kernels::ReferenceRun ref = kernels::runReference(graph, weights, cal);
   const models::Graph lowered = kernels::lowerGraph(ref.graph, plan);
-  kernels::ExecutorOptions opt;
-  opt.fuse = a.exec.fuse;
-  opt.integer_nonlinear = a.exec.integer_nonlinear;
-  opt.low_precision_accumulate = a.exec.low_precision_accumulate;
+  const kernels::ExecutorOptions opt = executorOptions(a.exec);
   const kernels::ValidationReport rep = kernels::validate(ref, lowered, weights, opt);
   if (!a.quiet) writeTable(rep, out);
   if (!a.json_path.empty()) {

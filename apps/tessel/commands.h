@@ -42,6 +42,7 @@ struct RunArgs {
 struct ExecArgs {
   bool integer_nonlinear = false;  // I-BERT integer GELU/softmax/LayerNorm on INT8 tensors
   bool fuse = false;               // run fusion groups as one GEMM + epilogue
+  std::string fuse_like;           // an accelerator YAML: fuse what its hardware fuses
   bool low_precision_accumulate = false;
   std::string calibration = "minmax";  // minmax | percentile
   double percentile = 99.99;

@@ -30,6 +30,8 @@ void addExecOptions(CLI::App* cmd, tessel::app::ExecArgs& e) {
   cmd->add_flag("--integer-nonlinear", e.integer_nonlinear,
                 "INT8 GELU/softmax/LayerNorm with the I-BERT integer kernels");
   cmd->add_flag("--fuse", e.fuse, "run fusion groups as one GEMM with an epilogue chain");
+  cmd->add_option("--fuse-like", e.fuse_like,
+                  "accelerator YAML: fuse exactly what `tessel run` fuses on it (implies --fuse)");
   cmd->add_flag("--low-precision-accumulate", e.low_precision_accumulate,
                 "FP16/BF16 GEMMs accumulate in their own format (slow)");
   cmd->add_option("--calibration", e.calibration, "INT8 activation ranges: minmax | percentile")

@@ -110,4 +110,35 @@ TEST(ExecutorCli, PrecisionPlanFeedsValidateAndRun) {
   EXPECT_EQ(r.code, 0) << r.out;
 }
 
+TEST(ExecutorCli, FuseLikeAnAcceleratorMatchesItsTiming) {
+  // The survey design's SFU runs softmax and GELU on the accumulator's drain path, so both the
+  // executor (validate --fuse-like) and the timing engine (run) fuse exactly those two: softmax
+  // into the score matmul, GELU into the FFN up-projection. The residual adds are not fused on
+  // it (its accumulator path has no residual_add), and Gemmini's default fuses nothing here.
+  const std::string arch = std::string(TESSEL_SOURCE_DIR) + "/configs/arch/gemmini-survey-model.yaml";
+  const std::string v = temp("fuse_like.json"), r = temp("fuse_like_run.json");
+  ASSERT_EQ(tessel("validate -q " + kGpt2 + " --fuse-like " + arch + " --json " + v).code, 0);
+  ASSERT_EQ(tessel("run -q --arch " + arch + " " + kGpt2 + " --json " + r).code, 0);
+  std::vector<std::string> in_kernel, fused;
+  const auto val = nlohmann::json::parse(slurp(v));
+  for (const auto& op : val["ops"]) {
+    if (!op["fused_into"].is_null()) in_kernel.push_back(op["name"]);
+  }
+  const auto run = nlohmann::json::parse(slurp(r));
+  for (const auto& op : run["ops"]) {
+    if (op["placement"] == "fused") {
+      fused.push_back(run["ops"][op["fused_into"].get<int>()]["name"]);
+    }
+  }
+  // validate names the anchors whose outputs stayed inside a kernel; run names the anchors
+  // that absorbed an epilogue: the same ops.
+  EXPECT_EQ(in_kernel, (std::vector<std::string>{"h0.attn.score", "h0.mlp.fc"}));
+  EXPECT_EQ(fused, in_kernel);
+  const std::string dflt = std::string(TESSEL_SOURCE_DIR) + "/configs/arch/gemmini-default.yaml";
+  const Result d = tessel("validate " + kGpt2 + " --fuse-like " + dflt);
+  ASSERT_EQ(d.code, 0) << d.out;
+  EXPECT_EQ(d.out.find("inside the kernel"), std::string::npos) << d.out;
+  EXPECT_EQ(tessel("validate " + kGpt2 + " --fuse-like /nonexistent.yaml").code, 2);
+}
+
 }  // namespace
