@@ -1,6 +1,8 @@
 // End-to-end tests of the tessel binary on the shipped configs: exit codes, error locations,
 // JSON contract invariants, determinism.
 #include <gtest/gtest.h>
+
+#include "tests/cli_runner.h"
 #include <sys/wait.h>
 
 #include <algorithm>
@@ -12,23 +14,9 @@
 
 namespace {
 
-struct Result {
-  int code = -1;
-  std::string out;  // stdout and stderr
-};
+using Result = tessel::testing::CliResult;
 
-Result tessel(const std::string& args) {
-  const std::string cmd = std::string(TESSEL_BINARY) + " " + args + " 2>&1";
-  Result r;
-  FILE* p = popen(cmd.c_str(), "r");
-  if (!p) return r;
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
-  const int status = pclose(p);
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
-}
+Result tessel(const std::string& args) { return tessel::testing::runTessel(args); }
 
 std::string config(const std::string& name) {
   return std::string(TESSEL_SOURCE_DIR) + "/configs/arch/" + name + ".yaml";
@@ -38,12 +26,7 @@ std::string tempPath(const std::string& name) {
   return ::testing::TempDir() + "tessel_cli_" + name;
 }
 
-std::string slurp(const std::string& path) {
-  std::ifstream f(path);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
+using tessel::testing::slurp;
 
 // The JSON invariants every run must satisfy: both breakdowns add up to the total.
 void checkJson(const std::string& path) {

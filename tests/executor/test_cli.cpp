@@ -1,6 +1,8 @@
 // `tessel validate` and `tessel precision` end to end: exit codes, JSON fields, determinism, and
 // plans that `validate --plan` and `run --precision-plan` both read.
 #include <gtest/gtest.h>
+
+#include "tests/cli_runner.h"
 #include <sys/wait.h>
 
 #include <cstdio>
@@ -12,32 +14,13 @@
 
 namespace {
 
-struct Result {
-  int code = -1;
-  std::string out;  // stdout and stderr
-};
+using Result = tessel::testing::CliResult;
 
-Result tessel(const std::string& args) {
-  const std::string cmd = std::string(TESSEL_BINARY) + " " + args + " 2>&1";
-  Result r;
-  FILE* p = popen(cmd.c_str(), "r");
-  if (!p) return r;
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
-  const int status = pclose(p);
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
-}
+Result tessel(const std::string& args) { return tessel::testing::runTessel(args); }
 
 std::string temp(const std::string& name) { return ::testing::TempDir() + "tessel_exec_" + name; }
 
-std::string slurp(const std::string& path) {
-  std::ifstream f(path);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
+using tessel::testing::slurp;
 
 const std::string kGpt2 = "--workload gpt2 --layers 1 --seq 8";
 
