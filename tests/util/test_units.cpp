@@ -1,6 +1,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "tests/util/error_of.h"
+
 #include "util/units.h"
 
 namespace tessel::units {
@@ -11,17 +13,7 @@ using ::testing::HasSubstr;
 
 const SourceLocation kAt{"arch.yaml", 3, 5, "scratchpad.capacity"};
 
-// Runs `f`, expects a ConfigError, returns what() for matching.
-template <class F>
-std::string errorOf(F f) {
-  try {
-    f();
-  } catch (const ConfigError& e) {
-    return e.what();
-  }
-  ADD_FAILURE() << "no ConfigError thrown";
-  return "";
-}
+using tessel::testing::errorOf;
 
 TEST(UnitsTest, SizesInEveryForm) {
   EXPECT_EQ(parseBytes("256 KiB", kAt), 256u * 1024);

@@ -1,6 +1,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "tests/util/error_of.h"
+
 #include <cstdio>
 #include <fstream>
 
@@ -31,16 +33,7 @@ Node child(const Node& map, const std::string& key) {
   return map;
 }
 
-template <class F>
-std::string errorOf(F f) {
-  try {
-    f();
-  } catch (const ConfigError& e) {
-    return e.what();
-  }
-  ADD_FAILURE() << "no ConfigError thrown";
-  return "";
-}
+using tessel::testing::errorOf;
 
 TEST(YamlTest, EveryValueKnowsFileLineColumnAndPath) {
   const Node root = Document::fromString(kText, "t.yaml").root();

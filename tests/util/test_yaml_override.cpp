@@ -2,6 +2,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "tests/util/error_of.h"
+
 #include "util/yaml.h"
 
 namespace tessel::yaml {
@@ -32,16 +34,7 @@ Node at(const Document& doc, const std::string& dotted) {
   }
 }
 
-template <class F>
-std::string errorOf(F f) {
-  try {
-    f();
-  } catch (const ConfigError& e) {
-    return e.what();
-  }
-  ADD_FAILURE() << "no ConfigError thrown";
-  return "";
-}
+using tessel::testing::errorOf;
 
 Document doc() { return Document::fromString(kText, "t.yaml"); }
 
