@@ -3,6 +3,7 @@
 
 #include <numeric>
 
+#include "models/precision.h"
 #include "models/workload.h"
 #include "sim/run.h"
 #include "tests/sim/tiny_arch.h"
@@ -79,6 +80,32 @@ TEST(SimRun, DeterministicAcrossRuns) {
   const auto r2 = runOf(a, "bert-base");
   ASSERT_EQ(r1.ops.size(), r2.ops.size());
   for (size_t i = 0; i < r1.ops.size(); ++i) EXPECT_EQ(r1.ops[i].cycles, r2.ops[i].cycles);
+}
+
+TEST(SimRun, PrecisionPlansRunAtTheArraysRateForEachDtype) {
+  // An array with INT8 at 1 MAC/PE/cycle and FP16 at 0.5: the same GEMM planned in FP16 has
+  // exactly twice the ideal compute cycles; in FP32, which the array lacks, it runs on the host
+  // at 2 FLOPs per MAC of host.flops (here 32 GFLOP/s on a 1 GHz accelerator clock).
+  auto a = withSfu();
+  a.array.macs_per_cycle = {{DType::Int8, 1.0}, {DType::FP16, 0.5}};
+  a.host.flops = 32e9;
+  const models::Graph g = models::build("gemm:M=256,K=256,N=256", models::WorkloadOptions{});
+  auto timed = [&](DType d) {
+    models::PrecisionPlan plan;
+    plan.default_dtype = d;
+    return sim::simulate(models::applyPrecision(g, plan), a, dataflows::loadDataflow("ws"),
+                         sim::RunOptions{});
+  };
+  const auto int8 = timed(DType::Int8), fp16 = timed(DType::FP16), fp32 = timed(DType::FP32);
+  const auto compute = [](const sim::RunStats& r) {
+    return r.cyclesByCause()[static_cast<size_t>(sim::Cause::Compute)];
+  };
+  EXPECT_DOUBLE_EQ(compute(int8), 256.0 * 256 * 256 / 256);  // 65,536
+  EXPECT_DOUBLE_EQ(compute(fp16), 2 * compute(int8));
+  ASSERT_EQ(fp32.ops[0].placement, sim::Placement::Host);
+  // 2 * 16.8M FLOPs / 32 GFLOP/s = 1.048576 ms = 1,048,576 cycles, plus the call overhead
+  // (1000) and the link: 2 x 500 + (2 x 256 KiB in + 256 KiB out) / 16 B/cycle = 50,152.
+  EXPECT_DOUBLE_EQ(fp32.ops[0].cycles, 1048576.0 + 1000 + 1000 + 3.0 * 262144 / 16);
 }
 
 }  // namespace
