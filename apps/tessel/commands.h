@@ -78,7 +78,7 @@ int workloadCommand(const WorkloadArgs& args, const std::string& json_path, std:
 int dataflowsCommand(std::ostream& out);
 
 // Writes `text` to `path` through a temporary file and a rename, so a reader never sees a
-// half-written report. Throws tessel::Error if the file cannot be written.
+// half-written report. Throws ConfigError (exit 2) if the file cannot be written.
 void writeFileAtomically(const std::string& path, const std::string& text);
 
 }  // namespace tessel::app

@@ -111,6 +111,9 @@ TEST(Cli, BadWorkloadAndOptionsExitTwo) {
   EXPECT_EQ(tessel("run" + arch + " --workload gpt2 -p accumulator.capacty=1MiB").code, 2);
   EXPECT_EQ(tessel("run --workload gpt2").code, 2);  // --arch missing
   EXPECT_EQ(tessel("run --arch /nonexistent.yaml --workload gpt2").code, 2);
+  const Result w = tessel("run -q" + arch + " --workload gpt2 --json /nonexistent/dir/r.json");
+  EXPECT_EQ(w.code, 2);
+  EXPECT_NE(w.out.find("/nonexistent/dir/r.json"), std::string::npos) << w.out;
 }
 
 TEST(Cli, ArchCheckAndSchema) {
