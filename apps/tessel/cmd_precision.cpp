@@ -56,6 +56,7 @@ void writeSummary(const kernels::SearchResult& r, const kernels::SearchOptions& 
 }  // namespace
 
 int precisionCommand(const PrecisionArgs& a, std::ostream& out) {
+  checkOutputsAreNotInputs({a.out_path}, {a.exec.fuse_like});
   const kernels::SearchOptions opt = searchOptions(a);
   const models::Graph graph =
       models::build(a.workload.name, toWorkloadOptions(a.workload, DType::FP32));

@@ -55,6 +55,8 @@ std::vector<std::pair<std::string, std::string>> labels(const RunArgs& args,
 }  // namespace
 
 int runCommand(const RunArgs& args, std::ostream& out) {
+  checkOutputsAreNotInputs({args.json_path, args.csv_path},
+                           {args.arch, args.precision_plan, args.dataflow});
   const arch::Accelerator acc = arch::loadFile(args.arch, args.overrides);
   const std::string df_name = pickDataflow(args, acc);
   const dataflows::Dataflow df = dataflows::loadDataflow(df_name);

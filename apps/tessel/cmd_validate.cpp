@@ -112,6 +112,7 @@ models::PrecisionPlan planFor(const ValidateArgs& a) {
 }  // namespace
 
 int validateCommand(const ValidateArgs& a, std::ostream& out) {
+  checkOutputsAreNotInputs({a.json_path}, {a.plan, a.exec.fuse_like});
   const models::PrecisionPlan plan = planFor(a);
   const models::Graph graph =
       models::build(a.workload.name, toWorkloadOptions(a.workload, DType::FP32));

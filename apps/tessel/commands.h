@@ -80,5 +80,9 @@ int dataflowsCommand(std::ostream& out);
 // Writes `text` to `path` through a temporary file and a rename, so a reader never sees a
 // half-written report. Throws ConfigError (exit 2) if the file cannot be written.
 void writeFileAtomically(const std::string& path, const std::string& text);
+// ConfigError if an output path names one of the command's input files (a report written over
+// the accelerator YAML or a precision plan would destroy what the user wrote).
+void checkOutputsAreNotInputs(const std::vector<std::string>& outputs,
+                              const std::vector<std::string>& inputs);
 
 }  // namespace tessel::app

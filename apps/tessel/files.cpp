@@ -1,4 +1,5 @@
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 
 #include "apps/tessel/commands.h"
@@ -17,6 +18,20 @@ void writeFileAtomically(const std::string& path, const std::string& text) {
   if (std::rename(tmp.c_str(), path.c_str()) != 0) {
     std::remove(tmp.c_str());
     throw ConfigError({path, 0, 0, ""}, "cannot write this file (does its directory exist?)");
+  }
+}
+
+void checkOutputsAreNotInputs(const std::vector<std::string>& outputs,
+                              const std::vector<std::string>& inputs) {
+  for (const auto& out : outputs) {
+    if (out.empty()) continue;
+    for (const auto& in : inputs) {
+      std::error_code ec;
+      if (!in.empty() && std::filesystem::equivalent(out, in, ec)) {
+        throw ConfigError({out, 0, 0, ""}, "refusing to write a report over an input of this "
+                                           "command; choose another output path");
+      }
+    }
   }
 }
 

@@ -114,6 +114,11 @@ TEST(Cli, BadWorkloadAndOptionsExitTwo) {
   const Result w = tessel("run -q" + arch + " --workload gpt2 --json /nonexistent/dir/r.json");
   EXPECT_EQ(w.code, 2);
   EXPECT_NE(w.out.find("/nonexistent/dir/r.json"), std::string::npos) << w.out;
+  // A report never overwrites an input: the user's YAML survives a mistyped --json.
+  const std::string mine = tempPath("mine.yaml");
+  std::ofstream(mine) << slurp(config("gemmini-default"));
+  EXPECT_EQ(tessel("run -q --arch " + mine + " --workload gpt2 --json " + mine).code, 2);
+  EXPECT_EQ(slurp(mine), slurp(config("gemmini-default")));
 }
 
 TEST(Cli, ArchCheckAndSchema) {
