@@ -16,11 +16,11 @@ $(BUILD)/CMakeCache.txt: | deps
 build: deps $(BUILD)/CMakeCache.txt
 	@cmake --build $(BUILD) -j $(JOBS)
 
-demo: build
+demo: deps $(BUILD)/CMakeCache.txt
+	@cmake --build $(BUILD) -j $(JOBS) --target tessel
 	@mkdir -p out
 	./$(BUILD)/apps/tessel/tessel run --arch configs/arch/gemmini-default.yaml \
 	    --workload gpt2-small --phase prefill --seq 512 --json out/demo.json
-	@echo "JSON report written to out/demo.json"
 
 test: build
 	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
@@ -35,6 +35,7 @@ bench: deps
 	@cmake --build $(BUILD) -j $(JOBS) --target tessel_benchmarks
 	./$(BUILD)/bench/bench_engine
 	./$(BUILD)/bench/bench_kernels
+	./$(BUILD)/bench/bench_executor
 
 format:
 	@clang-format -i $$(git ls-files '*.h' '*.cpp')
