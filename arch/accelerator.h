@@ -24,18 +24,18 @@ struct Holds {
 };
 
 struct StorageLevel {
-  std::string name;                 // YAML key: "dram", "l2", "scratchpad", ...
+  std::string name;  // YAML key: "dram", "l2", "scratchpad", ...
   LevelKind kind = LevelKind::DRAM;
-  uint64_t capacity_bytes = 0;      // 0 = unbounded (DRAM)
+  uint64_t capacity_bytes = 0;  // 0 = unbounded (DRAM)
   int banks = 1;
-  int row_bytes = 0;                // scratchpad/accumulator row width; 0 if not row-organized
-  int ports = 1;                    // read/write ports (2 = dual-ported accumulator)
+  int row_bytes = 0;  // scratchpad/accumulator row width; 0 if not row-organized
+  int ports = 1;      // read/write ports (2 = dual-ported accumulator)
   Holds holds;
-  double bandwidth = 0;             // bytes/cycle of this level's port toward inner levels
-  double latency = 0;               // cycles from request to first byte
+  double bandwidth = 0;  // bytes/cycle of this level's port toward inner levels
+  double latency = 0;    // cycles from request to first byte
   double read_energy_pj_per_byte = 0;
   double write_energy_pj_per_byte = 0;
-  DType dtype = DType::Int8;        // element type stored (accumulator: accumulation type)
+  DType dtype = DType::Int8;  // element type stored (accumulator: accumulation type)
 };
 
 // The DMA engine that moves tiles between off-chip levels and the local memories.
@@ -55,25 +55,25 @@ struct ComputeArray {
   DType input_dtype = DType::Int8;
   DType weight_dtype = DType::Int8;
   DType accum_dtype = DType::Int32;
-  std::vector<std::string> dataflows;     // names of configs/dataflows/*.yaml, e.g. "ws", "os"
+  std::vector<std::string> dataflows;  // names of configs/dataflows/*.yaml, e.g. "ws", "os"
   // MACs per PE per cycle for each dtype the array can run (int8 = 1 means one MAC/cycle).
   std::vector<std::pair<DType, double>> macs_per_cycle;
-  bool weight_double_buffered = true;     // WS: next weights preload while current compute
-  int pe_register_file_bytes = 0;         // per-PE RF (spatial arrays)
-  double rf_energy_pj_per_byte = 0;       // per byte read or written in a PE register file
+  bool weight_double_buffered = true;  // WS: next weights preload while current compute
+  int pe_register_file_bytes = 0;      // per-PE RF (spatial arrays)
+  double rf_energy_pj_per_byte = 0;    // per byte read or written in a PE register file
   // Ops the accumulator write/store path applies on the fly (relu, residual_add, requantize,
   // maxpool...). These never leave the array's memories.
   std::vector<std::string> epilogue_ops;
   double mac_energy_pj = 0;
-  double pipeline_latency = -1;           // fill/drain cycles per tile; <0 = rows + cols - 2 (skew)
+  double pipeline_latency = -1;  // fill/drain cycles per tile; <0 = rows + cols - 2 (skew)
 
-  double macRate(DType t) const;          // MACs/PE/cycle for t, 0 if unsupported
+  double macRate(DType t) const;  // MACs/PE/cycle for t, 0 if unsupported
   bool supportsDataflow(const std::string& name) const;
 };
 
 struct Noc {
-  std::string kind = "systolic";          // "systolic" | "bus" | "mesh"
-  double bandwidth = 0;                   // bytes/cycle from the buffer to the array, 0 = unlimited
+  std::string kind = "systolic";  // "systolic" | "bus" | "mesh"
+  double bandwidth = 0;           // bytes/cycle from the buffer to the array, 0 = unlimited
   bool multicast = false;
   bool reduction = false;
   double energy_pj_per_byte = 0;
@@ -81,10 +81,10 @@ struct Noc {
 
 // Special-function unit for nonlinear and vector ops.
 struct Sfu {
-  std::vector<std::string> ops;           // "softmax", "layernorm", "gelu", "add", "relu", ...
+  std::vector<std::string> ops;  // "softmax", "layernorm", "gelu", "add", "relu", ...
   int lanes = 16;
-  bool integer = true;                    // integer (I-BERT) or floating-point arithmetic
-  double cycles_per_vector = 1;           // per pass over `lanes` elements
+  bool integer = true;           // integer (I-BERT) or floating-point arithmetic
+  double cycles_per_vector = 1;  // per pass over `lanes` elements
   double energy_pj_per_element = 0;
   bool supports(const std::string& op) const;
 };
@@ -92,11 +92,11 @@ struct Sfu {
 // The host CPU that runs what the accelerator cannot.
 struct Host {
   double clock_hz = 2e9;
-  double flops = 0;                       // sustained FLOP/s (for host-run GEMMs)
-  double mem_bandwidth_bytes_per_s = 0;   // host memory bandwidth
-  double link_bandwidth = 0;              // bytes/cycle (accelerator clock) between host and accelerator memory
-  double link_latency = 0;                // cycles
-  double offload_overhead = 0;            // accelerator cycles per host call (sync, launch)
+  double flops = 0;                      // sustained FLOP/s (for host-run GEMMs)
+  double mem_bandwidth_bytes_per_s = 0;  // host memory bandwidth
+  double link_bandwidth = 0;  // bytes/cycle (accelerator clock) between host and accelerator memory
+  double link_latency = 0;    // cycles
+  double offload_overhead = 0;  // accelerator cycles per host call (sync, launch)
   // Host cycles per element for quantize, dequantize and each op name ("softmax", ...).
   std::vector<std::pair<std::string, double>> cycles_per_element;
   double costPerElement(const std::string& op) const;  // host cycles; -1 if not listed
@@ -104,10 +104,10 @@ struct Host {
 
 struct Accelerator {
   std::string name;
-  std::string source;                     // file it came from
+  std::string source;  // file it came from
   std::string description;
   double clock_hz = 1e9;
-  std::vector<StorageLevel> levels;       // from DRAM inwards
+  std::vector<StorageLevel> levels;  // from DRAM inwards
   Dma dma;
   ComputeArray array;
   Noc noc;

@@ -34,7 +34,8 @@ void checkArrays(const yaml::Node& node, const std::vector<std::string>& kinds) 
   for (const auto& item : node.items()) {
     const std::string& k = item.scalar();
     if (std::find(known.begin(), known.end(), k) == known.end()) {
-      item.fail("unknown array kind '" + k + "' (accepted: systolic, spatial)" + didYouMean(k, known));
+      item.fail("unknown array kind '" + k + "' (accepted: systolic, spatial)" +
+                didYouMean(k, known));
     }
   }
   (void)kinds;
@@ -66,8 +67,9 @@ Dataflow parseDataflow(const std::string& text, const std::string& source_name) 
     stream.fail("spatial.rows, spatial.cols and stream must be three different dims");
   }
   if (Problem::dependsOn(df.stationary, df.stream_dim)) {
-    top.require("stationary", "").fail("the stationary operand must not depend on the stream dim '" +
-                                       std::string(nameOf(df.stream_dim)) + "'");
+    top.require("stationary", "")
+        .fail("the stationary operand must not depend on the stream dim '" +
+              std::string(nameOf(df.stream_dim)) + "'");
   }
   return df;
 }
@@ -85,10 +87,10 @@ Dataflow loadDataflow(const std::string& name_or_path) {
   const bool looks_like_path = name_or_path.find('/') != std::string::npos ||
                                name_or_path.find(".yaml") != std::string::npos;
   if (!looks_like_path) {
-    throw ConfigError({"", 0, 0, "--dataflow"},
-                      "unknown dataflow '" + name_or_path + "' (shipped: " +
-                          joinNames(builtinDataflows()) + ", or a path to a YAML file)" +
-                          didYouMean(name_or_path, builtinDataflows()));
+    throw ConfigError({"", 0, 0, "--dataflow"}, "unknown dataflow '" + name_or_path +
+                                                    "' (shipped: " + joinNames(builtinDataflows()) +
+                                                    ", or a path to a YAML file)" +
+                                                    didYouMean(name_or_path, builtinDataflows()));
   }
   std::ifstream in(name_or_path);
   if (!in) throw ConfigError({name_or_path, 0, 0, ""}, "cannot read dataflow file");

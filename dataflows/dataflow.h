@@ -11,14 +11,14 @@
 namespace tessel::dataflows {
 
 struct Dataflow {
-  std::string name;         // "ws", "os", "is", ...
+  std::string name;  // "ws", "os", "is", ...
   std::string description;
   Operand stationary = Operand::Weight;  // operand held in the PEs while the stream passes
-  Dim row_dim = Dim::K;     // GEMM dim unrolled over array rows
-  Dim col_dim = Dim::N;     // GEMM dim unrolled over array columns
-  Dim stream_dim = Dim::M;  // GEMM dim that flows through time
+  Dim row_dim = Dim::K;                  // GEMM dim unrolled over array rows
+  Dim col_dim = Dim::N;                  // GEMM dim unrolled over array columns
+  Dim stream_dim = Dim::M;               // GEMM dim that flows through time
   std::vector<std::string> array_kinds;  // array kinds that can run it ("systolic", "spatial")
-  std::string source;       // file it came from
+  std::string source;                    // file it came from
 };
 
 // Parses a dataflow YAML document; errors are ConfigErrors naming `source_name`.

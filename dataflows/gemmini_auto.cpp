@@ -37,10 +37,10 @@ class GemminiAutoMapper final : public Mapper {
       b.n = std::clamp<int64_t>(side, 1, max.n);
     }
     if (!fits(b)) {
-      r.reason = constraints.whole_rows
-                     ? "a whole output row (" + std::to_string(p.n) + " columns) does not fit "
-                       "the usable accumulator"
-                     : "one array tile does not fit the usable local memories";
+      r.reason = constraints.whole_rows ? "a whole output row (" + std::to_string(p.n) +
+                                              " columns) does not fit "
+                                              "the usable accumulator"
+                                        : "one array tile does not fit the usable local memories";
       return r;
     }
     grow(b, max, fits, constraints.whole_rows);

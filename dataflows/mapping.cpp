@@ -28,9 +28,9 @@ std::string Mapping::loopNest(const Problem& p) const {
            std::to_string(tileOf(d)) + ":   # DRAM/L2 -> local memory\n";
     indent += "  ";
   }
-  out += indent + "array " + std::to_string(array_rows) + "x" + std::to_string(array_cols) +
-         " (" + dataflow + "): tile " + std::to_string(tile_m) + "x" + std::to_string(tile_n) +
-         "x" + std::to_string(tile_k) + " (m x n x k)\n";
+  out += indent + "array " + std::to_string(array_rows) + "x" + std::to_string(array_cols) + " (" +
+         dataflow + "): tile " + std::to_string(tile_m) + "x" + std::to_string(tile_n) + "x" +
+         std::to_string(tile_k) + " (m x n x k)\n";
   return out;
 }
 

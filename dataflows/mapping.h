@@ -11,16 +11,16 @@
 namespace tessel::dataflows {
 
 struct Mapping {
-  std::string dataflow;           // Dataflow::name
-  std::string mapper;             // which mapper produced it
-  int64_t array_rows = 0;         // spatial unrolling (array shape the mapping assumes)
+  std::string dataflow;    // Dataflow::name
+  std::string mapper;      // which mapper produced it
+  int64_t array_rows = 0;  // spatial unrolling (array shape the mapping assumes)
   int64_t array_cols = 0;
   // Tile held in the local memories, in elements along m, n, k (a multiple of the array
   // dimension, clipped to the problem).
   int64_t tile_m = 0, tile_n = 0, tile_k = 0;
   // Outer (DRAM-level) loop order, outermost first, e.g. {M, N, K} = "for i: for j: for k".
   std::vector<Dim> loop_order{Dim::M, Dim::N, Dim::K};
-  bool double_buffered = true;    // next tile's loads overlap this tile's compute
+  bool double_buffered = true;  // next tile's loads overlap this tile's compute
 
   int64_t tileOf(Dim d) const { return d == Dim::M ? tile_m : d == Dim::N ? tile_n : tile_k; }
   // Tiles along d for a problem: ceil(extent / tile).

@@ -12,19 +12,31 @@ using models::OpKind;
 
 std::string unitOpName(const models::Op& op) {
   switch (op.kind) {
-    case OpKind::Softmax: return "softmax";
-    case OpKind::LayerNorm: return "layernorm";
-    case OpKind::Gelu: return "gelu";
-    case OpKind::Relu: return "relu";
-    case OpKind::Add: return "add";
-    case OpKind::BatchNorm: return "batchnorm";
-    case OpKind::MaxPool: return "maxpool";
+    case OpKind::Softmax:
+      return "softmax";
+    case OpKind::LayerNorm:
+      return "layernorm";
+    case OpKind::Gelu:
+      return "gelu";
+    case OpKind::Relu:
+      return "relu";
+    case OpKind::Add:
+      return "add";
+    case OpKind::BatchNorm:
+      return "batchnorm";
+    case OpKind::MaxPool:
+      return "maxpool";
     case OpKind::AvgPool:
-    case OpKind::GlobalAvgPool: return "avgpool";
-    case OpKind::Embedding: return "embedding";
-    case OpKind::Quantize: return "quantize";
-    case OpKind::Dequantize: return "dequantize";
-    default: return "gemm";
+    case OpKind::GlobalAvgPool:
+      return "avgpool";
+    case OpKind::Embedding:
+      return "embedding";
+    case OpKind::Quantize:
+      return "quantize";
+    case OpKind::Dequantize:
+      return "dequantize";
+    default:
+      return "gemm";
   }
 }
 
@@ -108,8 +120,8 @@ void fillTensors(OpPlan& p, const models::Graph& g, const Homes& homes, int fina
 
 // Maps one GEMM; if its group needs whole rows and they do not fit, drops the row-wise tail of
 // the epilogue (those ops then run on their own).
-void mapGemm(OpPlan& p, const models::Graph& g, const arch::Accelerator& acc,
-             const Dataflow& df, const Mapper& mapper, models::FusionGroup* group) {
+void mapGemm(OpPlan& p, const models::Graph& g, const arch::Accelerator& acc, const Dataflow& df,
+             const Mapper& mapper, models::FusionGroup* group) {
   p.problem = problemOf(*p.op, g);
   MapResult r;
   if (group && group->needs_whole_rows) {
@@ -139,8 +151,8 @@ int sideInput(const models::Graph& g, const models::FusionGroup& group, const mo
 
 }  // namespace
 
-std::vector<OpPlan> plan(const models::Graph& g, const arch::Accelerator& acc,
-                         const Dataflow& df, const PlanOptions& options) {
+std::vector<OpPlan> plan(const models::Graph& g, const arch::Accelerator& acc, const Dataflow& df,
+                         const PlanOptions& options) {
   const auto mapper = makeMapper(options.mapper);
   const Homes homes = homesOf(acc);
   models::Fusion fusion = options.fuse ? models::fuse(g, fuseRulesFor(acc)) : models::Fusion{};
@@ -151,9 +163,8 @@ std::vector<OpPlan> plan(const models::Graph& g, const arch::Accelerator& acc,
     OpPlan& p = plans[static_cast<size_t>(op.id)];
     p.op = &op;
     p.graph = &g;
-    p.placement = placementOf(op, acc, [&](const models::Op& o) {
-      return g.tensor(o.inputs.at(0)).dtype;
-    });
+    p.placement =
+        placementOf(op, acc, [&](const models::Op& o) { return g.tensor(o.inputs.at(0)).dtype; });
     const int gi = fusion.group_of[static_cast<size_t>(op.id)];
     models::FusionGroup* group = gi >= 0 ? &fusion.groups[static_cast<size_t>(gi)] : nullptr;
     if (group && group->anchor == op.id && p.placement == Placement::Host) {
@@ -168,16 +179,16 @@ std::vector<OpPlan> plan(const models::Graph& g, const arch::Accelerator& acc,
     } else if (op.isGemmLike()) {
       mapGemm(p, g, acc, df, *mapper, nullptr);
     }
-    const bool member = group && group->anchor != op.id &&
-                        std::find(group->epilogue.begin(), group->epilogue.end(), op.id) !=
-                            group->epilogue.end();
+    const bool member =
+        group && group->anchor != op.id &&
+        std::find(group->epilogue.begin(), group->epilogue.end(), op.id) != group->epilogue.end();
     if (member) {
       p.placement = Placement::Fused;
       p.fused_into = group->anchor;
       p.side_input = sideInput(g, *group, op);
     }
-    const int final_out = (!p.epilogue.empty()) ? g.op(p.epilogue.back()).outputs.at(0)
-                                                : op.outputs.at(0);
+    const int final_out =
+        (!p.epilogue.empty()) ? g.op(p.epilogue.back()).outputs.at(0) : op.outputs.at(0);
     fillTensors(p, g, homes, final_out);
     if (op.isGemmLike()) p.problem.output_dtype = g.tensor(final_out).dtype;
   }

@@ -19,9 +19,9 @@ struct OpPlan {
   const models::Op* op = nullptr;
   const models::Graph* graph = nullptr;
   Placement placement = Placement::Array;
-  int fused_into = -1;          // anchor op id when placement == Fused
-  int side_input = -1;          // fused members: a tensor read besides the chain (residual)
-  std::vector<int> epilogue;    // anchors: ops fused into this one (their cost is charged here)
+  int fused_into = -1;        // anchor op id when placement == Fused
+  int side_input = -1;        // fused members: a tensor read besides the chain (residual)
+  std::vector<int> epilogue;  // anchors: ops fused into this one (their cost is charged here)
 
   // GEMM-like ops on the array.
   Problem problem;
@@ -36,11 +36,11 @@ struct OpPlan {
   bool input_fits_l2 = false;
 
   // Vector ops (and the epilogue members): elements and bytes of the tensors they touch.
-  int64_t elements = 0;         // output elements
-  int64_t input_bytes = 0;      // all inputs read
+  int64_t elements = 0;     // output elements
+  int64_t input_bytes = 0;  // all inputs read
   int64_t output_bytes = 0;
-  int64_t rows = 0;             // row-wise ops: number of rows (elements / row length)
-  std::string unit_op;          // name the arch lists use: "softmax", "add", "relu", ...
+  int64_t rows = 0;     // row-wise ops: number of rows (elements / row length)
+  std::string unit_op;  // name the arch lists use: "softmax", "add", "relu", ...
 };
 
 struct PlanOptions {

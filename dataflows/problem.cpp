@@ -8,18 +8,24 @@ namespace tessel::dataflows {
 
 std::string_view nameOf(Dim d) {
   switch (d) {
-    case Dim::M: return "m";
-    case Dim::N: return "n";
-    case Dim::K: return "k";
+    case Dim::M:
+      return "m";
+    case Dim::N:
+      return "n";
+    case Dim::K:
+      return "k";
   }
   return "?";
 }
 
 bool Problem::dependsOn(Operand x, Dim d) {
   switch (x) {
-    case Operand::Input: return d != Dim::N;
-    case Operand::Weight: return d != Dim::M;
-    case Operand::Output: return d != Dim::K;
+    case Operand::Input:
+      return d != Dim::N;
+    case Operand::Weight:
+      return d != Dim::M;
+    case Operand::Output:
+      return d != Dim::K;
   }
   return false;
 }
@@ -29,9 +35,7 @@ int64_t Problem::inputBytes() const {
   return static_cast<int64_t>(std::ceil(im2col * input_footprint_ratio)) * bytesOf(input_dtype);
 }
 
-int64_t Problem::weightBytes() const {
-  return batch * k * n * bytesOf(weight_dtype);
-}
+int64_t Problem::weightBytes() const { return batch * k * n * bytesOf(weight_dtype); }
 
 int64_t Problem::outputBytes() const { return batch * m * n * bytesOf(output_dtype); }
 

@@ -24,7 +24,7 @@
 namespace tessel::kernels {
 
 struct ExecutorOptions {
-  bool fuse = false;                      // run fusion groups as GEMM + epilogue chain
+  bool fuse = false;  // run fusion groups as GEMM + epilogue chain
   // When not empty, only these kinds may join an epilogue: the hardware's fusion rules
   // (dataflows::fuseRulesFor), so the executor fuses exactly what the timing engines fuse.
   std::vector<models::OpKind> fuse_kinds;

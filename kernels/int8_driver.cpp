@@ -53,8 +53,8 @@ void runInt8Gemm(const ASource& a, const PackedWeights& w, const OpChain& pro, c
   const int32_t za =
       pro.empty() ? a.zero_point
                   : pro.outputQuant(QuantParams::perTensor(1.0f, a.zero_point)).zero_point.at(0);
-  const BlockPlan plan = planBlocks(m, n, epi.needsWholeRows(), kern.mr,
-                                    kern.micro ? kBlockBudget : kEigenBudget);
+  const BlockPlan plan =
+      planBlocks(m, n, epi.needsWholeRows(), kern.mr, kern.micro ? kBlockBudget : kEigenBudget);
   const int64_t nc_pad = (plan.nc + 15) / 16 * 16;
   std::vector<char> packed(static_cast<size_t>(plan.mc * kp * kern.a_elem_bytes));
   ARows rows_of_a(a, pro, Domain::Int8, plan.mc);

@@ -13,8 +13,10 @@ bool isElementwise(OpKind k) {
     case OpKind::Gelu:
     case OpKind::BatchNorm:
     case OpKind::Quantize:
-    case OpKind::Dequantize: return true;
-    default: return false;
+    case OpKind::Dequantize:
+      return true;
+    default:
+      return false;
   }
 }
 

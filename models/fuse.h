@@ -17,7 +17,7 @@ struct FuseRules {
   // Which ops may join an epilogue; row-wise kinds (softmax, layer norm) listed here make the
   // anchor keep whole output rows.
   std::vector<OpKind> epilogue_kinds;
-  int max_epilogue = 8;                // longest chain
+  int max_epilogue = 8;  // longest chain
 };
 
 struct FusionGroup {

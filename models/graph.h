@@ -42,15 +42,15 @@ struct Tensor {
 };
 
 enum class OpKind : uint8_t {
-  MatMul,         // activation x weight (+ bias): projections, FFN, FC, LM head
-  BatchMatMul,    // activation x activation, batched over heads (attention score, context)
-  Conv2d,         // NHWC conv (+ bias); lowered to GEMM by im2col for timing
-  Softmax,        // over the last dim
-  LayerNorm,      // over the last dim; inputs: x, gamma, beta
-  Gelu,           // GELU (tanh form in GPT-2, erf form in BERT: see Op::gelu_tanh)
+  MatMul,       // activation x weight (+ bias): projections, FFN, FC, LM head
+  BatchMatMul,  // activation x activation, batched over heads (attention score, context)
+  Conv2d,       // NHWC conv (+ bias); lowered to GEMM by im2col for timing
+  Softmax,      // over the last dim
+  LayerNorm,    // over the last dim; inputs: x, gamma, beta
+  Gelu,         // GELU (tanh form in GPT-2, erf form in BERT: see Op::gelu_tanh)
   Relu,
-  Add,            // elementwise add of two same-shape tensors (residual add)
-  BatchNorm,      // inference batch norm: inputs x, scale[C], shift[C] (folded form)
+  Add,        // elementwise add of two same-shape tensors (residual add)
+  BatchNorm,  // inference batch norm: inputs x, scale[C], shift[C] (folded form)
   MaxPool,
   AvgPool,
   GlobalAvgPool,  // NHWC -> [N, C]
@@ -61,7 +61,15 @@ enum class OpKind : uint8_t {
 
 // The classes latency is reported by.
 enum class OpClass : uint8_t {
-  MatMul, Conv, Softmax, LayerNorm, GELU, ResidualAdd, QuantDequant, Pool, Other
+  MatMul,
+  Conv,
+  Softmax,
+  LayerNorm,
+  GELU,
+  ResidualAdd,
+  QuantDequant,
+  Pool,
+  Other
 };
 
 std::string_view nameOf(OpKind k);
@@ -81,7 +89,7 @@ struct ConvShape {
   int64_t n = 1, h = 0, w = 0, c = 0;  // input NHWC
   int64_t k = 0, r = 0, s = 0;         // output channels, kernel height/width
   int64_t stride = 1, pad = 0;
-  int64_t p = 0, q = 0;                // output height/width
+  int64_t p = 0, q = 0;  // output height/width
 };
 
 // Attention views for BatchMatMul. Both inputs are [B, rows, cols] tensors; operand X's head h
@@ -107,7 +115,7 @@ struct PoolAttrs {
 
 struct Op {
   int id = -1;
-  std::string name;          // unique, e.g. "h3.attn.qkv"
+  std::string name;  // unique, e.g. "h3.attn.qkv"
   OpKind kind = OpKind::MatMul;
   std::vector<int> inputs;   // tensor ids; activation first, then weight, then bias
   std::vector<int> outputs;  // tensor ids (one today)
@@ -121,7 +129,7 @@ struct Op {
   bool gelu_tanh = true;     // Gelu: tanh approximation (GPT-2) or erf form (BERT)
   float eps = 1e-5f;         // LayerNorm, BatchNorm
 
-  int64_t macs = 0;          // multiply-accumulates (0 for non-GEMM ops)
+  int64_t macs = 0;  // multiply-accumulates (0 for non-GEMM ops)
   OpClass opClass() const { return classOf(kind); }
   bool isGemmLike() const {
     return kind == OpKind::MatMul || kind == OpKind::BatchMatMul || kind == OpKind::Conv2d;

@@ -97,8 +97,8 @@ Graph applyPrecision(const Graph& g, const PrecisionPlan& plan) {
   }
   Graph out;
   out.name = g.name;
-  std::vector<int> remap(g.tensors().size(), -1);       // old tensor -> new tensor as produced
-  std::map<std::pair<int, DType>, int> converted;        // (new tensor, dtype) -> converted copy
+  std::vector<int> remap(g.tensors().size(), -1);  // old tensor -> new tensor as produced
+  std::map<std::pair<int, DType>, int> converted;  // (new tensor, dtype) -> converted copy
   auto tensorFor = [&](int old_id, DType want) {
     const Tensor& t = g.tensor(old_id);
     if (remap[static_cast<size_t>(old_id)] < 0) {

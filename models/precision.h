@@ -15,12 +15,12 @@ namespace tessel::models {
 
 struct PrecisionPlan {
   struct Entry {
-    std::string op;          // op name in the graph
+    std::string op;  // op name in the graph
     DType dtype = DType::Int8;
-    SourceLocation where;    // where the plan said so (for errors)
+    SourceLocation where;  // where the plan said so (for errors)
   };
   DType default_dtype = DType::Int8;
-  std::vector<Entry> ops;    // overrides of the default, in file order
+  std::vector<Entry> ops;  // overrides of the default, in file order
 
   DType dtypeOf(const std::string& op_name) const;
   void set(const std::string& op_name, DType dtype);

@@ -10,20 +10,21 @@
 namespace tessel::models {
 
 struct WorkloadOptions {
-  int64_t seq = 512;            // prefill/encoder sequence length; decode: KV-cache length
+  int64_t seq = 512;  // prefill/encoder sequence length; decode: KV-cache length
   int64_t batch = 1;
   std::string phase = "prefill";  // gpt2 only: "prefill" | "decode"
-  int64_t image = 224;          // resnet50 input height = width
-  DType dtype = DType::Int8;    // dtype of every tensor the builder makes
-  bool all_logits = false;      // gpt2 prefill: LM head on every position, not just the last
+  int64_t image = 224;            // resnet50 input height = width
+  DType dtype = DType::Int8;      // dtype of every tensor the builder makes
+  bool all_logits = false;        // gpt2 prefill: LM head on every position, not just the last
   // Run a prefix of a large model: gpt2/bert keep transformer blocks 0..layers-1 (gpt2 then its
   // usual ln_f + LM head). 0 = all. Other workloads reject it (shrink resnet50 with `image`).
   int64_t layers = 0;
 };
 
 // Names: gpt2 (= gpt2-small), gpt2-small|medium|large|xl, bert (= bert-base), bert-base|large,
-// resnet50, gemm:M=..,K=..,N=..[,B=..], conv:H=..,W=..,C=..,K=..,R=..,S=..[,stride=..][,pad=..][,N=..].
-// Unknown names or bad parameters throw ConfigError (with a suggestion when one is close).
+// resnet50, gemm:M=..,K=..,N=..[,B=..],
+// conv:H=..,W=..,C=..,K=..,R=..,S=..[,stride=..][,pad=..][,N=..]. Unknown names or bad parameters
+// throw ConfigError (with a suggestion when one is close).
 Graph build(const std::string& name, const WorkloadOptions& options);
 
 // The names build() accepts (families, not every gemm:/conv: spelling).

@@ -10,8 +10,8 @@ std::unique_ptr<Engine> makeAnalyticalEngine(const arch::Accelerator&, const dat
                                              const EngineOptions&);
 
 namespace {
-using Factory = std::unique_ptr<Engine> (*)(const arch::Accelerator&,
-                                            const dataflows::Dataflow&, const EngineOptions&);
+using Factory = std::unique_ptr<Engine> (*)(const arch::Accelerator&, const dataflows::Dataflow&,
+                                            const EngineOptions&);
 const std::vector<std::pair<std::string, Factory>>& registry() {
   static const std::vector<std::pair<std::string, Factory>> kEngines = {
       {"analytical", &makeAnalyticalEngine},

@@ -6,8 +6,7 @@ std::string toolVersion() { return "0.1.0"; }
 
 RunStats simulate(const models::Graph& graph, const arch::Accelerator& acc,
                   const dataflows::Dataflow& dataflow, const RunOptions& options) {
-  const std::vector<dataflows::OpPlan> plans =
-      dataflows::plan(graph, acc, dataflow, options.plan);
+  const std::vector<dataflows::OpPlan> plans = dataflows::plan(graph, acc, dataflow, options.plan);
   auto engine = makeEngine(options.engine, acc, dataflow, options.engine_options);
 
   RunStats run;

@@ -51,16 +51,16 @@ struct OpStats {
   int64_t macs = 0;
   double cycles = 0;
   std::array<double, kNumCauses> cycles_by_cause{};
-  std::vector<LevelTraffic> traffic;                     // outermost level first
-  std::vector<std::pair<std::string, double>> energy_pj; // component -> picojoules
-  double utilization = 0;                                // macs / (cycles * PEs)
+  std::vector<LevelTraffic> traffic;                      // outermost level first
+  std::vector<std::pair<std::string, double>> energy_pj;  // component -> picojoules
+  double utilization = 0;                                 // macs / (cycles * PEs)
 
   // The mapping, flattened for reports: ("dataflow","ws"), ("tile_i","4"), ...
   std::vector<std::pair<std::string, std::string>> mapping;
-  std::string loop_nest;                                 // printable loop nest, may be empty
+  std::string loop_nest;  // printable loop nest, may be empty
 
   double energyTotal() const;
-  int64_t bytesAt(std::string_view level) const;         // reads + writes at that level
+  int64_t bytesAt(std::string_view level) const;  // reads + writes at that level
 };
 
 struct RunStats {
@@ -68,19 +68,19 @@ struct RunStats {
   std::string arch_name;
   std::string arch_hash;
   std::string workload;
-  std::string engine;                                    // "analytical" | "systemc"
+  std::string engine;  // "analytical" | "systemc"
   // Run options as given (seq, batch, phase, dataflow, ideal_memory, overrides...), in order.
   std::vector<std::pair<std::string, std::string>> options;
-  std::vector<std::string> level_names;                  // storage levels, outermost first
+  std::vector<std::string> level_names;  // storage levels, outermost first
   double clock_hz = 1e9;
-  int64_t pes = 0;                                       // rows * cols
+  int64_t pes = 0;  // rows * cols
   std::vector<OpStats> ops;
 
   double totalCycles() const;
   double seconds() const { return totalCycles() / clock_hz; }
   int64_t totalMacs() const;
   double energyTotalPj() const;
-  double utilization() const;                            // macs / (cycles * pes)
+  double utilization() const;  // macs / (cycles * pes)
   int64_t bytesAt(std::string_view level) const;
   std::array<double, kNumCauses> cyclesByCause() const;
   // Cycles per op class, in OpClass order (all 9 classes, zeros included).

@@ -4,12 +4,18 @@ namespace tessel {
 
 std::string_view nameOf(DType t) {
   switch (t) {
-    case DType::Int8: return "int8";
-    case DType::Int16: return "int16";
-    case DType::Int32: return "int32";
-    case DType::FP16: return "fp16";
-    case DType::BF16: return "bf16";
-    case DType::FP32: return "fp32";
+    case DType::Int8:
+      return "int8";
+    case DType::Int16:
+      return "int16";
+    case DType::Int32:
+      return "int32";
+    case DType::FP16:
+      return "fp16";
+    case DType::BF16:
+      return "bf16";
+    case DType::FP32:
+      return "fp32";
   }
   return "?";
 }

@@ -12,12 +12,15 @@ enum class DType : uint8_t { Int8, Int16, Int32, FP16, BF16, FP32 };
 
 constexpr int bytesOf(DType t) {
   switch (t) {
-    case DType::Int8: return 1;
+    case DType::Int8:
+      return 1;
     case DType::Int16:
     case DType::FP16:
-    case DType::BF16: return 2;
+    case DType::BF16:
+      return 2;
     case DType::Int32:
-    case DType::FP32: return 4;
+    case DType::FP32:
+      return 4;
   }
   return 4;
 }

@@ -21,13 +21,13 @@ namespace {
 
 std::string pickDataflow(const RunArgs& args, const arch::Accelerator& acc) {
   if (!args.dataflow.empty()) {
-    if (args.dataflow.find(".yaml") == std::string::npos && !acc.array.supportsDataflow(args.dataflow)) {
+    if (args.dataflow.find(".yaml") == std::string::npos &&
+        !acc.array.supportsDataflow(args.dataflow)) {
       std::string supported;
       for (const auto& d : acc.array.dataflows) supported += (supported.empty() ? "" : ", ") + d;
-      throw ConfigError({"", 0, 0, "--dataflow"}, "accelerator '" + acc.name +
-                                                      "' does not support dataflow '" +
-                                                      args.dataflow + "' (supported: " +
-                                                      supported + ")");
+      throw ConfigError({"", 0, 0, "--dataflow"},
+                        "accelerator '" + acc.name + "' does not support dataflow '" +
+                            args.dataflow + "' (supported: " + supported + ")");
     }
     return args.dataflow;
   }
@@ -60,8 +60,8 @@ int runCommand(const RunArgs& args, std::ostream& out) {
   const arch::Accelerator acc = arch::loadFile(args.arch, args.overrides);
   const std::string df_name = pickDataflow(args, acc);
   const dataflows::Dataflow df = dataflows::loadDataflow(df_name);
-  models::Graph graph = models::build(
-      args.workload.name, toWorkloadOptions(args.workload, acc.array.input_dtype));
+  models::Graph graph =
+      models::build(args.workload.name, toWorkloadOptions(args.workload, acc.array.input_dtype));
   if (!args.precision_plan.empty()) {
     graph = models::applyPrecision(graph, models::loadPrecisionPlan(args.precision_plan));
   }

@@ -34,7 +34,8 @@ nlohmann::ordered_json toJson(const models::Graph& g) {
     o["class"] = std::string(nameOf(op.opClass()));
     o["layer"] = op.layer;
     nlohmann::ordered_json inputs = nlohmann::ordered_json::array();
-    for (int t : op.inputs) inputs.push_back({{"name", g.tensor(t).name}, {"shape", g.tensor(t).shape}});
+    for (int t : op.inputs)
+      inputs.push_back({{"name", g.tensor(t).name}, {"shape", g.tensor(t).shape}});
     o["inputs"] = inputs;
     o["output_shape"] = g.tensor(op.outputs.at(0)).shape;
     if (op.isGemmLike()) {
@@ -63,7 +64,8 @@ int workloadCommand(const WorkloadArgs& args, const std::string& json_path, std:
       << g.parameterCount() << " parameters\n";
   out << std::left << std::setw(5) << "id" << std::setw(24) << "name" << std::setw(14) << "kind"
       << std::setw(40) << "inputs" << std::setw(20) << "output" << std::right << std::setw(16)
-      << "MACs" << "\n";
+      << "MACs"
+      << "\n";
   for (const auto& op : g.ops()) {
     out << std::left << std::setw(5) << op.id << std::setw(24) << op.name << std::setw(14)
         << nameOf(op.kind) << std::setw(40) << inputsText(g, op) << std::setw(20)

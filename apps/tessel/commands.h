@@ -64,7 +64,7 @@ struct PrecisionArgs {
   std::string metric = "rel_l2";  // rel_l2 | kl
   std::string to = "int8";        // int8 | fp16 | bf16
   ExecArgs exec;
-  std::string out_path;           // the plan YAML; stdout when empty
+  std::string out_path;  // the plan YAML; stdout when empty
   bool quiet = false;
 };
 

@@ -11,9 +11,11 @@ void writeFileAtomically(const std::string& path, const std::string& text) {
   const std::string tmp = path + ".tmp";
   {
     std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-    if (!f) throw ConfigError({path, 0, 0, ""}, "cannot write this file (does its directory exist?)");
+    if (!f)
+      throw ConfigError({path, 0, 0, ""}, "cannot write this file (does its directory exist?)");
     f << text;
-    if (!f.flush()) throw ConfigError({path, 0, 0, ""}, "cannot write this file (does its directory exist?)");
+    if (!f.flush())
+      throw ConfigError({path, 0, 0, ""}, "cannot write this file (does its directory exist?)");
   }
   if (std::rename(tmp.c_str(), path.c_str()) != 0) {
     std::remove(tmp.c_str());
@@ -28,8 +30,9 @@ void checkOutputsAreNotInputs(const std::vector<std::string>& outputs,
     for (const auto& in : inputs) {
       std::error_code ec;
       if (!in.empty() && std::filesystem::equivalent(out, in, ec)) {
-        throw ConfigError({out, 0, 0, ""}, "refusing to write a report over an input of this "
-                                           "command; choose another output path");
+        throw ConfigError({out, 0, 0, ""},
+                          "refusing to write a report over an input of this "
+                          "command; choose another output path");
       }
     }
   }

@@ -20,8 +20,9 @@ inline models::WorkloadOptions toWorkloadOptions(const WorkloadArgs& a, DType fa
   if (!a.dtype.empty()) {
     const auto t = parseDType(a.dtype);
     if (!t) {
-      throw ConfigError({"", 0, 0, "--dtype"}, "unknown dtype '" + a.dtype +
-                                                   "' (accepted: int8, int16, int32, fp16, bf16, fp32)");
+      throw ConfigError(
+          {"", 0, 0, "--dtype"},
+          "unknown dtype '" + a.dtype + "' (accepted: int8, int16, int32, fp16, bf16, fp32)");
     }
     o.dtype = *t;
   }

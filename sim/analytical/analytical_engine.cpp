@@ -13,10 +13,14 @@ namespace {
 
 Placement toStats(dataflows::Placement p) {
   switch (p) {
-    case dataflows::Placement::Array: return Placement::Array;
-    case dataflows::Placement::Sfu: return Placement::Sfu;
-    case dataflows::Placement::Host: return Placement::Host;
-    case dataflows::Placement::Fused: return Placement::Fused;
+    case dataflows::Placement::Array:
+      return Placement::Array;
+    case dataflows::Placement::Sfu:
+      return Placement::Sfu;
+    case dataflows::Placement::Host:
+      return Placement::Host;
+    case dataflows::Placement::Fused:
+      return Placement::Fused;
   }
   return Placement::Array;
 }
@@ -80,12 +84,18 @@ class AnalyticalEngine final : public Engine {
   void fillVector(OpStats& s, const dataflows::OpPlan& plan) const {
     VectorCost c;
     switch (plan.placement) {
-      case dataflows::Placement::Array: c = evaluateArrayVector(plan, graph(plan), acc_, mem_); break;
-      case dataflows::Placement::Sfu: c = evaluateSfu(plan, graph(plan), acc_, mem_); break;
+      case dataflows::Placement::Array:
+        c = evaluateArrayVector(plan, graph(plan), acc_, mem_);
+        break;
+      case dataflows::Placement::Sfu:
+        c = evaluateSfu(plan, graph(plan), acc_, mem_);
+        break;
       case dataflows::Placement::Host:
         c = evaluateHost(plan, graph(plan), acc_, options_.ideal_memory);
         break;
-      case dataflows::Placement::Fused: c = evaluateFused(plan, graph(plan), acc_, mem_); break;
+      case dataflows::Placement::Fused:
+        c = evaluateFused(plan, graph(plan), acc_, mem_);
+        break;
     }
     s.cycles_by_cause = c.cycles;
     for (size_t l = 0; l < acc_.levels.size(); ++l) {

@@ -66,8 +66,8 @@ struct Iteration {
 double tileArrayCycles(const arch::ComputeArray& a, const dataflows::Dataflow& df, int64_t sm,
                        int64_t sn, int64_t sk, double rate) {
   const Shape s{sm, sn, sk};
-  const double blocks = static_cast<double>(ceilDiv(s.of(df.row_dim), a.rows) *
-                                            ceilDiv(s.of(df.col_dim), a.cols));
+  const double blocks =
+      static_cast<double>(ceilDiv(s.of(df.row_dim), a.rows) * ceilDiv(s.of(df.col_dim), a.cols));
   const double stream = static_cast<double>(s.of(df.stream_dim)) / rate;
   // Swapping the stationary block shifts it through the rows; a second register set hides it
   // behind the previous block's stream. One swap per tile is always exposed: the preload
@@ -122,8 +122,8 @@ Iteration iterate(const Context& c, const Shape& s, bool load_a, bool first_a, b
   }
   if (load_b) {
     const double bytes = s.elements(Operand::Weight) * w_b;
-    move(it, c, Operand::Weight,
-         sourceOf(c, first_b, c.plan.weight_home, c.plan.weight_fits_l2), bytes, false);
+    move(it, c, Operand::Weight, sourceOf(c, first_b, c.plan.weight_home, c.plan.weight_fits_l2),
+         bytes, false);
     it.wr[li][1] += bytes;
   }
   const double c_tile = static_cast<double>(s.elements(Operand::Output));
@@ -164,7 +164,8 @@ GemmCost evaluateGemm(const dataflows::OpPlan& plan, const arch::Accelerator& ac
                           std::string(nameOf(p.input_dtype)) + " MACs");
   }
   if (mp.loop_order.size() != 3 || mp.loop_order.back() != Dim::K) {
-    throw InfeasibleError("op '" + plan.op->name + "': only loop orders with k innermost are modeled");
+    throw InfeasibleError("op '" + plan.op->name +
+                          "': only loop orders with k innermost are modeled");
   }
   const std::array<Dim, 3> order{mp.loop_order[0], mp.loop_order[1], mp.loop_order[2]};
   std::array<std::vector<Seg>, 3> segs;

@@ -25,8 +25,8 @@ class MemoryModel {
   MemoryModel(const arch::Accelerator& acc, bool ideal);
 
   double cycles(const Transfer& t) const;
-  int l2() const { return l2_; }                       // index of the L2, or -1
-  bool offChip(size_t level) const;                    // DRAM or L2
+  int l2() const { return l2_; }     // index of the L2, or -1
+  bool offChip(size_t level) const;  // DRAM or L2
   // Index of the level that holds inputs/weights locally (scratchpad or global buffer) and the
   // one that holds outputs (accumulator, or the same global buffer).
   int localInputs() const { return local_in_; }

@@ -11,9 +11,12 @@ using models::OpKind;
 
 int sfuPasses(OpKind kind) {
   switch (kind) {
-    case OpKind::Softmax: return 3;    // row max, exp and sum, scale by 1/sum
-    case OpKind::LayerNorm: return 2;  // mean and variance (one pass), then normalize
-    default: return 1;
+    case OpKind::Softmax:
+      return 3;  // row max, exp and sum, scale by 1/sum
+    case OpKind::LayerNorm:
+      return 2;  // mean and variance (one pass), then normalize
+    default:
+      return 1;
   }
 }
 
@@ -36,7 +39,8 @@ Transfer roundTrip(const dataflows::OpPlan& p, const models::Graph& g) {
 double inputElements(const dataflows::OpPlan& p, const models::Graph& g) {
   double e = 0;
   for (int t : p.op->inputs) {
-    if (g.tensor(t).role != models::TensorRole::Weight) e += static_cast<double>(g.tensor(t).elements());
+    if (g.tensor(t).role != models::TensorRole::Weight)
+      e += static_cast<double>(g.tensor(t).elements());
   }
   return e;
 }
@@ -72,7 +76,8 @@ double hostOverheads(const dataflows::OpPlan& p, const arch::Accelerator& acc, b
 // A GEMM in a dtype the array cannot run: 2 FLOPs per MAC at the host's sustained rate.
 VectorCost hostGemm(const dataflows::OpPlan& p, const arch::Accelerator& acc, bool ideal_memory) {
   if (acc.host.flops <= 0) {
-    throw InfeasibleError("op '" + p.op->name + "' needs the host (the array has no MACs for its "
+    throw InfeasibleError("op '" + p.op->name +
+                          "' needs the host (the array has no MACs for its "
                           "dtype), but host.flops is not set");
   }
   VectorCost c;
@@ -142,8 +147,10 @@ VectorCost evaluateHost(const dataflows::OpPlan& p, const models::Graph& g,
   if (p.op->isGemmLike()) return hostGemm(p, acc, ideal_memory);
   const double op_cost = host.costPerElement(p.unit_op);
   if (op_cost < 0) {
-    throw InfeasibleError("op '" + p.op->name + "' runs on the host, but host.cycles_per_element "
-                          "has no entry for '" + p.unit_op + "'");
+    throw InfeasibleError("op '" + p.op->name +
+                          "' runs on the host, but host.cycles_per_element "
+                          "has no entry for '" +
+                          p.unit_op + "'");
   }
   const double in_elems = inputElements(p, g);
   const double out_elems = static_cast<double>(p.elements);
@@ -162,7 +169,8 @@ VectorCost evaluateHost(const dataflows::OpPlan& p, const models::Graph& g,
   double host_seconds = host_cycles / host.clock_hz;
   if (host.mem_bandwidth_bytes_per_s > 0 && !ideal_memory) {
     // The FP32 working copy streams through host memory at least once in and once out.
-    host_seconds = std::max(host_seconds, 4.0 * (in_elems + out_elems) / host.mem_bandwidth_bytes_per_s);
+    host_seconds =
+        std::max(host_seconds, 4.0 * (in_elems + out_elems) / host.mem_bandwidth_bytes_per_s);
   }
   const double cycles = host_seconds * acc.clock_hz + hostOverheads(p, acc, ideal_memory);
   c.cycles[static_cast<size_t>(Cause::Host)] = cycles;

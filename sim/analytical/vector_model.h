@@ -12,8 +12,8 @@ namespace tessel::sim::analytical {
 
 struct VectorCost {
   std::array<double, kNumCauses> cycles{};
-  Transfer traffic;         // off-chip bytes (local-memory bytes are recorded in `local`)
-  double local_read = 0;    // bytes read from the local memories
+  Transfer traffic;       // off-chip bytes (local-memory bytes are recorded in `local`)
+  double local_read = 0;  // bytes read from the local memories
   double local_write = 0;
   double sfu_elements = 0;  // element-passes through the SFU (energy)
 };

@@ -1,8 +1,6 @@
 // End-to-end tests of the tessel binary on the shipped configs: exit codes, error locations,
 // JSON contract invariants, determinism.
 #include <gtest/gtest.h>
-
-#include "tests/cli_runner.h"
 #include <sys/wait.h>
 
 #include <algorithm>
@@ -11,6 +9,8 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
+
+#include "tests/cli_runner.h"
 
 namespace {
 
@@ -46,7 +46,8 @@ class CliRun : public ::testing::TestWithParam<std::tuple<std::string, std::stri
 
 TEST_P(CliRun, RunsAndReportsConsistently) {
   const auto& [arch, workload] = GetParam();
-  const std::string json = tempPath(arch + "_" + std::to_string(std::hash<std::string>{}(workload)) + ".json");
+  const std::string json =
+      tempPath(arch + "_" + std::to_string(std::hash<std::string>{}(workload)) + ".json");
   const Result r = tessel("run -q --arch " + config(arch) + " --workload '" + workload +
                           "' --seq 128 --json " + json);
   ASSERT_EQ(r.code, 0) << r.out;
@@ -69,7 +70,8 @@ TEST(Cli, DecodeAndOutputStationary) {
 
 TEST(Cli, JsonIsByteIdenticalAcrossRuns) {
   const std::string a = tempPath("det_a.json"), b = tempPath("det_b.json");
-  const std::string args = "run -q --arch " + config("gemmini-default") + " --workload bert-base --seq 128";
+  const std::string args =
+      "run -q --arch " + config("gemmini-default") + " --workload bert-base --seq 128";
   ASSERT_EQ(tessel(args + " --json " + a).code, 0);
   ASSERT_EQ(tessel(args + " --json " + b).code, 0);
   EXPECT_EQ(slurp(a), slurp(b));
@@ -77,7 +79,8 @@ TEST(Cli, JsonIsByteIdenticalAcrossRuns) {
 
 TEST(Cli, OverrideChangesTheResult) {
   const std::string a = tempPath("ov_a.json"), b = tempPath("ov_b.json");
-  const std::string args = "run -q --arch " + config("gemmini-default") + " --workload gpt2-small --seq 256";
+  const std::string args =
+      "run -q --arch " + config("gemmini-default") + " --workload gpt2-small --seq 256";
   ASSERT_EQ(tessel(args + " --json " + a).code, 0);
   const Result r = tessel(args + " -p accumulator.capacity=256KiB --json " + b);
   ASSERT_EQ(r.code, 0) << r.out;
@@ -93,7 +96,8 @@ TEST(Cli, BadYamlIsLocatedAndExitsTwo) {
   ASSERT_NE(pos, std::string::npos);
   text.replace(pos, 8, "capcity");
   std::ofstream(path) << text;
-  const int line = 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<long>(pos), '\n'));
+  const int line =
+      1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<long>(pos), '\n'));
   const Result r = tessel("arch check " + path);
   EXPECT_EQ(r.code, 2) << r.out;
   EXPECT_NE(r.out.find(path + ":" + std::to_string(line) + ":"), std::string::npos) << r.out;

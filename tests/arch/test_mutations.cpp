@@ -72,8 +72,8 @@ TEST_P(ArchMutations, EverySingleLineMutationLoadsOrFailsCleanly) {
         EXPECT_NE(std::string(e.what()).find("mut.yaml"), std::string::npos)
             << "line " << i + 1 << " -> '" << mutated << "': " << e.what();
       } catch (const std::exception& e) {
-        ADD_FAILURE() << "line " << i + 1 << " -> '" << mutated << "' threw a non-ConfigError: "
-                      << e.what();
+        ADD_FAILURE() << "line " << i + 1 << " -> '" << mutated
+                      << "' threw a non-ConfigError: " << e.what();
       }
     }
   }
@@ -81,7 +81,8 @@ TEST_P(ArchMutations, EverySingleLineMutationLoadsOrFailsCleanly) {
 }
 
 INSTANTIATE_TEST_SUITE_P(ShippedConfigs, ArchMutations,
-                         ::testing::Values("gemmini-default", "gemmini-survey-model", "tpu-v1-like"));
+                         ::testing::Values("gemmini-default", "gemmini-survey-model",
+                                           "tpu-v1-like"));
 
 }  // namespace
 }  // namespace tessel::arch

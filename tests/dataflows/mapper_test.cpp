@@ -1,7 +1,8 @@
 // The Gemmini tiled_matmul_auto heuristic, checked against hand-run steps of the algorithm.
+#include "dataflows/mapper.h"
+
 #include <gtest/gtest.h>
 
-#include "dataflows/mapper.h"
 #include "tests/sim/tiny_arch.h"
 #include "util/error.h"
 
@@ -57,14 +58,14 @@ TEST(DataflowsGemminiAuto, WholeRowsForRowWiseEpilogues) {
   // = 32 KiB fits the usable accumulator exactly; m stays 1 block (Gemmini sets tile_I = 1).
   const auto a = gemminiLike();
   const auto mapper = dataflows::makeMapper("gemmini-auto");
-  const auto r = mapper->map(gemm(512, 64, 512), a, dataflows::loadDataflow("ws"),
-                             MapConstraints{true});
+  const auto r =
+      mapper->map(gemm(512, 64, 512), a, dataflows::loadDataflow("ws"), MapConstraints{true});
   ASSERT_TRUE(r.ok) << r.reason;
   EXPECT_EQ(r.mapping.tile_n, 512);
   EXPECT_EQ(r.mapping.tile_m, 16);
   // 1024 columns need 64 KiB of the 32 KiB half: infeasible, with a reason.
-  const auto wide = mapper->map(gemm(512, 64, 1024), a, dataflows::loadDataflow("ws"),
-                                MapConstraints{true});
+  const auto wide =
+      mapper->map(gemm(512, 64, 1024), a, dataflows::loadDataflow("ws"), MapConstraints{true});
   EXPECT_FALSE(wide.ok);
   EXPECT_NE(wide.reason.find("1024"), std::string::npos);
 }
@@ -78,7 +79,8 @@ TEST(DataflowsGemminiAuto, TooSmallMemoriesAreInfeasible) {
 }
 
 TEST(DataflowsRegistry, EveryMapperAndDataflowIsRegistered) {
-  for (const auto& name : dataflows::mapperNames()) EXPECT_EQ(dataflows::makeMapper(name)->name(), name);
+  for (const auto& name : dataflows::mapperNames())
+    EXPECT_EQ(dataflows::makeMapper(name)->name(), name);
   EXPECT_THROW(dataflows::makeMapper("nope"), ConfigError);
   for (const char* df : {"ws", "os", "is"}) EXPECT_EQ(dataflows::loadDataflow(df).name, df);
 }
@@ -90,7 +92,8 @@ TEST(DataflowsYaml, ParsesAndRejectsBadFiles) {
   EXPECT_EQ(df.row_dim, dataflows::Dim::K);
   try {
     dataflows::parseDataflow(
-        "name: x\nstationary: weigths\nspatial: {rows: k, cols: n}\nstream: m\narrays: [systolic]\n",
+        "name: x\nstationary: weigths\nspatial: {rows: k, cols: n}\nstream: m\narrays: "
+        "[systolic]\n",
         "bad.yaml");
     FAIL();
   } catch (const ConfigError& e) {
@@ -99,7 +102,8 @@ TEST(DataflowsYaml, ParsesAndRejectsBadFiles) {
   }
   // The stationary operand must not depend on the streamed dim.
   EXPECT_THROW(dataflows::parseDataflow("name: x\nstationary: inputs\nspatial: {rows: k, cols: n}\n"
-                                        "stream: m\narrays: [systolic]\n", "y.yaml"),
+                                        "stream: m\narrays: [systolic]\n",
+                                        "y.yaml"),
                ConfigError);
   EXPECT_THROW(dataflows::loadDataflow("wss"), ConfigError);
 }

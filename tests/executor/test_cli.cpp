@@ -1,8 +1,6 @@
 // `tessel validate` and `tessel precision` end to end: exit codes, JSON fields, determinism, and
 // plans that `validate --plan` and `run --precision-plan` both read.
 #include <gtest/gtest.h>
-
-#include "tests/cli_runner.h"
 #include <sys/wait.h>
 
 #include <cstdio>
@@ -11,6 +9,8 @@
 #include <sstream>
 #include <string>
 #include <vector>
+
+#include "tests/cli_runner.h"
 
 namespace {
 
@@ -98,7 +98,8 @@ TEST(ExecutorCli, FuseLikeAnAcceleratorMatchesItsTiming) {
   // executor (validate --fuse-like) and the timing engine (run) fuse exactly those two: softmax
   // into the score matmul, GELU into the FFN up-projection. The residual adds are not fused on
   // it (its accumulator path has no residual_add), and Gemmini's default fuses nothing here.
-  const std::string arch = std::string(TESSEL_SOURCE_DIR) + "/configs/arch/gemmini-survey-model.yaml";
+  const std::string arch =
+      std::string(TESSEL_SOURCE_DIR) + "/configs/arch/gemmini-survey-model.yaml";
   const std::string v = temp("fuse_like.json"), r = temp("fuse_like_run.json");
   ASSERT_EQ(tessel("validate -q " + kGpt2 + " --fuse-like " + arch + " --json " + v).code, 0);
   ASSERT_EQ(tessel("run -q --arch " + arch + " " + kGpt2 + " --json " + r).code, 0);

@@ -1,10 +1,11 @@
 // The fusion pass: chains follow single consumers, each op joins at most one group, and side
 // inputs must exist before the anchor runs.
+#include "models/fuse.h"
+
 #include <gtest/gtest.h>
 
 #include <set>
 
-#include "models/fuse.h"
 #include "models/workload.h"
 
 namespace tessel::models {
@@ -12,7 +13,7 @@ namespace {
 
 FuseRules everything() {
   FuseRules r;
-  r.epilogue_kinds = {OpKind::BatchNorm, OpKind::Relu, OpKind::Add, OpKind::Gelu,
+  r.epilogue_kinds = {OpKind::BatchNorm, OpKind::Relu,      OpKind::Add,      OpKind::Gelu,
                       OpKind::Softmax,   OpKind::LayerNorm, OpKind::Quantize, OpKind::Dequantize};
   return r;
 }
@@ -31,7 +32,8 @@ TEST(ModelsFuse, EveryOpJoinsAtMostOneGroup) {
     }
     for (int id : seen) EXPECT_EQ(seen.count(id), 1u) << w << " op " << g.op(id).name;
     for (size_t gi = 0; gi < f.groups.size(); ++gi) {
-      for (int m : f.groups[gi].epilogue) EXPECT_EQ(f.group_of[static_cast<size_t>(m)], static_cast<int>(gi));
+      for (int m : f.groups[gi].epilogue)
+        EXPECT_EQ(f.group_of[static_cast<size_t>(m)], static_cast<int>(gi));
     }
   }
 }
@@ -49,7 +51,9 @@ TEST(ModelsFuse, SideInputsAreProducedBeforeTheAnchor) {
         const bool in_chain = producer == group.anchor ||
                               std::find(group.epilogue.begin(), group.epilogue.end(), producer) !=
                                   group.epilogue.end();
-        if (!in_chain) EXPECT_LT(producer, group.anchor) << g.op(m).name;
+        if (!in_chain) {
+          EXPECT_LT(producer, group.anchor) << g.op(m).name;
+        }
       }
       adds += g.op(m).kind == OpKind::Add;
     }

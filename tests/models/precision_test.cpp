@@ -1,7 +1,8 @@
 // The precision pass: one dtype per op, conversions exactly where dtypes change.
+#include "models/precision.h"
+
 #include <gtest/gtest.h>
 
-#include "models/precision.h"
 #include "models/workload.h"
 #include "util/error.h"
 
@@ -48,7 +49,8 @@ TEST(ModelsPrecision, ParsesYamlAndJsonAndLocatesErrors) {
   EXPECT_EQ(a.default_dtype, DType::FP16);
   EXPECT_EQ(a.dtypeOf("lm_head"), DType::FP32);
   EXPECT_EQ(a.dtypeOf("h0.mlp.fc"), DType::FP16);
-  PrecisionPlan b = parsePrecisionPlan(R"({"default": "int8", "ops": {"lm_head": "bf16"}})", "p.json");
+  PrecisionPlan b =
+      parsePrecisionPlan(R"({"default": "int8", "ops": {"lm_head": "bf16"}})", "p.json");
   EXPECT_EQ(b.dtypeOf("lm_head"), DType::BF16);
   // Round trip through the writer.
   EXPECT_EQ(parsePrecisionPlan(toYaml(a), "x").dtypeOf("lm_head"), DType::FP32);

@@ -1,10 +1,11 @@
 // Hand-derived cycle and byte counts for small GEMMs on the analytical engine.
+#include "sim/analytical/gemm_model.h"
+
 #include <gtest/gtest.h>
 
 #include "dataflows/mapper.h"
 #include "dataflows/plan.h"
 #include "models/workload.h"
-#include "sim/analytical/gemm_model.h"
 #include "sim/engine.h"
 #include "tests/sim/tiny_arch.h"
 
@@ -82,9 +83,9 @@ TEST(SimGemmModel, FourTilesComputeBound) {
   // 10 + 256/16 = 26. Total 27 + 4*74 + 26 = 349.
   const auto cost = evaluateGemm(p, a, loadDataflow("ws"), MemoryModel(a, false));
   EXPECT_DOUBLE_EQ(cost.cycles, 349.0);
-  EXPECT_DOUBLE_EQ(cost.compute, 256.0);       // 256*4*4 MACs / 16 PEs
-  EXPECT_DOUBLE_EQ(cost.fill_drain, 40.0);     // 296 array cycles - 256
-  EXPECT_DOUBLE_EQ(cost.memory, 53.0);         // 27 + 26
+  EXPECT_DOUBLE_EQ(cost.compute, 256.0);    // 256*4*4 MACs / 16 PEs
+  EXPECT_DOUBLE_EQ(cost.fill_drain, 40.0);  // 296 array cycles - 256
+  EXPECT_DOUBLE_EQ(cost.memory, 53.0);      // 27 + 26
   // DRAM: A 1024 B and B 16 B read once each, C 1024 B written.
   EXPECT_DOUBLE_EQ(cost.read[0][0], 1024.0);
   EXPECT_DOUBLE_EQ(cost.read[0][1], 16.0);

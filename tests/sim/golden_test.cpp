@@ -11,7 +11,8 @@ namespace tessel {
 namespace {
 
 sim::RunStats runShipped(const std::string& arch, const std::string& workload) {
-  const auto acc = arch::loadFile(std::string(TESSEL_SOURCE_DIR) + "/configs/arch/" + arch + ".yaml");
+  const auto acc =
+      arch::loadFile(std::string(TESSEL_SOURCE_DIR) + "/configs/arch/" + arch + ".yaml");
   const auto g = models::build(workload, models::WorkloadOptions{});
   return sim::simulate(g, acc, dataflows::loadDataflow("ws"), sim::RunOptions{});
 }

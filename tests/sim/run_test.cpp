@@ -1,11 +1,12 @@
 // Whole-graph properties of simulate(): breakdowns add up, fusion and ideal memory behave.
+#include "sim/run.h"
+
 #include <gtest/gtest.h>
 
 #include <numeric>
 
 #include "models/precision.h"
 #include "models/workload.h"
-#include "sim/run.h"
 #include "tests/sim/tiny_arch.h"
 
 namespace tessel {
@@ -44,12 +45,14 @@ TEST(SimRun, CausesSumToCyclesForEveryOp) {
       total += op.cycles;
     }
     EXPECT_NEAR(total, run.totalCycles(), 1e-6 * total);
-    EXPECT_EQ(run.totalMacs(), models::build(w, [] {
-                                 models::WorkloadOptions o;
-                                 o.seq = 64;
-                                 o.image = 64;
-                                 return o;
-                               }()).totalMacs());
+    EXPECT_EQ(run.totalMacs(), models::build(w,
+                                             [] {
+                                               models::WorkloadOptions o;
+                                               o.seq = 64;
+                                               o.image = 64;
+                                               return o;
+                                             }())
+                                   .totalMacs());
   }
 }
 

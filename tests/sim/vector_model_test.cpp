@@ -1,9 +1,10 @@
 // Hand-derived costs of non-GEMM ops: SFU, host offload, accumulator-path adds.
+#include "sim/analytical/vector_model.h"
+
 #include <gtest/gtest.h>
 
 #include "dataflows/plan.h"
 #include "models/graph.h"
-#include "sim/analytical/vector_model.h"
 #include "tests/sim/tiny_arch.h"
 #include "util/error.h"
 
@@ -44,8 +45,8 @@ TEST(SimVectorModel, SoftmaxOnTheSfu) {
   a.sfu = arch::Sfu{{"softmax", "gelu"}, 16, true, 1, 0};
   OneOp o(OpKind::Softmax, a);
   ASSERT_EQ(o.plans[0].placement, dataflows::Placement::Sfu);
-  const auto c = sim::analytical::evaluateSfu(o.plans[0], o.g, a,
-                                              sim::analytical::MemoryModel(a, false));
+  const auto c =
+      sim::analytical::evaluateSfu(o.plans[0], o.g, a, sim::analytical::MemoryModel(a, false));
   EXPECT_DOUBLE_EQ(cause(c, Cause::Sfu), 192.0);
   EXPECT_DOUBLE_EQ(cause(c, Cause::MemoryStall), 0.0);
   EXPECT_DOUBLE_EQ(c.traffic.read[0], 1024.0);
@@ -57,8 +58,8 @@ TEST(SimVectorModel, SfuWaitsOnSlowMemory) {
   auto a = testing::tinyArch(4, 4.0);
   a.sfu = arch::Sfu{{"softmax"}, 16, true, 1, 0};
   OneOp o(OpKind::Softmax, a);
-  const auto c = sim::analytical::evaluateSfu(o.plans[0], o.g, a,
-                                              sim::analytical::MemoryModel(a, false));
+  const auto c =
+      sim::analytical::evaluateSfu(o.plans[0], o.g, a, sim::analytical::MemoryModel(a, false));
   EXPECT_DOUBLE_EQ(cause(c, Cause::Sfu), 192.0);
   EXPECT_DOUBLE_EQ(cause(c, Cause::MemoryStall), 330.0);
 }

@@ -2,7 +2,6 @@
 #include <gtest/gtest.h>
 
 #include "tests/util/error_of.h"
-
 #include "util/units.h"
 
 namespace tessel::units {

@@ -1,11 +1,10 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "tests/util/error_of.h"
-
 #include <cstdio>
 #include <fstream>
 
+#include "tests/util/error_of.h"
 #include "util/yaml.h"
 
 namespace tessel::yaml {

@@ -3,7 +3,6 @@
 #include <gtest/gtest.h>
 
 #include "tests/util/error_of.h"
-
 #include "util/yaml.h"
 
 namespace tessel::yaml {
