@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <fstream>
 
+#include "arch/schema.h"
 #include "util/suggest.h"
 #include "util/yaml.h"
 
@@ -86,6 +87,15 @@ Dataflow loadDataflow(const std::string& name_or_path) {
   }
   const bool looks_like_path = name_or_path.find('/') != std::string::npos ||
                                name_or_path.find(".yaml") != std::string::npos;
+  const auto& schema_names = arch::dataflowNames();
+  if (!looks_like_path &&
+      std::find(schema_names.begin(), schema_names.end(), name_or_path) != schema_names.end()) {
+    // Named by the accelerator schema (row-stationary, no-local-reuse) but not described yet.
+    throw ConfigError({"", 0, 0, "--dataflow"},
+                      "dataflow '" + name_or_path + "' has no description in configs/dataflows/ " +
+                          "yet (shipped: " + joinNames(builtinDataflows()) +
+                          "); pick one with --dataflow or give a YAML file");
+  }
   if (!looks_like_path) {
     throw ConfigError({"", 0, 0, "--dataflow"}, "unknown dataflow '" + name_or_path +
                                                     "' (shipped: " + joinNames(builtinDataflows()) +
