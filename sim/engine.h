@@ -23,9 +23,8 @@ class Engine {
  public:
   virtual ~Engine() = default;
   virtual std::string_view name() const = 0;
-  // `plans` is the whole graph's plan (fused members are looked up through it).
-  virtual OpStats evaluate(const dataflows::OpPlan& plan,
-                           const std::vector<dataflows::OpPlan>& plans) = 0;
+  // One op's plan (fused members carry their anchor's id; their costs are their own).
+  virtual OpStats evaluate(const dataflows::OpPlan& plan) = 0;
 };
 
 // Throws ConfigError listing the known names if `name` is unknown.

@@ -20,7 +20,7 @@ RunStats simulate(const models::Graph& graph, const arch::Accelerator& acc,
   run.options = options.labels;
   for (const auto& level : acc.levels) run.level_names.push_back(level.name);
   run.ops.reserve(plans.size());
-  for (const auto& plan : plans) run.ops.push_back(engine->evaluate(plan, plans));
+  for (const auto& plan : plans) run.ops.push_back(engine->evaluate(plan));
   return run;
 }
 

@@ -33,9 +33,7 @@ class AnalyticalEngine final : public Engine {
 
   std::string_view name() const override { return "analytical"; }
 
-  OpStats evaluate(const dataflows::OpPlan& plan,
-                   const std::vector<dataflows::OpPlan>& plans) override {
-    (void)plans;
+  OpStats evaluate(const dataflows::OpPlan& plan) override {
     OpStats s = header(plan);
     if (plan.op->isGemmLike() && plan.placement != dataflows::Placement::Host) {
       fillGemm(s, plan);
