@@ -1,5 +1,6 @@
 // Whole-graph properties of simulate(): breakdowns add up, fusion and ideal memory behave.
 #include "sim/run.h"
+#include "util/error.h"
 
 #include <gtest/gtest.h>
 
@@ -109,6 +110,16 @@ TEST(SimRun, PrecisionPlansRunAtTheArraysRateForEachDtype) {
   // 2 * 16.8M FLOPs / 32 GFLOP/s = 1.048576 ms = 1,048,576 cycles, plus the call overhead
   // (1000) and the link: 2 x 500 + (2 x 256 KiB in + 256 KiB out) / 16 B/cycle = 50,152.
   EXPECT_DOUBLE_EQ(fp32.ops[0].cycles, 1048576.0 + 1000 + 1000 + 3.0 * 262144 / 16);
+}
+
+TEST(SimRegistry, EveryEngineIsRegistered) {
+  const auto a = withSfu();
+  const auto df = dataflows::loadDataflow("ws");
+  ASSERT_FALSE(sim::engineNames().empty());
+  for (const auto& name : sim::engineNames()) {
+    EXPECT_EQ(sim::makeEngine(name, a, df, {})->name(), name);
+  }
+  EXPECT_THROW(sim::makeEngine("cycle-exact", a, df, {}), ConfigError);
 }
 
 }  // namespace
