@@ -1,5 +1,5 @@
-// Internal to models/: "did you mean" for workload names and gemm:/conv: keys.
-// (util/ will grow a shared one; this stays private and small until then.)
+// Internal to models/: "did you mean" for workload names and gemm:/conv: keys. The distance is
+// util/suggest's, case-insensitive; the threshold is looser than util's (names are short).
 #pragma once
 
 #include <string>
@@ -7,7 +7,7 @@
 
 namespace tessel::models::detail {
 
-// Optimal-string-alignment distance (a swap of neighbours costs 1), case-insensitive.
+// Damerau-Levenshtein distance (a swap of neighbours costs 1), case-insensitive.
 int editDistance(const std::string& a, const std::string& b);
 
 // The closest candidate within max(2, |word|/3) edits, or "" when none is close. Ties go to the
