@@ -13,18 +13,12 @@
 #include "kernels/float_gemm.h"
 #include "kernels/op_chain.h"
 #include "kernels/tensor.h"
+#include "models/graph.h"
 
 namespace tessel::kernels {
 
-struct AttentionParams {
-  int64_t heads = 1;
-  int64_t head_dim = 0;
-  int64_t a_col_offset = 0;
-  int64_t b_col_offset = 0;
-  bool transpose_b = false;
-  bool causal = false;
-  float scale = 1.0f;
-};
+// The graph's attention attributes are the kernel's parameters: one definition, no copying.
+using AttentionParams = models::AttentionAttrs;
 
 // Float operands (FP32/FP16/BF16 per cfg) or both Int8 (exact int32 products; the score's
 // `scale` is folded into the output's quant scale, not applied to the integers). `epilogue`

@@ -109,15 +109,13 @@ AnchorCall gemmLike(RunState& s, const Op& op) {
 AnchorCall attention(RunState& s, const Op& op) {
   const DType d = s.dtypeOf(op.outputs.at(0));
   std::shared_ptr<const Tensor> a = s.tensor(op.inputs.at(0)), b = s.tensor(op.inputs.at(1));
-  const models::AttentionAttrs& at = op.attn;
-  const AttentionParams p{at.heads,       at.head_dim, at.a_col_offset, at.b_col_offset,
-                          at.transpose_b, at.causal,   at.scale};
+  const AttentionParams& p = op.attn;
   AnchorCall call;
   FloatGemmConfig cfg;
   if (d == DType::Int8) {
     // The kernel folds the score's scale into the accumulator's, not into the integers.
     const float acc =
-        a->quant.scale.at(0) * b->quant.scale.at(0) * (at.transpose_b ? at.scale : 1.0f);
+        a->quant.scale.at(0) * b->quant.scale.at(0) * (p.transpose_b ? p.scale : 1.0f);
     call.acc = accFlow(Domain::Int32, DType::Int32,
                        QuantParams::perTensor(acc, 0, std::numeric_limits<int32_t>::min(),
                                               std::numeric_limits<int32_t>::max()));
