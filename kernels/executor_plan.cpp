@@ -1,7 +1,6 @@
 #include "kernels/executor_plan.h"
 
 #include <algorithm>
-#include <set>
 
 namespace tessel::kernels {
 
@@ -13,8 +12,8 @@ bool isIbertKind(OpKind k) {
   return k == OpKind::Gelu || k == OpKind::Softmax || k == OpKind::LayerNorm;
 }
 
-// models::fuse can give one op to two groups (a residual add reached from both of its operands,
-// as in ResNet's projection blocks); the first group keeps it, later ones stop before it.
+// Each models::fuse group, cut at the first member the kernels cannot chain onto its anchor.
+// (models::fuse keeps groups disjoint, so no op runs twice.)
 std::vector<std::vector<int>> groupChains(const models::Graph& g, const ExecutorOptions& o) {
   std::vector<std::vector<int>> chains;
   if (!o.fuse) return chains;
@@ -28,19 +27,15 @@ std::vector<std::vector<int>> groupChains(const models::Graph& g, const Executor
                            }),
             k.end());
   }
-  const models::Fusion f = models::fuse(g, rules);
-  std::set<int> claimed;
-  for (const models::FusionGroup& grp : f.groups) {
+  for (const models::FusionGroup& grp : models::fuse(g, rules).groups) {
     std::vector<int> chain{grp.anchor};
     int tensor = g.op(grp.anchor).outputs.at(0);
     for (int m : grp.epilogue) {
-      if (claimed.count(m) || !canChain(g, g.op(grp.anchor), g.op(m), tensor, o)) break;
+      if (!canChain(g, g.op(grp.anchor), g.op(m), tensor, o)) break;
       chain.push_back(m);
       tensor = g.op(m).outputs.at(0);
     }
-    if (chain.size() < 2) continue;
-    claimed.insert(chain.begin() + 1, chain.end());
-    chains.push_back(std::move(chain));
+    if (chain.size() > 1) chains.push_back(std::move(chain));
   }
   return chains;
 }
