@@ -11,7 +11,7 @@ namespace {
 using models::Op;
 using models::OpKind;
 
-std::vector<double> toDouble(const Tensor& t) {
+std::vector<double> asDoubles(const Tensor& t) {
   std::vector<double> v(static_cast<size_t>(t.numel()));
   for (size_t i = 0; i < v.size(); ++i)
     v[i] = t.dtype() == DType::Int32 ? t.i32()[i] : static_cast<double>(t.f32()[i]);
@@ -87,7 +87,7 @@ RefValues runDoubleReference(const models::Graph& g, WeightStore& weights) {
     for (int t : op.inputs) {
       if (g.tensor(t).role != models::TensorRole::Activation) {
         auto it = leaves.find(t);
-        if (it == leaves.end()) it = leaves.emplace(t, toDouble(*weights.raw(g, t))).first;
+        if (it == leaves.end()) it = leaves.emplace(t, asDoubles(*weights.raw(g, t))).first;
         in.push_back(&it->second);
       } else {
         in.push_back(&values.at(g.tensor(t).name));
