@@ -81,10 +81,8 @@ Placement placementOf(const models::Op& op, const arch::Accelerator& acc,
 struct Homes {
   int l2 = -1;
   uint64_t l2_bytes = 0;
-  int home(int64_t bytes) const {
-    return (l2 >= 0 && static_cast<uint64_t>(bytes) <= l2_bytes / 2) ? l2 : 0;
-  }
   bool fits(int64_t bytes) const { return l2 >= 0 && static_cast<uint64_t>(bytes) <= l2_bytes / 2; }
+  int home(int64_t bytes) const { return fits(bytes) ? l2 : 0; }
 };
 
 Homes homesOf(const arch::Accelerator& acc) {
