@@ -77,11 +77,26 @@ int archSchemaCommand(std::ostream& out);
 int workloadCommand(const WorkloadArgs& args, const std::string& json_path, std::ostream& out);
 int dataflowsCommand(std::ostream& out);
 
-// Writes `text` to `path` through a temporary file and a rename, so a reader never sees a
-// half-written report. Throws ConfigError (exit 2) if the file cannot be written.
+// One output a command was asked to write: the option that named it ("--json") and its path.
+struct OutputPath {
+  std::string option;
+  std::string path;
+};
+
+// Checks every non-empty output before any long work starts: "-" is stdout; an existing FIFO,
+// device or symlink is written through in place; a regular file must be writable in a directory
+// that exists. No two outputs may share a path and none may name an input of the command.
+// ConfigError naming the option, the path and the reason otherwise.
+void checkOutputs(const std::vector<OutputPath>& outputs, const std::vector<std::string>& inputs);
+
+// Writes `text` to `path`: "-" writes to `stdout_stream`; special files are written in place;
+// a regular file (or a symlink's target) is replaced through a temporary file and a rename, so
+// a reader never sees half a report. Every write is checked: ConfigError naming the path and
+// the reason (e.g. "No space left on device").
+void writeOutput(const std::string& path, const std::string& text, std::ostream& stdout_stream);
+
+// Older names, kept while callers move to the two above.
 void writeFileAtomically(const std::string& path, const std::string& text);
-// ConfigError if an output path names one of the command's input files (a report written over
-// the accelerator YAML or a precision plan would destroy what the user wrote).
 void checkOutputsAreNotInputs(const std::vector<std::string>& outputs,
                               const std::vector<std::string>& inputs);
 

@@ -39,3 +39,21 @@ void checkOutputsAreNotInputs(const std::vector<std::string>& outputs,
 }
 
 }  // namespace tessel::app
+
+namespace tessel::app {
+
+void checkOutputs(const std::vector<OutputPath>& outputs, const std::vector<std::string>& inputs) {
+  std::vector<std::string> paths;
+  for (const auto& o : outputs) paths.push_back(o.path == "-" ? std::string() : o.path);
+  checkOutputsAreNotInputs(paths, inputs);
+}
+
+void writeOutput(const std::string& path, const std::string& text, std::ostream& stdout_stream) {
+  if (path == "-") {
+    stdout_stream << text;
+    return;
+  }
+  writeFileAtomically(path, text);
+}
+
+}  // namespace tessel::app
