@@ -5,10 +5,12 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <limits>
 #include <map>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -31,7 +33,7 @@ struct Node::Impl {
 
 namespace {
 
-std::string quoted(std::string_view s) { return "'" + std::string(s) + "'"; }
+std::string inQuotes(std::string_view s) { return "'" + std::string(s) + "'"; }
 
 // Locates `n` at `path`: a -p value, else inside one, else its own mark, else `fallback`.
 // yaml-cpp marks a null at the next token and a block mapping at its first key, so when
@@ -93,7 +95,7 @@ const SourceLocation& Node::where() const { return impl_->where; }
 std::string Node::describe() const {
   switch (type()) {
     case Type::Scalar:
-      return quoted(impl_->node.Scalar());
+      return inQuotes(impl_->node.Scalar());
     case Type::Sequence:
       return "a list";
     case Type::Map:
@@ -147,7 +149,7 @@ bool Node::as<bool>() const {
   const std::string& s = scalar("true or false");
   if (s == "true" || s == "True" || s == "TRUE") return true;
   if (s == "false" || s == "False" || s == "FALSE") return false;
-  fail("expected true or false, got " + quoted(s));
+  fail("expected true or false, got " + inQuotes(s));
 }
 
 template <>
@@ -155,9 +157,9 @@ int64_t Node::as<int64_t>() const {
   const std::string& s = scalar("an integer");
   int64_t value = 0;
   auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), value);
-  if (ec == std::errc::result_out_of_range) fail("integer " + quoted(s) + " is out of range");
+  if (ec == std::errc::result_out_of_range) fail("integer " + inQuotes(s) + " is out of range");
   if (ec != std::errc() || end != s.data() + s.size()) {
-    fail("expected an integer, got " + quoted(s));
+    fail("expected an integer, got " + inQuotes(s));
   }
   return value;
 }
@@ -166,7 +168,7 @@ template <>
 int Node::as<int>() const {
   const int64_t value = as<int64_t>();
   if (value < std::numeric_limits<int>::min() || value > std::numeric_limits<int>::max()) {
-    fail("integer " + quoted(scalar()) + " is out of range");
+    fail("integer " + inQuotes(scalar()) + " is out of range");
   }
   return static_cast<int>(value);
 }
@@ -177,7 +179,7 @@ double Node::as<double>() const {
   double value = 0;
   auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), value);
   if (ec != std::errc() || end != s.data() + s.size() || !std::isfinite(value)) {
-    fail("expected a number, got " + quoted(s));
+    fail("expected a number, got " + inQuotes(s));
   }
   return value;
 }
@@ -191,24 +193,100 @@ std::vector<std::string> Node::as<std::vector<std::string>>() const {
 
 // ---- Document ------------------------------------------------------------------------------
 
+namespace {
+
+// yaml-cpp reports a tab in indentation as "illegal map value" or the like; name the tab.
+std::optional<SourceLocation> firstIndentTab(const std::string& text, const std::string& source,
+                                             int up_to_line) {
+  int line = 1;
+  for (size_t start = 0; start <= text.size() && line <= up_to_line; ++line) {
+    const size_t end = std::min(text.find('\n', start), text.size());
+    for (size_t i = start; i < end && (text[i] == ' ' || text[i] == '\t'); ++i) {
+      if (text[i] == '\t') return SourceLocation{source, line, static_cast<int>(i - start) + 1, ""};
+    }
+    start = end + 1;
+  }
+  return std::nullopt;
+}
+
+// The line of the second "---" document marker (or of the first when the text has content
+// before it), for a located "one document" error when yaml-cpp gives no mark.
+int secondDocumentLine(const std::string& text) {
+  int line = 1, markers = 0;
+  bool content = false;
+  for (size_t start = 0; start < text.size(); ++line) {
+    const size_t end = std::min(text.find('\n', start), text.size());
+    const std::string_view l(text.data() + start, end - start);
+    if (l.rfind("---", 0) == 0) {
+      if (content || ++markers > 1) return line;
+    } else if (!l.empty() && l[0] != '#' && l.find_first_not_of(" \t\r") != std::string::npos) {
+      content = true;
+    }
+    start = end + 1;
+  }
+  return 0;
+}
+
+// Tags ("!!str", "!custom") change how a value is meant to be read; tessel reads every value by
+// its schema, so a tag would be silently ignored. Reject it where it is written.
+void rejectTags(const YAML::Node& n, const std::string& source) {
+  const std::string& tag = n.Tag();
+  if (!tag.empty() && tag != "?" && tag != "!") {
+    throw ConfigError({source, n.Mark().line + 1, n.Mark().column + 1, ""},
+                      "YAML tags are not supported (found '" + tag +
+                          "'); write the plain value, its meaning comes from its key");
+  }
+  if (n.IsMap()) {
+    for (auto it = n.begin(); it != n.end(); ++it) {
+      rejectTags(it->first, source);
+      rejectTags(it->second, source);
+    }
+  } else if (n.IsSequence()) {
+    for (size_t i = 0; i < n.size(); ++i) rejectTags(n[i], source);
+  }
+}
+
+}  // namespace
+
 Document Document::fromString(const std::string& text, const std::string& source_name) {
   auto state = std::make_shared<State>();
   state->source = source_name;
+  std::vector<YAML::Node> docs;
   try {
-    state->root = YAML::Load(text);
+    docs = YAML::LoadAll(text);
   } catch (const YAML::ParserException& e) {
+    if (auto tab = firstIndentTab(text, source_name, e.mark.line + 1)) {
+      throw ConfigError(*tab, "tab in indentation: YAML indents with spaces only");
+    }
     // yaml-cpp marks are 0-based; ours are 1-based.
     throw ConfigError({source_name, e.mark.line + 1, e.mark.column + 1, ""},
                       "invalid YAML: " + e.msg);
   } catch (const YAML::Exception& e) {
     throw ConfigError({source_name, 0, 0, ""}, "invalid YAML: " + e.msg);
   }
+  if (docs.size() > 1) {
+    const YAML::Mark m = docs[1].Mark();
+    const int line = m.is_null() ? secondDocumentLine(text) : m.line + 1;
+    throw ConfigError({source_name, line, m.is_null() ? 1 : m.column + 1, ""},
+                      "a second YAML document starts here (after '---'); give one document per "
+                      "file");
+  }
+  if (!docs.empty()) state->root = docs.front();
+  rejectTags(state->root, source_name);
   return Document(std::move(state));
 }
 
 Document Document::fromFile(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    throw ConfigError({path, 0, 0, ""}, "is a directory, expected a YAML file");
+  }
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw ConfigError({path, 0, 0, ""}, "cannot open file");
+  if (!in) {
+    const bool exists = std::filesystem::exists(path, ec);
+    throw ConfigError({path, 0, 0, ""}, exists ? "cannot open file (permission denied?)"
+                                               : "no such file");
+  }
   std::ostringstream text;
   text << in.rdbuf();
   if (in.bad()) throw ConfigError({path, 0, 0, ""}, "cannot read file");
@@ -229,7 +307,7 @@ MapReader::MapReader(Node node) : node_(std::move(node)), entries_(node_.entries
     const std::string& name = key.scalar();
     auto [it, fresh] = first_line.emplace(name, key.where().line);
     if (!fresh) {
-      key.fail("duplicate key " + quoted(name) + " (first given on line " +
+      key.fail("duplicate key " + inQuotes(name) + " (first given on line " +
                std::to_string(it->second) + ")");
     }
   }
@@ -248,14 +326,14 @@ std::optional<Node> MapReader::find(const std::string& key) {
 }
 
 static std::string inMapping(const std::string& path) {
-  return path.empty() ? "at top level" : "in " + quoted(path);
+  return path.empty() ? "at top level" : "in " + inQuotes(path);
 }
 
 Node MapReader::require(const std::string& key, std::string_view description) {
   if (auto value = find(key)) return *value;
   SourceLocation where = node_.where();
   where.yaml_path = joinPath(node_.path(), key);
-  throw ConfigError(where, "missing required key " + quoted(key) + " " + inMapping(node_.path()) +
+  throw ConfigError(where, "missing required key " + inQuotes(key) + " " + inMapping(node_.path()) +
                                " (" + std::string(description) + ")");
 }
 
@@ -263,7 +341,7 @@ void MapReader::finish() const {
   for (const auto& [key, value] : entries_) {
     const std::string& name = key.scalar();
     if (std::find(known_.begin(), known_.end(), name) != known_.end()) continue;
-    key.fail("unknown key " + quoted(name) + " " + inMapping(node_.path()) +
+    key.fail("unknown key " + inQuotes(name) + " " + inMapping(node_.path()) +
              didYouMean(name, known_));
   }
 }
@@ -284,7 +362,7 @@ struct Step {
 // "array.dataflows[1]" -> array, dataflows, [1].
 std::vector<Step> parseSteps(const std::string& path, const SourceLocation& where) {
   const ConfigError bad(where,
-                        "malformed path " + quoted(path) +
+                        "malformed path " + inQuotes(path) +
                             " (expected e.g. 'accumulator.capacity' or 'array.dataflows[1]')");
   std::vector<Step> steps;
   size_t start = 0;
@@ -316,7 +394,7 @@ std::string stepPath(const std::string& path, const Step& s) {
 }
 
 std::string describeAt(const std::string& path) {
-  return path.empty() ? "the top level" : quoted(path);
+  return path.empty() ? "the top level" : inQuotes(path);
 }
 
 // The existing child of `cur` named by `s`; ConfigError with a suggestion if there is none.
@@ -343,7 +421,49 @@ YAML::Node childOf(const YAML::Node& cur, const Step& s, const std::string& path
   if (hint.empty()) {
     hint = " (a missing section can be given whole: -p '" + where.yaml_path + "={...}')";
   }
-  throw ConfigError(where, "unknown key " + quoted(s.key) + " in " + describeAt(path) + hint);
+  throw ConfigError(where, "unknown key " + inQuotes(s.key) + " in " + describeAt(path) + hint);
+}
+
+std::string pathOf(const std::vector<Step>& steps, size_t count) {
+  std::string path;
+  for (size_t i = 0; i < count; ++i) path = stepPath(path, steps[i]);
+  return path;
+}
+
+// A new container like `cur` whose child at `s` is `child` (appended when the key is new).
+// The other children are shared, not copied, so they keep their marks.
+YAML::Node withChild(const YAML::Node& cur, const Step& s, const YAML::Node& child) {
+  if (s.index >= 0) {
+    YAML::Node seq(YAML::NodeType::Sequence);
+    for (size_t i = 0; i < cur.size(); ++i) {
+      seq.push_back(i == static_cast<size_t>(s.index) ? child : cur[i]);
+    }
+    return seq;
+  }
+  YAML::Node map(YAML::NodeType::Map);
+  bool replaced = false;
+  for (auto it = cur.begin(); it != cur.end(); ++it) {
+    const bool hit = it->first.IsScalar() && it->first.Scalar() == s.key;
+    map.force_insert(it->first, hit ? child : it->second);
+    replaced |= hit;
+  }
+  if (!replaced) map.force_insert(s.key, child);
+  return map;
+}
+
+// `root` with `value` at steps[i..]. Every container on the path is rebuilt rather than
+// assigned into: with anchors and aliases ("bus_width: *bw") yaml-cpp shares one node between
+// several keys, and writing into it would change every key that aliases it.
+YAML::Node withValueAt(const YAML::Node& cur, const std::vector<Step>& steps, size_t i,
+                       const std::string& at, const YAML::Node& value, const SourceLocation& where) {
+  const Step& s = steps[i];
+  if (i + 1 == steps.size()) {
+    if (s.index >= 0) childOf(cur, s, at, where);  // checks the index exists
+    else if (!cur.IsMap()) throw ConfigError(where, describeAt(at) + " is not a mapping");
+    return withChild(cur, s, value);
+  }
+  const YAML::Node child = childOf(cur, s, at, where);
+  return withChild(cur, s, withValueAt(child, steps, i + 1, stepPath(at, s), value, where));
 }
 
 YAML::Node parseValue(const std::string& text, const SourceLocation& where) {
@@ -371,21 +491,9 @@ void Document::override(const std::string& assignment) {
   const std::vector<Step> steps = parseSteps(path, where);
   const YAML::Node value = parseValue(assignment.substr(eq + 1), where);
 
-  YAML::Node cur;  // reset() rebinds; operator= would overwrite the tree
-  cur.reset(state_->root);
-  std::string at;
-  for (size_t i = 0; i + 1 < steps.size(); ++i) {
-    cur.reset(childOf(cur, steps[i], at, where));
-    at = stepPath(at, steps[i]);
-  }
+  state_->root = withValueAt(state_->root, steps, 0, "", value, where);
+  const std::string at = steps.size() > 1 ? pathOf(steps, steps.size() - 1) : std::string();
   const Step& last = steps.back();
-  if (last.index >= 0) {
-    childOf(cur, last, at, where);  // checks the index exists
-    cur[static_cast<size_t>(last.index)] = value;
-  } else {
-    if (!cur.IsMap()) throw ConfigError(where, describeAt(at) + " is not a mapping");
-    cur[last.key] = value;
-  }
   // Values under the replaced one came from earlier overrides; they are gone now.
   const std::string target = stepPath(at, last);
   auto& marks = state_->overridden;
@@ -398,16 +506,18 @@ void Document::override(const std::string& assignment) {
 
 void Document::ensureMapping(const std::string& path) {
   const std::vector<Step> steps = parseSteps(path, {state_->source, 0, 0, path});
+  const YAML::Node& view = state_->root;  // const lookups never insert keys
   YAML::Node cur;
-  cur.reset(state_->root);
-  const YAML::Node& view = cur;  // const lookups never insert keys
+  cur.reset(view);
   for (size_t i = 0; i + 1 < steps.size(); ++i) {
-    if (!view.IsMap() || !view[steps[i].key]) return;
-    cur.reset(view[steps[i].key]);
+    const YAML::Node& c = cur;
+    if (!c.IsMap() || !c[steps[i].key]) return;
+    cur.reset(c[steps[i].key]);
   }
-  const std::string& key = steps.back().key;
-  if (!view.IsMap() || view[key]) return;
-  cur[key] = YAML::Node(YAML::NodeType::Map);
+  const YAML::Node& c = cur;
+  if (!c.IsMap() || c[steps.back().key]) return;
+  state_->root = withValueAt(state_->root, steps, 0, "", YAML::Node(YAML::NodeType::Map),
+                             {state_->source, 0, 0, path});
 }
 
 }  // namespace tessel::yaml

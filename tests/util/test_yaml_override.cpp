@@ -131,3 +131,63 @@ TEST(YamlOverrideTest, BadPathsAndAssignments) {
 
 }  // namespace
 }  // namespace tessel::yaml
+
+namespace tessel::yaml {
+namespace {
+
+// An anchored value aliased elsewhere: overriding one key must leave its aliases alone.
+TEST(YamlOverrideTest, AnOverrideChangesOnlyItsKeyNotItsAliases) {
+  Document d = Document::fromString(
+      "dram: {bandwidth: &bw 16 B/cycle}\n"
+      "dma: {bus_width: *bw}\n"
+      "a: &blk {x: 1, y: 2}\n"
+      "b: *blk\n",
+      "t.yaml");
+  d.override("dram.bandwidth=64 B/cycle");
+  d.override("a.x=5");
+  EXPECT_EQ(at(d, "dram.bandwidth").scalar(), "64 B/cycle");
+  EXPECT_EQ(at(d, "dma.bus_width").scalar(), "16 B/cycle");
+  EXPECT_EQ(at(d, "a.x").scalar(), "5");
+  EXPECT_EQ(at(d, "b.x").scalar(), "1");
+  // The untouched alias still reads the anchored value, located where the anchor is.
+  EXPECT_EQ(at(d, "dma.bus_width").where().line, 1);
+  EXPECT_EQ(at(d, "a.y").where().str(), "t.yaml:3:19");
+}
+
+TEST(YamlOverrideTest, KeysKeepTheirOrderWhenOverridden) {
+  Document d = doc();
+  d.override("accumulator.capacity=1KiB");
+  std::vector<std::string> keys;
+  for (const auto& [k, v] : at(d, "accumulator").entries()) keys.push_back(k.scalar());
+  EXPECT_EQ(keys, (std::vector<std::string>{"capacity", "banks"}));
+}
+
+TEST(YamlDocumentTest, ASecondDocumentIsAnErrorAtItsStart) {
+  EXPECT_EQ(errorOf([] { Document::fromString("a: 1\n---\nb: 2\n", "t.yaml"); }),
+            "t.yaml:3:1: a second YAML document starts here (after '---'); give one document "
+            "per file");
+  // A leading marker alone is one document.
+  EXPECT_NO_THROW(Document::fromString("---\na: 1\n", "t.yaml"));
+}
+
+TEST(YamlDocumentTest, TagsAreRejectedWhereWritten) {
+  EXPECT_THAT(errorOf([] { Document::fromString("a: 1\nb: !!str 5\n", "t.yaml"); }),
+              HasSubstr("t.yaml:2:4: YAML tags are not supported (found 'tag:yaml.org,2002:str')"));
+  EXPECT_THAT(errorOf([] { Document::fromString("a: !mine {x: 1}\n", "t.yaml"); }),
+              HasSubstr("t.yaml:1:4: YAML tags are not supported (found '!mine')"));
+}
+
+TEST(YamlDocumentTest, ATabInIndentationIsNamedAsSuch) {
+  EXPECT_EQ(errorOf([] { Document::fromString("a:\n  b: 1\n\tc: 2\n", "t.yaml"); }),
+            "t.yaml:3:1: tab in indentation: YAML indents with spaces only");
+}
+
+TEST(YamlDocumentTest, ADirectoryIsNotAFile) {
+  EXPECT_THAT(errorOf([] { Document::fromFile(TESSEL_SOURCE_DIR); }),
+              HasSubstr("is a directory, expected a YAML file"));
+  EXPECT_THAT(errorOf([] { Document::fromFile("/nonexistent/x.yaml"); }),
+              HasSubstr("/nonexistent/x.yaml: no such file"));
+}
+
+}  // namespace
+}  // namespace tessel::yaml
