@@ -2,20 +2,42 @@
 
 #include <string>
 
+#include "util/checked.h"
 #include "util/error.h"
 
 namespace tessel::models {
 
 int64_t Tensor::elements() const {
   int64_t n = 1;
-  for (int64_t d : shape) n *= d;
+  for (int64_t d : shape) n *= d;  // addTensor checked that this fits
   return n;
+}
+
+namespace {
+
+std::string shapeText(const std::vector<int64_t>& shape) {
+  std::string s;
+  for (int64_t d : shape) s += (s.empty() ? "" : "x") + std::to_string(d);
+  return "[" + s + "]";
+}
+
+}  // namespace
+
+int64_t GemmShape::macs() const {
+  const std::string what = "the MACs of a " + std::to_string(batch) + "x" + std::to_string(m) +
+                           "x" + std::to_string(n) + "x" + std::to_string(k) + " GEMM";
+  return checked::mul(checked::mul(checked::mul(batch, m, what), n, what), k, what);
 }
 
 int Graph::addTensor(std::string name, std::vector<int64_t> shape, DType dtype, TensorRole role) {
   for (int64_t d : shape) {
     if (d < 0) throw Error("tensor '" + name + "' has a negative dimension");
   }
+  // Every later count (bytes, traffic, MACs) derives from shapes: bound them here, once.
+  const std::string what = "the bytes of tensor '" + name + "' " + shapeText(shape);
+  int64_t elements = 1;
+  for (int64_t d : shape) elements = checked::mul(elements, d, what);
+  checked::mul(elements, bytesOf(dtype), what);
   Tensor t;
   t.id = static_cast<int>(tensors_.size());
   t.name = std::move(name);
@@ -41,6 +63,18 @@ void Graph::checkOp(const Op& op) const {
     }
   }
   if (op.outputs.empty()) fail("no outputs");
+  if (op.isGemmLike()) {
+    // The GEMM view's operands (the im2col input of a conv) and MACs must be countable.
+    const GemmShape& g = op.gemm;
+    const std::string what = "op '" + op.name + "'";
+    checked::mul(checked::mul(g.batch, g.m, what + " input (im2col) elements"), g.k,
+                 what + " input (im2col) elements");
+    checked::mul(checked::mul(g.batch, g.k, what + " weight elements"), g.n,
+                 what + " weight elements");
+    checked::mul(checked::mul(g.batch, g.m, what + " output elements"), g.n,
+                 what + " output elements");
+    g.macs();
+  }
   for (size_t i = 0; i < op.outputs.size(); ++i) {
     int t = op.outputs[i];
     if (!exists(t)) fail("output tensor " + std::to_string(t) + " does not exist");
@@ -91,7 +125,7 @@ void Graph::reindex() {
 
 int64_t Graph::totalMacs() const {
   int64_t total = 0;
-  for (const Op& op : ops_) total += op.macs;
+  for (const Op& op : ops_) total = checked::add(total, op.macs, "the MACs of " + name);
   return total;
 }
 
@@ -99,7 +133,8 @@ int64_t Graph::parameterCount() const {
   // Each Weight tensor is counted once however many ops read it (the tied LM head).
   int64_t total = 0;
   for (const Tensor& t : tensors_) {
-    if (t.role == TensorRole::Weight) total += t.elements();
+    if (t.role == TensorRole::Weight)
+      total = checked::add(total, t.elements(), "the parameters of " + name);
   }
   return total;
 }

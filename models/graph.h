@@ -82,7 +82,8 @@ struct GemmShape {
   int64_t m = 0;
   int64_t n = 0;
   int64_t k = 0;
-  int64_t macs() const { return batch * m * n * k; }
+  // batch*m*n*k; ConfigError when it exceeds the 64-bit counters (util/checked.h).
+  int64_t macs() const;
 };
 
 struct ConvShape {

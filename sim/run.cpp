@@ -1,5 +1,7 @@
 #include "sim/run.h"
 
+#include "util/checked.h"
+
 namespace tessel::sim {
 
 std::string toolVersion() { return "0.1.0"; }
@@ -21,6 +23,11 @@ RunStats simulate(const models::Graph& graph, const arch::Accelerator& acc,
   for (const auto& level : acc.levels) run.level_names.push_back(level.name);
   run.ops.reserve(plans.size());
   for (const auto& plan : plans) run.ops.push_back(engine->evaluate(plan));
+  // Totals are sums of per-op counts: make sure they are countable before any report reads them.
+  run.totalMacs();
+  for (const auto& level : run.level_names) run.bytesAt(level);
+  checked::finite(run.totalCycles(), "the run's cycles");
+  checked::finite(run.energyTotalPj(), "the run's energy (pJ)");
   return run;
 }
 

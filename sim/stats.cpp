@@ -1,5 +1,7 @@
 #include "sim/stats.h"
 
+#include "util/checked.h"
+
 namespace tessel::sim {
 
 std::string_view nameOf(Cause c) {
@@ -49,7 +51,10 @@ std::string_view nameOf(Placement p) {
 
 int64_t LevelTraffic::total() const {
   int64_t sum = 0;
-  for (int i = 0; i < kNumOperands; ++i) sum += read_bytes[i] + write_bytes[i];
+  for (int i = 0; i < kNumOperands; ++i) {
+    sum = checked::add(sum, read_bytes[i], "the bytes at " + level);
+    sum = checked::add(sum, write_bytes[i], "the bytes at " + level);
+  }
   return sum;
 }
 
@@ -63,7 +68,7 @@ int64_t OpStats::bytesAt(std::string_view level) const {
   // Sums every entry for the level, in case an engine reports one level in several parts.
   int64_t sum = 0;
   for (const LevelTraffic& t : traffic) {
-    if (t.level == level) sum += t.total();
+    if (t.level == level) sum = checked::add(sum, t.total(), "the bytes at " + t.level);
   }
   return sum;
 }
@@ -78,7 +83,7 @@ double RunStats::totalCycles() const {
 
 int64_t RunStats::totalMacs() const {
   int64_t sum = 0;
-  for (const OpStats& op : ops) sum += op.macs;
+  for (const OpStats& op : ops) sum = checked::add(sum, op.macs, "the run's MACs");
   return sum;
 }
 
@@ -88,14 +93,22 @@ double RunStats::energyTotalPj() const {
   return sum;
 }
 
+// The cycle-weighted mean of the ops' utilizations: each is against the peak of its own dtype
+// (rows x cols x MACs per PE per cycle), so the run's never exceeds 1 either.
 double RunStats::utilization() const {
-  const double denom = totalCycles() * static_cast<double>(pes);
-  return denom > 0 ? static_cast<double>(totalMacs()) / denom : 0.0;
+  double busy = 0, cycles = 0;
+  for (const OpStats& op : ops) {
+    busy += op.utilization * op.cycles;
+    cycles += op.cycles;
+  }
+  return cycles > 0 ? busy / cycles : 0.0;
 }
 
 int64_t RunStats::bytesAt(std::string_view level) const {
   int64_t sum = 0;
-  for (const OpStats& op : ops) sum += op.bytesAt(level);
+  for (const OpStats& op : ops) {
+    sum = checked::add(sum, op.bytesAt(level), "the run's bytes at " + std::string(level));
+  }
   return sum;
 }
 

@@ -53,7 +53,7 @@ struct OpStats {
   std::array<double, kNumCauses> cycles_by_cause{};
   std::vector<LevelTraffic> traffic;                      // outermost level first
   std::vector<std::pair<std::string, double>> energy_pj;  // component -> picojoules
-  double utilization = 0;                                 // macs / (cycles * PEs)
+  double utilization = 0;  // macs / (cycles * PEs * MACs/PE/cycle of its dtype); 0 on the host
 
   // The mapping, flattened for reports: ("dataflow","ws"), ("tile_i","4"), ...
   std::vector<std::pair<std::string, std::string>> mapping;
@@ -80,7 +80,7 @@ struct RunStats {
   double seconds() const { return totalCycles() / clock_hz; }
   int64_t totalMacs() const;
   double energyTotalPj() const;
-  double utilization() const;  // macs / (cycles * pes)
+  double utilization() const;  // cycle-weighted mean of the ops' utilization, <= 1
   int64_t bytesAt(std::string_view level) const;
   std::array<double, kNumCauses> cyclesByCause() const;
   // Cycles per op class, in OpClass order (all 9 classes, zeros included).

@@ -6,6 +6,7 @@
 #include "sim/analytical/memory_model.h"
 #include "sim/analytical/vector_model.h"
 #include "sim/engine.h"
+#include "util/checked.h"
 
 namespace tessel::sim {
 namespace analytical {
@@ -41,13 +42,36 @@ class AnalyticalEngine final : public Engine {
       fillVector(s, plan);
     }
     s.cycles = 0;
-    for (double c : s.cycles_by_cause) s.cycles += c;
-    const double pes = static_cast<double>(acc_.array.rows) * acc_.array.cols;
-    s.utilization = s.cycles > 0 ? static_cast<double>(s.macs) / (s.cycles * pes) : 0;
+    for (size_t c = 0; c < s.cycles_by_cause.size(); ++c) {
+      s.cycles += checked::finite(s.cycles_by_cause[c], what(plan, std::string(nameOf(Cause(c))) +
+                                                                       " cycles"));
+    }
+    checked::finite(s.cycles, what(plan, "cycles"));
+    for (const auto& [component, pj] : s.energy_pj) {
+      checked::finite(pj, what(plan, component + " energy (pJ)"));
+    }
+    // Against the real peak: every PE at the MAC rate of the op's input dtype. Host-run ops
+    // leave the array idle.
+    const double peak = static_cast<double>(acc_.array.rows) * acc_.array.cols *
+                        acc_.array.macRate(plan.problem.input_dtype);
+    const bool on_array = plan.placement != dataflows::Placement::Host && plan.op->isGemmLike();
+    s.utilization = on_array && s.cycles > 0 && peak > 0
+                        ? std::min(1.0, static_cast<double>(s.macs) / (s.cycles * peak))
+                        : 0;
     return s;
   }
 
  private:
+  static std::string what(const dataflows::OpPlan& plan, const std::string& quantity) {
+    return "op '" + plan.op->name + "': " + quantity;
+  }
+
+  // A byte count for the reports: rounded, and checked to be a countable number.
+  static int64_t bytes(const dataflows::OpPlan& plan, double v, const std::string& level,
+                       const char* dir) {
+    return checked::toCount(v, what(plan, std::string("bytes ") + dir + " " + level));
+  }
+
   OpStats header(const dataflows::OpPlan& plan) const {
     OpStats s;
     s.op_id = plan.op->id;
@@ -69,8 +93,8 @@ class AnalyticalEngine final : public Engine {
     s.cycles_by_cause[static_cast<size_t>(Cause::MemoryStall)] = c.memory;
     for (size_t l = 0; l < acc_.levels.size(); ++l) {
       for (size_t x = 0; x < kNumOperands; ++x) {
-        s.traffic[l].read_bytes[x] = static_cast<int64_t>(c.read[l][x] + 0.5);
-        s.traffic[l].write_bytes[x] = static_cast<int64_t>(c.write[l][x] + 0.5);
+        s.traffic[l].read_bytes[x] = bytes(plan, c.read[l][x], acc_.levels[l].name, "read from");
+        s.traffic[l].write_bytes[x] = bytes(plan, c.write[l][x], acc_.levels[l].name, "written to");
       }
     }
     s.mapping = plan.mapping.flatten();
@@ -97,12 +121,18 @@ class AnalyticalEngine final : public Engine {
     }
     s.cycles_by_cause = c.cycles;
     for (size_t l = 0; l < acc_.levels.size(); ++l) {
-      s.traffic[l].read_bytes[0] = static_cast<int64_t>(c.traffic.read[l] + 0.5);
-      s.traffic[l].write_bytes[2] = static_cast<int64_t>(c.traffic.write[l] + 0.5);
+      s.traffic[l].read_bytes[0] = bytes(plan, c.traffic.read[l], acc_.levels[l].name, "read from");
+      s.traffic[l].write_bytes[2] =
+          bytes(plan, c.traffic.write[l], acc_.levels[l].name, "written to");
     }
     const auto local = static_cast<size_t>(mem_.localInputs());
-    s.traffic[local].write_bytes[0] += static_cast<int64_t>(c.local_write);
-    s.traffic[local].read_bytes[2] += static_cast<int64_t>(c.local_read);
+    const std::string& local_name = acc_.levels[local].name;
+    s.traffic[local].write_bytes[0] = checked::add(
+        s.traffic[local].write_bytes[0], bytes(plan, c.local_write, local_name, "written to"),
+        what(plan, "bytes written to " + local_name));
+    s.traffic[local].read_bytes[2] = checked::add(
+        s.traffic[local].read_bytes[2], bytes(plan, c.local_read, local_name, "read from"),
+        what(plan, "bytes read from " + local_name));
     s.mapping = {{"placement", std::string(nameOf(s.placement))}, {"unit_op", plan.unit_op}};
     if (plan.fused_into >= 0) s.mapping.emplace_back("fused_into", std::to_string(plan.fused_into));
     const double sfu_pj = acc_.sfu ? c.sfu_elements * acc_.sfu->energy_pj_per_element : 0;

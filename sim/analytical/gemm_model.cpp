@@ -236,7 +236,8 @@ GemmCost evaluateGemm(const dataflows::OpPlan& plan, const arch::Accelerator& ac
   }
   cost.array_cycles = batch * sum_array;
   cost.cycles = batch * sum_iter + first_fix + last_fix + prologue + epilogue;
-  cost.compute = static_cast<double>(p.macs()) / (acc.array.rows * acc.array.cols * c.rate);
+  cost.compute = static_cast<double>(p.macs()) /
+                 (static_cast<double>(acc.array.rows) * acc.array.cols * c.rate);
   cost.fill_drain = cost.array_cycles - cost.compute;
   cost.noc = batch * (sum_busy - sum_array);
   cost.memory = cost.cycles - batch * sum_busy;

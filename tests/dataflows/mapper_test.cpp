@@ -3,6 +3,9 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
+#include <utility>
+
 #include "tests/sim/tiny_arch.h"
 #include "util/error.h"
 
@@ -63,19 +66,139 @@ TEST(DataflowsGemminiAuto, WholeRowsForRowWiseEpilogues) {
   ASSERT_TRUE(r.ok) << r.reason;
   EXPECT_EQ(r.mapping.tile_n, 512);
   EXPECT_EQ(r.mapping.tile_m, 16);
-  // 1024 columns need 64 KiB of the 32 KiB half: infeasible, with a reason.
+  // 1024 columns need 16 x 1024 x 4 B = 64 KiB: not the 32 KiB half, but the whole accumulator
+  // single-buffered; 2048 columns (128 KiB) fit neither, and the reason names the row.
   const auto wide =
       mapper->map(gemm(512, 64, 1024), a, dataflows::loadDataflow("ws"), MapConstraints{true});
-  EXPECT_FALSE(wide.ok);
-  EXPECT_NE(wide.reason.find("1024"), std::string::npos);
+  ASSERT_TRUE(wide.ok) << wide.reason;
+  EXPECT_FALSE(wide.mapping.double_buffered);
+  EXPECT_EQ(wide.mapping.tile_n, 1024);
+  const auto wider =
+      mapper->map(gemm(512, 64, 2048), a, dataflows::loadDataflow("ws"), MapConstraints{true});
+  EXPECT_FALSE(wider.ok);
+  EXPECT_NE(wider.reason.find("2048"), std::string::npos);
+}
+
+TEST(DataflowsGemminiAuto, APartialBlockMapsWhenNoFullBlockFits) {
+  // A 1 KiB accumulator: its 512 B half cannot hold a 16x16 int32 block (1 KiB), the whole of
+  // it can: a single-buffered full block comes before a partial one.
+  auto a = gemminiLike();
+  a.levels[2].capacity_bytes = 1024;
+  const auto mapper = dataflows::makeMapper("gemmini-auto");
+  const auto one = mapper->map(gemm(64, 64, 64), a, dataflows::loadDataflow("ws"), {});
+  ASSERT_TRUE(one.ok) << one.reason;
+  EXPECT_FALSE(one.mapping.double_buffered);
+  EXPECT_EQ(one.mapping.tile_m * one.mapping.tile_n * 4, 1024);
+  // 768 B: no full block either way. Partial, double-buffered in 384 B: halve the largest dim
+  // (m first on ties) of 16x16x16: m = 8 -> 512 B, still > 384; n = 8 -> 256 B fits, and the
+  // inputs + weights (8x16 + 16x8 B) fit the 128 KiB half. Tile 8 x 8 x 16.
+  a.levels[2].capacity_bytes = 768;
+  const auto part = mapper->map(gemm(64, 64, 64), a, dataflows::loadDataflow("ws"), {});
+  ASSERT_TRUE(part.ok) << part.reason;
+  EXPECT_TRUE(part.mapping.double_buffered);
+  EXPECT_EQ(part.mapping.tile_m, 8);
+  EXPECT_EQ(part.mapping.tile_n, 8);
+  EXPECT_EQ(part.mapping.tile_k, 16);
 }
 
 TEST(DataflowsGemminiAuto, TooSmallMemoriesAreInfeasible) {
   auto a = gemminiLike();
-  a.levels[2].capacity_bytes = 1024;  // half = 512 B < one 1 KiB block
+  a.levels[2].capacity_bytes = 2;  // not one int32 output, even single-buffered
   const auto r = dataflows::makeMapper("gemmini-auto")
                      ->map(gemm(64, 64, 64), a, dataflows::loadDataflow("ws"), {});
   EXPECT_FALSE(r.ok);
+  EXPECT_NE(r.reason.find("not even a 1x1x1 tile fits"), std::string::npos) << r.reason;
+  EXPECT_NE(r.reason.find("2 B for outputs"), std::string::npos) << r.reason;
+}
+
+TEST(DataflowsGemminiAuto, NonSquareArraysMapWithBlocksOfTheirShape) {
+  // WS on 8 rows x 128 cols: blocks are k = 8, n = 128 (cols), m = 128 (the longer side).
+  // gemm 64x64x64 clips to one m block (64), one n block (64) and k grows to 64: the whole
+  // problem, 4 KiB + 4 KiB of int8 and 16 KiB of int32, well inside the halves.
+  for (auto [rows, cols] : {std::pair{8, 128}, {128, 8}, {4, 256}, {2, 256}}) {
+    auto a = gemminiLike();
+    a.array.rows = rows;
+    a.array.cols = cols;
+    const auto r = dataflows::makeMapper("gemmini-auto")
+                       ->map(gemm(64, 64, 64), a, dataflows::loadDataflow("ws"), {});
+    ASSERT_TRUE(r.ok) << rows << "x" << cols << ": " << r.reason;
+    EXPECT_EQ(r.mapping.tile_m, 64);
+    EXPECT_EQ(r.mapping.tile_n, 64);
+    EXPECT_EQ(r.mapping.tile_k, 64);
+  }
+}
+
+TEST(DataflowsGemminiAuto, ASmallOutputMapsOnALargeArrayWithASmallAccumulator) {
+  // 128x128 with 64 KiB: one whole 128x128 int32 block is 64 KiB, more than the 32 KiB half,
+  // but this GEMM's whole output is 1 x 85 x 4 = 340 B: the clipped tile fits double-buffered.
+  auto a = gemminiLike();
+  a.array.rows = a.array.cols = 128;
+  const auto r = dataflows::makeMapper("gemmini-auto")
+                     ->map(gemm(1, 300, 85), a, dataflows::loadDataflow("ws"), {});
+  ASSERT_TRUE(r.ok) << r.reason;
+  EXPECT_TRUE(r.mapping.double_buffered);
+  EXPECT_EQ(r.mapping.tile_m, 1);
+  EXPECT_EQ(r.mapping.tile_n, 85);
+  EXPECT_EQ(r.mapping.tile_k, 300);
+}
+
+// The reference: Gemmini's growth one block at a time, as the heuristic states it.
+std::array<int64_t, 3> naiveGrowth(const Problem& p, int64_t dim, int64_t sp_half,
+                                   int64_t acc_half) {
+  const int64_t mx[3] = {(p.m + dim - 1) / dim, (p.n + dim - 1) / dim, (p.k + dim - 1) / dim};
+  auto fits = [&](const int64_t b[3]) {
+    const int64_t m = std::min(p.m, b[0] * dim), n = std::min(p.n, b[1] * dim);
+    const int64_t k = std::min(p.k, b[2] * dim);
+    return m * k + k * n <= sp_half && m * n * 4 <= acc_half;
+  };
+  int64_t side = 1;
+  while ((side + 1) * (side + 1) * dim * dim * 4 <= acc_half) ++side;
+  int64_t b[3] = {std::min(side, mx[0]), std::min(side, mx[1]), 1};
+  for (bool grew = true; grew;) {
+    grew = false;
+    for (int d : {1, 0, 2}) {  // n, m, k
+      if (b[d] >= mx[d]) continue;
+      ++b[d];
+      if (fits(b)) grew = true;
+      else --b[d];
+    }
+  }
+  return {std::min(p.m, b[0] * dim), std::min(p.n, b[1] * dim), std::min(p.k, b[2] * dim)};
+}
+
+TEST(DataflowsGemminiAuto, RoundGrowthEqualsGrowingOneBlockAtATime) {
+  uint64_t seed = 12345;
+  auto next = [&](int64_t lo, int64_t hi) {
+    seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+    return lo + static_cast<int64_t>((seed >> 33) % static_cast<uint64_t>(hi - lo + 1));
+  };
+  const auto mapper = dataflows::makeMapper("gemmini-auto");
+  for (int i = 0; i < 300; ++i) {
+    auto a = gemminiLike();
+    a.levels[1].capacity_bytes = static_cast<uint64_t>(next(8, 512)) * 1024;
+    a.levels[2].capacity_bytes = static_cast<uint64_t>(next(2, 256)) * 1024;
+    const Problem p = gemm(next(1, 3000), next(1, 3000), next(1, 3000));
+    const auto r = mapper->map(p, a, dataflows::loadDataflow("ws"), {});
+    ASSERT_TRUE(r.ok) << r.reason;
+    if (!r.mapping.double_buffered) continue;
+    const auto want = naiveGrowth(p, 16, static_cast<int64_t>(a.levels[1].capacity_bytes / 2),
+                                  static_cast<int64_t>(a.levels[2].capacity_bytes / 2));
+    EXPECT_EQ(r.mapping.tile_m, want[0]) << i;
+    EXPECT_EQ(r.mapping.tile_n, want[1]) << i;
+    EXPECT_EQ(r.mapping.tile_k, want[2]) << i;
+  }
+}
+
+TEST(DataflowsGemminiAuto, HugeCapacitiesAndExtentsMapInClosedForm) {
+  // 1x1 array, 1 TiB each: one-block-at-a-time growth would take 2^34 steps along m.
+  auto a = testing::tinyArch(1);
+  a.levels[1].capacity_bytes = uint64_t{1} << 40;
+  a.levels[2].capacity_bytes = uint64_t{1} << 40;
+  const auto r = dataflows::makeMapper("gemmini-auto")
+                     ->map(gemm(int64_t{1} << 34, 1, 1), a, dataflows::loadDataflow("ws"), {});
+  ASSERT_TRUE(r.ok) << r.reason;
+  // Outputs: 2^34 x 4 B = 64 GiB <= the 512 GiB half: the whole of m in one tile.
+  EXPECT_EQ(r.mapping.tile_m, int64_t{1} << 34);
 }
 
 TEST(DataflowsRegistry, EveryMapperAndDataflowIsRegistered) {
