@@ -6,7 +6,12 @@
 #include <string>
 #include <vector>
 
+#include "arch/accelerator.h"
 #include "dataflows/problem.h"
+
+namespace tessel::yaml {
+class Document;
+}
 
 namespace tessel::dataflows {
 
@@ -23,10 +28,17 @@ struct Dataflow {
 
 // Parses a dataflow YAML document; errors are ConfigErrors naming `source_name`.
 Dataflow parseDataflow(const std::string& yaml, const std::string& source_name);
+Dataflow parseDataflow(const yaml::Document& doc, const std::string& source_name);
 // A shipped dataflow by name (configs/dataflows/NAME.yaml, embedded at build time), or a path to
 // a user's YAML file. Unknown names throw ConfigError with a suggestion.
 Dataflow loadDataflow(const std::string& name_or_path);
 // Names of the shipped dataflows.
 std::vector<std::string> builtinDataflows();
+
+// ConfigError (at --dataflow) unless `acc` can run `df`: its array kind is in df's `arrays:`
+// list, and a systolic array lists (in array.dataflows) a dataflow of the same shape: the same
+// stationary operand and the same dims on rows, columns and stream. A dataflow given as a file is
+// held to exactly the same rule as one given by name.
+void checkRunnable(const Dataflow& df, const arch::Accelerator& acc);
 
 }  // namespace tessel::dataflows

@@ -19,19 +19,14 @@ namespace tessel::app {
 
 namespace {
 
-std::string pickDataflow(const RunArgs& args, const arch::Accelerator& acc) {
-  if (!args.dataflow.empty()) {
-    if (args.dataflow.find(".yaml") == std::string::npos &&
-        !acc.array.supportsDataflow(args.dataflow)) {
-      std::string supported;
-      for (const auto& d : acc.array.dataflows) supported += (supported.empty() ? "" : ", ") + d;
-      throw ConfigError({"", 0, 0, "--dataflow"},
-                        "accelerator '" + acc.name + "' does not support dataflow '" +
-                            args.dataflow + "' (supported: " + supported + ")");
-    }
-    return args.dataflow;
-  }
-  return acc.array.dataflows.empty() ? "ws" : acc.array.dataflows.front();
+// The named or given dataflow, else the array's first; either way one the design can run.
+dataflows::Dataflow pickDataflow(const RunArgs& args, const arch::Accelerator& acc) {
+  const std::string name = !args.dataflow.empty()     ? args.dataflow
+                           : acc.array.dataflows.empty() ? std::string("ws")
+                                                         : acc.array.dataflows.front();
+  dataflows::Dataflow df = dataflows::loadDataflow(name);
+  dataflows::checkRunnable(df, acc);
+  return df;
 }
 
 std::vector<std::pair<std::string, std::string>> labels(const RunArgs& args,
@@ -58,8 +53,7 @@ int runCommand(const RunArgs& args, std::ostream& out) {
   checkOutputsAreNotInputs({args.json_path, args.csv_path},
                            {args.arch, args.precision_plan, args.dataflow});
   const arch::Accelerator acc = arch::loadFile(args.arch, args.overrides);
-  const std::string df_name = pickDataflow(args, acc);
-  const dataflows::Dataflow df = dataflows::loadDataflow(df_name);
+  const dataflows::Dataflow df = pickDataflow(args, acc);
   models::Graph graph =
       models::build(args.workload.name, toWorkloadOptions(args.workload, acc.array.input_dtype));
   if (!args.precision_plan.empty()) {
