@@ -100,6 +100,8 @@ struct Host {
   // Host cycles per element for quantize, dequantize and each op name ("softmax", ...).
   std::vector<std::pair<std::string, double>> cycles_per_element;
   double costPerElement(const std::string& op) const;  // host cycles; -1 if not listed
+  double energy_pj_per_flop = 0;  // core energy per floating-point operation
+  double energy_pj_per_byte = 0;  // host memory traffic
 };
 
 struct Accelerator {
@@ -113,6 +115,9 @@ struct Accelerator {
   Noc noc;
   std::optional<Sfu> sfu;
   Host host;
+  // Valid but questionable choices ("the scratchpad cannot hold one full array tile"), each
+  // "FILE:LINE:COL: at PATH: message". Not hardware: left out of hash().
+  std::vector<std::string> warnings;
 
   const StorageLevel* level(LevelKind kind) const;  // first level of that kind, or nullptr
   // Stable hash of the canonical spec (hex), for reports and sweep caches.

@@ -17,4 +17,8 @@ void Building::fail(const std::string& path, const std::string& message) const {
   throw ConfigError(locate(path), message);
 }
 
+void Building::warn(const std::string& path, const std::string& message) {
+  acc.warnings.push_back(ConfigError(locate(path), message).what());
+}
+
 }  // namespace tessel::arch

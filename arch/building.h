@@ -25,6 +25,8 @@ struct Building {
   // Where `path` was given, else its nearest given ancestor (a section), else the top.
   SourceLocation locate(const std::string& path) const;
   [[noreturn]] void fail(const std::string& path, const std::string& message) const;
+  // Records a located warning in acc.warnings.
+  void warn(const std::string& path, const std::string& message);
 };
 
 // Walks schema() over the document: types, units, required keys, unknown keys.
@@ -32,6 +34,6 @@ void readSections(const yaml::Node& root, Building& b);
 // Fills Need::Derived parameters the user left out (row widths, energies, ...).
 void deriveDefaults(Building& b);
 // Cross-checks between parameters (tile fits, dataflows the array supports, ...).
-void validate(const Building& b);
+void validate(Building& b);
 
 }  // namespace tessel::arch

@@ -63,6 +63,8 @@ void deriveDefaults(Building& b) {
   if (!b.isGiven("noc.energy")) acc.noc.energy_pj_per_byte = kNocRatio * a.mac_energy_pj;
   if (acc.sfu && !b.isGiven("sfu.energy"))
     acc.sfu->energy_pj_per_element = kSfuRatio * a.mac_energy_pj;
+  if (!b.isGiven("host.energy_per_byte"))
+    acc.host.energy_pj_per_byte = acc.levels.at(0).read_energy_pj_per_byte;
   sortHostCosts(acc.host);
 }
 

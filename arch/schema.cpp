@@ -335,6 +335,14 @@ std::vector<ParamSpec> hostParams() {
               into(host, &Host::mem_bandwidth_bytes_per_s))),
       opt("offload_overhead", T::Time, "1 us", "accelerator cycles per host call (sync, launch)",
           into(host, &Host::offload_overhead)),
+      // Horowitz (ISSCC 2014), 45 nm: ~70 pJ to fetch, decode and issue an instruction, 3.7 pJ
+      // per FP32 multiply and 0.9 pJ per add; an 8-wide FMA does 16 FLOPs: (70 + 8 x 4.6) / 16.
+      opt("energy_per_flop", T::Energy, "6.7 pJ",
+          "core energy per FLOP of host-run ops (assumed: Horowitz 2014, 8-wide FMA)",
+          into(host, &Host::energy_pj_per_flop)),
+      der("energy_per_byte", T::EnergyPerByte, "dram.read_energy (host memory is the DRAM)",
+          "energy per byte the host reads or writes in memory",
+          into(host, &Host::energy_pj_per_byte)),
       among(
           sfuOpNames(),
           opt("cycles_per_element", T::OpCosts,

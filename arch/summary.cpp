@@ -2,6 +2,7 @@
 #include <iomanip>
 #include <sstream>
 
+#include "arch/bandwidth.h"
 #include "arch/load.h"
 #include "util/suggest.h"
 #include "util/units.h"
@@ -69,7 +70,8 @@ void hostLines(std::ostringstream& out, const Accelerator& acc) {
   out << "host: " << units::formatFrequency(h.clock_hz) << ", " << formatNumber(h.flops / 1e9)
       << " GFLOP/s, " << formatNumber(h.mem_bandwidth_bytes_per_s / 1e9) << " GB/s memory; link "
       << formatNumber(h.link_bandwidth) << " B/cycle + " << cycles(h.link_latency) << "; "
-      << cycles(h.offload_overhead) << " per call\n"
+      << cycles(h.offload_overhead) << " per call; " << formatNumber(h.energy_pj_per_flop)
+      << " pJ/FLOP, " << formatNumber(h.energy_pj_per_byte) << " pJ/B\n"
       << "  cycles/element:";
   for (const auto& [op, c] : h.cycles_per_element) out << " " << op << " " << formatNumber(c);
   out << "\n";
@@ -87,6 +89,9 @@ std::string summary(const Accelerator& acc) {
   for (const auto& l : acc.levels) levelLine(out, l);
   out << "dma: " << formatNumber(acc.dma.bus_bytes_per_cycle) << " B/cycle bus, "
       << acc.dma.max_request_bytes << " B requests, " << acc.dma.max_inflight << " in flight\n";
+  const OffChipBandwidth bw = offChipBandwidth(acc);
+  out << "off-chip streaming: " << formatNumber(bw.bytes_per_cycle) << " B/cycle, set by "
+      << bw.limit << " (" << bw.why << ")\n";
   arrayLines(out, acc.array);
   const Noc& n = acc.noc;
   out << "noc: " << n.kind << ", "
@@ -101,6 +106,7 @@ std::string summary(const Accelerator& acc) {
   }
   hostLines(out, acc);
   energyLine(out, acc);
+  for (const auto& w : acc.warnings) out << "warning: " << w << "\n";
   return out.str();
 }
 

@@ -48,8 +48,9 @@ void checkArray(const Building& b) {
   }
 }
 
-// One rows x cols tile of every tensor the level holds must fit.
-void checkTile(const Building& b, const StorageLevel& l) {
+// One rows x cols tile of every tensor the level holds should fit; a design where it does not
+// still maps (with partial tiles, leaving part of the array idle), so this is a warning.
+void checkTile(Building& b, const StorageLevel& l) {
   const ComputeArray& a = b.acc.array;
   const uint64_t tile = static_cast<uint64_t>(a.rows) * static_cast<uint64_t>(a.cols);
   uint64_t need = 0;
@@ -58,10 +59,11 @@ void checkTile(const Building& b, const StorageLevel& l) {
   if (l.holds.weights) need += tile * bytesOf(a.weight_dtype), what.push_back("weights");
   if (l.holds.outputs) need += tile * bytesOf(a.accum_dtype), what.push_back("outputs");
   if (l.capacity_bytes >= need) return;
-  b.fail(l.name + ".capacity", l.name + " capacity " + formatBytes(l.capacity_bytes) +
+  b.warn(l.name + ".capacity", l.name + " capacity " + formatBytes(l.capacity_bytes) +
                                    " cannot hold one " + std::to_string(a.rows) + "x" +
                                    std::to_string(a.cols) + " array tile of " +
-                                   joinNames(what, " and ") + " (" + formatBytes(need) + ")");
+                                   joinNames(what, " and ") + " (" + formatBytes(need) +
+                                   "): ops map to partial tiles and part of the array idles");
 }
 
 // Row-organized levels: whole elements per row, whole rows per bank, and an accumulator row
@@ -86,11 +88,40 @@ void checkRows(const Building& b, const StorageLevel& l) {
     b.fail(p + "row_width", "row_width " + row + " is narrower than one array row of outputs (" +
                                 std::to_string(a.cols) + " cols x " +
                                 std::string(nameOf(a.accum_dtype)) + " = " +
-                                std::to_string(out_row) + " B)");
+                                std::to_string(out_row) +
+                                " B); leave row_width out to derive it from array.cols");
   }
 }
 
-void checkLevel(const Building& b, const StorageLevel& l) {
+std::string holdsText(const Holds& h) {
+  std::vector<std::string> names;
+  if (h.inputs) names.push_back("inputs");
+  if (h.weights) names.push_back("weights");
+  if (h.outputs) names.push_back("outputs");
+  return "[" + joinNames(names) + "]";
+}
+
+// The local memories hold what the timing model places in them; any other `holds` would be
+// accepted and ignored, so it is refused. The L2's `holds` decides what it keeps (plan.cpp).
+void checkHolds(const Building& b, const StorageLevel& l) {
+  const Holds& h = l.holds;
+  std::string want;
+  if (l.kind == LevelKind::Scratchpad && !(h.inputs && !h.outputs)) {
+    want = "[inputs, weights], or [inputs] when weights stream from DRAM straight into the array "
+           "(TPU-like): the scratchpad feeds the array and the accumulator takes outputs";
+  } else if (l.kind == LevelKind::Accumulator && !(h.outputs && !h.inputs && !h.weights)) {
+    want = "[outputs]: the accumulator holds the partial sums; inputs and weights go in the "
+           "scratchpad";
+  } else if (l.kind == LevelKind::GlobalBuffer && !(h.inputs && h.weights && h.outputs)) {
+    want = "[inputs, weights, outputs]: a global buffer without a bypass path holds all three";
+  }
+  if (want.empty()) return;
+  b.fail(l.name + ".holds", l.name + ".holds " + holdsText(h) + " is not a placement tessel " +
+                                "models; " + l.name + " holds " + want);
+}
+
+void checkLevel(Building& b, const StorageLevel& l) {
+  checkHolds(b, l);
   const ComputeArray& a = b.acc.array;
   if (l.kind == LevelKind::Accumulator && l.dtype != a.accum_dtype) {
     b.fail("accumulator.dtype", "accumulator dtype " + q(nameOf(l.dtype)) +
@@ -107,7 +138,7 @@ void checkLevel(const Building& b, const StorageLevel& l) {
 
 }  // namespace
 
-void validate(const Building& b) {
+void validate(Building& b) {
   checkArray(b);
   checkMemoryForm(b);
   for (const auto& l : b.acc.levels) checkLevel(b, l);

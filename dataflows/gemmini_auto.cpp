@@ -46,7 +46,7 @@ struct Tiling {
     const double m = static_cast<double>(t[at(Dim::M)]), n = static_cast<double>(t[at(Dim::N)]);
     const double k = static_cast<double>(t[at(Dim::K)]);
     const double in = m * k * bytesOf(p.input_dtype);
-    const double w = k * n * bytesOf(p.weight_dtype);
+    const double w = cap.weights_bypass ? 0.0 : k * n * bytesOf(p.weight_dtype);
     const double out = m * n * bytesOf(acc.array.accum_dtype);
     if (cap.shared) return in + w + out <= static_cast<double>(cap.input_weight_bytes);
     return in + w <= static_cast<double>(cap.input_weight_bytes) &&

@@ -45,6 +45,9 @@ struct LocalCapacity {
   int64_t input_weight_bytes = 0;  // scratchpad or global buffer
   int64_t output_bytes = 0;        // accumulator; 0 when outputs share the global buffer
   bool shared = false;             // outputs share the input/weight buffer
+  // The scratchpad does not hold weights (holds: [inputs]): they stream from off-chip straight
+  // into the array through a FIFO and take no scratchpad space.
+  bool weights_bypass = false;
 };
 LocalCapacity localCapacity(const arch::Accelerator& acc, bool double_buffered);
 

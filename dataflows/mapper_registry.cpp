@@ -44,6 +44,7 @@ LocalCapacity localCapacity(const arch::Accelerator& acc, bool double_buffered) 
   if (sp && accum) {
     cap.input_weight_bytes = static_cast<int64_t>(sp->capacity_bytes) / div;
     cap.output_bytes = static_cast<int64_t>(accum->capacity_bytes) / div;
+    cap.weights_bypass = !sp->holds.weights;
   } else if (gb) {
     cap.input_weight_bytes = static_cast<int64_t>(gb->capacity_bytes) / div;
     cap.shared = true;

@@ -4,6 +4,7 @@
 #include <functional>
 
 #include "dataflows/mapper.h"
+#include "util/checked.h"
 #include "util/error.h"
 
 namespace tessel::dataflows {
@@ -77,12 +78,21 @@ Placement placementOf(const models::Op& op, const arch::Accelerator& acc,
   return Placement::Host;
 }
 
-// Activations live in the L2 when it exists and they fit half of it; otherwise in DRAM.
+// Activations live in the L2 when it exists, holds them (an activation is one op's output and
+// the next one's input: `holds` must name both) and they fit half of it; otherwise in DRAM.
+// Reloaded weights hit the L2 only when it holds weights.
 struct Homes {
   int l2 = -1;
   uint64_t l2_bytes = 0;
+  arch::Holds holds;
   bool fits(int64_t bytes) const { return l2 >= 0 && static_cast<uint64_t>(bytes) <= l2_bytes / 2; }
-  int home(int64_t bytes) const { return fits(bytes) ? l2 : 0; }
+  bool keepsActivation(int64_t bytes) const { return holds.inputs && holds.outputs && fits(bytes); }
+  int home(int64_t bytes) const { return keepsActivation(bytes) ? l2 : 0; }
+  // A tensor's re-reads come from the L2 when it holds that role.
+  bool rereadsFromL2(const models::Tensor& t) const {
+    return t.role == models::TensorRole::Weight ? holds.weights && fits(t.bytes())
+                                                : keepsActivation(t.bytes());
+  }
 };
 
 Homes homesOf(const arch::Accelerator& acc) {
@@ -91,6 +101,7 @@ Homes homesOf(const arch::Accelerator& acc) {
     if (acc.levels[i].kind == arch::LevelKind::L2) {
       h.l2 = static_cast<int>(i);
       h.l2_bytes = acc.levels[i].capacity_bytes;
+      h.holds = acc.levels[i].holds;
     }
   }
   return h;
@@ -103,14 +114,17 @@ void fillTensors(OpPlan& p, const models::Graph& g, const Homes& homes, int fina
   p.output_bytes = out.bytes();
   p.rows = out.shape.empty() ? 1 : out.elements() / std::max<int64_t>(1, out.shape.back());
   p.input_bytes = 0;
-  for (int t : op.inputs) p.input_bytes += g.tensor(t).bytes();
+  for (int t : op.inputs) {
+    p.input_bytes = checked::add(p.input_bytes, g.tensor(t).bytes(),
+                                 "the input bytes of op '" + op.name + "'");
+  }
   const models::Tensor& in0 = g.tensor(op.inputs.at(0));
   p.input_home = in0.role == models::TensorRole::Activation ? homes.home(in0.bytes()) : 0;
-  p.input_fits_l2 = homes.fits(in0.bytes());
+  p.input_fits_l2 = homes.rereadsFromL2(in0);
   if (op.inputs.size() > 1) {
     const models::Tensor& in1 = g.tensor(op.inputs[1]);
     p.weight_home = in1.role == models::TensorRole::Activation ? homes.home(in1.bytes()) : 0;
-    p.weight_fits_l2 = homes.fits(in1.bytes());
+    p.weight_fits_l2 = homes.rereadsFromL2(in1);
   }
   p.output_home = homes.home(out.bytes());
   p.unit_op = unitOpName(op);

@@ -100,7 +100,7 @@ class AnalyticalEngine final : public Engine {
     s.mapping = plan.mapping.flatten();
     s.loop_nest = plan.mapping.loopNest(plan.problem);
     addEnergy(s, static_cast<double>(s.macs) * acc_.array.mac_energy_pj,
-              c.noc_bytes * acc_.noc.energy_pj_per_byte, 0);
+              c.noc_bytes * acc_.noc.energy_pj_per_byte, 0, 0);
   }
 
   void fillVector(OpStats& s, const dataflows::OpPlan& plan) const {
@@ -136,10 +136,13 @@ class AnalyticalEngine final : public Engine {
     s.mapping = {{"placement", std::string(nameOf(s.placement))}, {"unit_op", plan.unit_op}};
     if (plan.fused_into >= 0) s.mapping.emplace_back("fused_into", std::to_string(plan.fused_into));
     const double sfu_pj = acc_.sfu ? c.sfu_elements * acc_.sfu->energy_pj_per_element : 0;
-    addEnergy(s, 0, 0, sfu_pj);
+    const double host_pj = c.host_flops * acc_.host.energy_pj_per_flop +
+                           c.host_bytes * acc_.host.energy_pj_per_byte;
+    addEnergy(s, 0, 0, sfu_pj, host_pj);
   }
 
-  void addEnergy(OpStats& s, double array_pj, double noc_pj, double sfu_pj) const {
+  void addEnergy(OpStats& s, double array_pj, double noc_pj, double sfu_pj,
+                 double host_pj) const {
     for (size_t l = 0; l < acc_.levels.size(); ++l) {
       const auto& lv = acc_.levels[l];
       double pj = 0;
@@ -152,6 +155,7 @@ class AnalyticalEngine final : public Engine {
     s.energy_pj.emplace_back("array", array_pj);
     s.energy_pj.emplace_back("noc", noc_pj);
     s.energy_pj.emplace_back("sfu", sfu_pj);
+    s.energy_pj.emplace_back("host", host_pj);
   }
 
   const models::Graph& graph(const dataflows::OpPlan& plan) const { return *plan.graph; }

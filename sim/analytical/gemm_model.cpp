@@ -87,6 +87,7 @@ struct Context {
   const dataflows::Dataflow& df;
   const MemoryModel& mem;
   double rate = 1;
+  bool weights_bypass = false;  // scratchpad holds: [inputs]; weights stream into the array
 };
 
 int sourceOf(const Context& c, bool first_load, int home, bool fits_l2) {
@@ -124,7 +125,7 @@ Iteration iterate(const Context& c, const Shape& s, bool load_a, bool first_a, b
     const double bytes = s.elements(Operand::Weight) * w_b;
     move(it, c, Operand::Weight, sourceOf(c, first_b, c.plan.weight_home, c.plan.weight_fits_l2),
          bytes, false);
-    it.wr[li][1] += bytes;
+    if (!c.weights_bypass) it.wr[li][1] += bytes;
   }
   const double c_tile = static_cast<double>(s.elements(Operand::Output));
   if (k_last) move(it, c, Operand::Output, c.plan.output_home, c_tile * out_b, true);
@@ -132,7 +133,7 @@ Iteration iterate(const Context& c, const Shape& s, bool load_a, bool first_a, b
   const double reads_b = localAccesses(Operand::Weight, s, c.df, a) * w_b;
   const double writes_c = localAccesses(Operand::Output, s, c.df, a);
   it.rd[li][0] += reads_a;
-  it.rd[li][1] += reads_b;
+  if (!c.weights_bypass) it.rd[li][1] += reads_b;  // else the weight FIFO feeds the array
   it.wr[lo][2] += writes_c * acc_b;
   // Accumulating reads what is there (nothing before the first k tile); the store reads once.
   it.rd[lo][2] += (writes_c - (k_first ? c_tile : 0) + (k_last ? c_tile : 0)) * acc_b;
@@ -158,7 +159,8 @@ GemmCost evaluateGemm(const dataflows::OpPlan& plan, const arch::Accelerator& ac
                       const dataflows::Dataflow& df, const MemoryModel& mem) {
   const Problem& p = plan.problem;
   const dataflows::Mapping& mp = plan.mapping;
-  Context c{plan, acc, df, mem, acc.array.macRate(p.input_dtype)};
+  const arch::StorageLevel& local_in = acc.levels.at(static_cast<size_t>(mem.localInputs()));
+  Context c{plan, acc, df, mem, acc.array.macRate(p.input_dtype), !local_in.holds.weights};
   if (c.rate <= 0) {
     throw InfeasibleError("op '" + plan.op->name + "': the array has no " +
                           std::string(nameOf(p.input_dtype)) + " MACs");

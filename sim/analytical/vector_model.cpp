@@ -85,6 +85,8 @@ VectorCost hostGemm(const dataflows::OpPlan& p, const arch::Accelerator& acc, bo
   c.cycles[static_cast<size_t>(Cause::Host)] =
       seconds * acc.clock_hz + hostOverheads(p, acc, ideal_memory);
   c.traffic = roundTrip(p, *p.graph);
+  c.host_flops = 2.0 * static_cast<double>(p.op->macs);
+  c.host_bytes = static_cast<double>(p.input_bytes + p.output_bytes);
   return c;
 }
 
@@ -174,6 +176,9 @@ VectorCost evaluateHost(const dataflows::OpPlan& p, const models::Graph& g,
   }
   const double cycles = host_seconds * acc.clock_hz + hostOverheads(p, acc, ideal_memory);
   c.cycles[static_cast<size_t>(Cause::Host)] = cycles;
+  // The core issues at its sustained rate while it computes; its FP32 copy streams in and out.
+  c.host_flops = host_cycles * host.flops / host.clock_hz;
+  c.host_bytes = 4.0 * (in_elems + out_elems);
   c.traffic = roundTrip(p, g);  // the host reads and writes the tensors in shared memory
   return c;
 }

@@ -16,6 +16,8 @@ struct VectorCost {
   double local_read = 0;  // bytes read from the local memories
   double local_write = 0;
   double sfu_elements = 0;  // element-passes through the SFU (energy)
+  double host_flops = 0;    // floating-point operations the host core performs (energy)
+  double host_bytes = 0;    // bytes the host moves through its memory (energy)
 };
 
 // Passes an SFU makes over the data for an op (softmax: max, exp+sum, normalize).

@@ -13,26 +13,48 @@ using ::testing::StartsWith;
 using testing::tinyPlus;
 using testing::tinyWith;
 
+std::vector<std::string> warningsOf(const std::string& yaml,
+                                     const std::vector<std::string>& overrides = {}) {
+  return loadString(yaml, "tiny.yaml", overrides).warnings;
+}
+
+// A design that cannot hold one full array tile still maps (partial tiles): a warning, located.
 TEST(ArchCrossCheckTest, ScratchpadSmallerThanOneArrayTile) {
   // One tile of inputs and weights: 16 x 16 x (1 + 1) B = 512 B > 256 B. 256 B is a whole
   // number of 4 x 16 B rows, so the row check passes first.
-  EXPECT_EQ(loadError(tinyWith(7, "  capacity: 256 B")),
-            "tiny.yaml:7:13: at 'scratchpad.capacity': scratchpad capacity 256 B cannot hold one "
-            "16x16 array tile of inputs and weights (512 B)");
+  EXPECT_EQ(warningsOf(tinyWith(7, "  capacity: 256 B")),
+            std::vector<std::string>{
+                "tiny.yaml:7:13: at 'scratchpad.capacity': scratchpad capacity 256 B cannot hold "
+                "one 16x16 array tile of inputs and weights (512 B): ops map to partial tiles "
+                "and part of the array idles"});
+  EXPECT_TRUE(warningsOf(testing::join(testing::kTiny)).empty());
 }
 
 TEST(ArchCrossCheckTest, AccumulatorSmallerThanOneTileOfOutputs) {
   // 16 x 16 x int32 = 1 KiB > 512 B (= 4 rows in each of the 2 banks of 64 B rows).
-  EXPECT_EQ(loadError(tinyWith(10, "  capacity: 512 B")),
-            "tiny.yaml:10:13: at 'accumulator.capacity': accumulator capacity 512 B cannot hold "
-            "one 16x16 array tile of outputs (1 KiB)");
+  EXPECT_EQ(warningsOf(tinyWith(10, "  capacity: 512 B")),
+            std::vector<std::string>{
+                "tiny.yaml:10:13: at 'accumulator.capacity': accumulator capacity 512 B cannot "
+                "hold one 16x16 array tile of outputs (1 KiB): ops map to partial tiles and part "
+                "of the array idles"});
+}
+
+TEST(ArchCrossCheckTest, HoldsIsAPlacementOrAnError) {
+  // The scratchpad may drop weights (they stream into the array, TPU-like), never take outputs.
+  EXPECT_NO_THROW(loadString(testing::join(testing::kTiny), "tiny.yaml", {"scratchpad.holds=[inputs]"}));
+  EXPECT_THAT(loadError(testing::join(testing::kTiny), {"scratchpad.holds=[outputs]"}),
+              ::testing::HasSubstr("at 'scratchpad.holds': scratchpad.holds [outputs] is not a "
+                                   "placement tessel models"));
+  EXPECT_THAT(loadError(testing::join(testing::kTiny), {"accumulator.holds=[inputs, outputs]"}),
+              ::testing::HasSubstr("accumulator.holds [inputs, outputs] is not a placement"));
 }
 
 TEST(ArchCrossCheckTest, AccumulatorRowsMustTakeOneArrayRowOfOutputs) {
   // One array row of outputs is 16 cols x 4 B = 64 B.
   EXPECT_EQ(loadError(tinyWith(11, "  row_width: 32 B")),
             "tiny.yaml:11:14: at 'accumulator.row_width': row_width 32 B is narrower than one "
-            "array row of outputs (16 cols x int32 = 64 B)");
+            "array row of outputs (16 cols x int32 = 64 B); leave row_width out to derive it from "
+            "array.cols");
   EXPECT_EQ(loadError(tinyWith(11, "  row_width: 66 B")),  // 66 = 16.5 int32 values
             "tiny.yaml:11:14: at 'accumulator.row_width': row_width 66 B is not a whole number "
             "of int32 elements");

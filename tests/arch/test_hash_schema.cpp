@@ -123,7 +123,7 @@ const std::vector<std::string> kParams = {
     "host.clock",
     "host.flops",
     "host.memory_bandwidth",
-    "host.offload_overhead",
+    "host.offload_overhead", "host.energy_per_flop", "host.energy_per_byte",
     "host.cycles_per_element",
     "host.link.bandwidth",
     "host.link.latency",

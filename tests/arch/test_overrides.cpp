@@ -66,9 +66,18 @@ TEST(ArchOverrideTest, BadValuesAndFailedChecksNameTheOption) {
   EXPECT_EQ(loadError(testing::join(testing::kTiny), {"accumulator.capacity=lots"}),
             "<-p accumulator.capacity=lots>: at 'accumulator.capacity': expected a size like "
             "'256 KiB', got 'lots'");
-  EXPECT_EQ(loadError(testing::join(testing::kTiny), {"accumulator.capacity=512B"}),
-            "<-p accumulator.capacity=512B>: at 'accumulator.capacity': accumulator capacity "
-            "512 B cannot hold one 16x16 array tile of outputs (1 KiB)");
+  EXPECT_EQ(loadError(testing::join(testing::kTiny), {"accumulator.capacity=500B"}),
+            "<-p accumulator.capacity=500B>: at 'accumulator.capacity': capacity 500 B is not a "
+            "whole number of rows across the banks (2 banks x 64 B)");
+  // Below the smallest rate that keeps times finite: rejected where it was given.
+  EXPECT_EQ(loadError(testing::join(testing::kTiny), {"dram.bandwidth=1e-300 B/cycle"}),
+            "<-p dram.bandwidth=1e-300 B/cycle>: at 'dram.bandwidth': must be 0 or at least "
+            "1e-06 B/cycle, got '1e-300 B/cycle' (1e-300 B/cycle): so small a value makes "
+            "times and rates degenerate");
+  EXPECT_THAT(loadError(testing::join(testing::kTiny), {"scratchpad.capacity=9223372036854775808 B"}),
+              ::testing::HasSubstr("must be at most 1.1259e+15 B (1 PiB)"));
+  EXPECT_THAT(loadError(testing::join(testing::kTiny), {"array.rows=2000000"}),
+              ::testing::HasSubstr("must be at most 1.04858e+06"));
   EXPECT_THAT(loadError(testing::join(testing::kTiny), {"array.dataflows[5]=is"}),
               ::testing::HasSubstr("index 5 is out of range"));
 }
