@@ -22,6 +22,11 @@ Json metadata(const sim::RunStats& run) {
           {"engine", run.engine},
           {"clock_hz", roundQuantity(run.clock_hz)},
           {"pes", run.pes},
+          {"offchip_bandwidth",
+           {{"bytes_per_cycle", roundQuantity(run.offchip_bytes_per_cycle)},
+            {"limit", run.offchip_limit},
+            {"why", run.offchip_why}}},
+          {"warnings", run.warnings},
           {"options", options}};
 }
 

@@ -1,5 +1,7 @@
 #include "sim/run.h"
 
+#include "arch/bandwidth.h"
+#include "sim/footprint.h"
 #include "util/checked.h"
 
 namespace tessel::sim {
@@ -8,6 +10,7 @@ std::string toolVersion() { return "0.1.0"; }
 
 RunStats simulate(const models::Graph& graph, const arch::Accelerator& acc,
                   const dataflows::Dataflow& dataflow, const RunOptions& options) {
+  checkFitsDram(graph, acc);
   const std::vector<dataflows::OpPlan> plans = dataflows::plan(graph, acc, dataflow, options.plan);
   auto engine = makeEngine(options.engine, acc, dataflow, options.engine_options);
 
@@ -20,6 +23,11 @@ RunStats simulate(const models::Graph& graph, const arch::Accelerator& acc,
   run.clock_hz = acc.clock_hz;
   run.pes = static_cast<int64_t>(acc.array.rows) * acc.array.cols;
   run.options = options.labels;
+  const arch::OffChipBandwidth bw = arch::offChipBandwidth(acc);
+  run.offchip_bytes_per_cycle = bw.bytes_per_cycle;
+  run.offchip_limit = bw.limit;
+  run.offchip_why = bw.why;
+  run.warnings = acc.warnings;
   for (const auto& level : acc.levels) run.level_names.push_back(level.name);
   run.ops.reserve(plans.size());
   for (const auto& plan : plans) run.ops.push_back(engine->evaluate(plan));

@@ -74,6 +74,11 @@ struct RunStats {
   std::vector<std::string> level_names;  // storage levels, outermost first
   double clock_hz = 1e9;
   int64_t pes = 0;  // rows * cols
+  // The rate tiles stream on- and off-chip and the parameter that sets it (arch/bandwidth.h).
+  double offchip_bytes_per_cycle = 0;
+  std::string offchip_limit;
+  std::string offchip_why;
+  std::vector<std::string> warnings;  // the accelerator's load warnings
   std::vector<OpStats> ops;
 
   double totalCycles() const;

@@ -1,0 +1,54 @@
+#include "sim/footprint.h"
+
+#include <algorithm>
+#include <vector>
+
+#include "util/checked.h"
+#include "util/error.h"
+#include "util/units.h"
+
+namespace tessel::sim {
+
+Footprint dramFootprint(const models::Graph& g) {
+  Footprint f;
+  const int n = static_cast<int>(g.ops().size());
+  // delta[i]: bytes that become live at op i (+) or die after it (-, at i + 1).
+  std::vector<int64_t> born(static_cast<size_t>(n) + 1, 0), dies(static_cast<size_t>(n) + 1, 0);
+  for (const models::Tensor& t : g.tensors()) {
+    const std::string what = "the DRAM footprint of " + g.name;
+    if (t.role == models::TensorRole::Weight) f.weights = checked::add(f.weights, t.bytes(), what);
+    if (t.role == models::TensorRole::Input) f.inputs = checked::add(f.inputs, t.bytes(), what);
+    if (t.role != models::TensorRole::Activation) continue;
+    const int from = g.producerOf(t.id);
+    if (from < 0) continue;
+    const std::vector<int> readers = g.consumersOf(t.id);
+    const int last = readers.empty() ? n - 1 : *std::max_element(readers.begin(), readers.end());
+    born[static_cast<size_t>(from)] += t.bytes();
+    dies[static_cast<size_t>(last) + 1] += t.bytes();
+  }
+  int64_t live = 0;
+  for (int i = 0; i < n; ++i) {
+    live = live - dies[static_cast<size_t>(i)] + born[static_cast<size_t>(i)];
+    f.peak_activations = std::max(f.peak_activations, live);
+  }
+  checked::add(checked::add(f.weights, f.inputs, "the DRAM footprint"), f.peak_activations,
+               "the DRAM footprint");
+  return f;
+}
+
+void checkFitsDram(const models::Graph& g, const arch::Accelerator& acc) {
+  const uint64_t capacity = acc.levels.at(0).capacity_bytes;
+  if (capacity == 0) return;
+  const Footprint f = dramFootprint(g);
+  if (static_cast<uint64_t>(f.total()) <= capacity) return;
+  using units::formatBytes;
+  throw InfeasibleError("workload " + g.name + " needs " +
+                        formatBytes(static_cast<uint64_t>(f.total())) + " of DRAM (weights " +
+                        formatBytes(static_cast<uint64_t>(f.weights)) + ", inputs " +
+                        formatBytes(static_cast<uint64_t>(f.inputs)) +
+                        ", peak live activations " +
+                        formatBytes(static_cast<uint64_t>(f.peak_activations)) + "); dram.capacity is " +
+                        formatBytes(capacity));
+}
+
+}  // namespace tessel::sim
