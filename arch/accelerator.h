@@ -100,8 +100,8 @@ struct Host {
   // Host cycles per element for quantize, dequantize and each op name ("softmax", ...).
   std::vector<std::pair<std::string, double>> cycles_per_element;
   double costPerElement(const std::string& op) const;  // host cycles; -1 if not listed
-  double energy_pj_per_flop = 0;  // core energy per floating-point operation
-  double energy_pj_per_byte = 0;  // host memory traffic
+  double energy_pj_per_flop = 0;                       // core energy per floating-point operation
+  double energy_pj_per_byte = 0;                       // host memory traffic
 };
 
 struct Accelerator {

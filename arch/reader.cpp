@@ -82,7 +82,7 @@ std::vector<std::pair<std::string, double>> pairsOf(const ParamSpec& p, const ya
 struct Range {
   double min_positive;  // smallest non-zero value
   double max;
-  const char* unit;     // canonical unit, for the message
+  const char* unit;  // canonical unit, for the message
 };
 
 Range rangeOf(ValueType t) {
@@ -119,8 +119,8 @@ void checkRange(ValueType t, double value, const yaml::Node& n) {
   const Range r = rangeOf(t);
   const std::string unit = *r.unit ? std::string(" ") + r.unit : "";
   if (value > 0 && value < r.min_positive) {
-    n.fail("must be 0 or at least " + numberText(r.min_positive) + unit + ", got " +
-           n.describe() + " (" + numberText(value) + unit + "): so small a value makes times " +
+    n.fail("must be 0 or at least " + numberText(r.min_positive) + unit + ", got " + n.describe() +
+           " (" + numberText(value) + unit + "): so small a value makes times " +
            "and rates degenerate");
   }
   if (value > r.max) {

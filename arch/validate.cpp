@@ -85,11 +85,10 @@ void checkRows(const Building& b, const StorageLevel& l) {
   const ComputeArray& a = b.acc.array;
   const int out_row = a.cols * bytesOf(a.accum_dtype);
   if (l.kind == LevelKind::Accumulator && l.row_bytes < out_row) {
-    b.fail(p + "row_width", "row_width " + row + " is narrower than one array row of outputs (" +
-                                std::to_string(a.cols) + " cols x " +
-                                std::string(nameOf(a.accum_dtype)) + " = " +
-                                std::to_string(out_row) +
-                                " B); leave row_width out to derive it from array.cols");
+    b.fail(p + "row_width",
+           "row_width " + row + " is narrower than one array row of outputs (" +
+               std::to_string(a.cols) + " cols x " + std::string(nameOf(a.accum_dtype)) + " = " +
+               std::to_string(out_row) + " B); leave row_width out to derive it from array.cols");
   }
 }
 
@@ -107,11 +106,13 @@ void checkHolds(const Building& b, const StorageLevel& l) {
   const Holds& h = l.holds;
   std::string want;
   if (l.kind == LevelKind::Scratchpad && !(h.inputs && !h.outputs)) {
-    want = "[inputs, weights], or [inputs] when weights stream from DRAM straight into the array "
-           "(TPU-like): the scratchpad feeds the array and the accumulator takes outputs";
+    want =
+        "[inputs, weights], or [inputs] when weights stream from DRAM straight into the array "
+        "(TPU-like): the scratchpad feeds the array and the accumulator takes outputs";
   } else if (l.kind == LevelKind::Accumulator && !(h.outputs && !h.inputs && !h.weights)) {
-    want = "[outputs]: the accumulator holds the partial sums; inputs and weights go in the "
-           "scratchpad";
+    want =
+        "[outputs]: the accumulator holds the partial sums; inputs and weights go in the "
+        "scratchpad";
   } else if (l.kind == LevelKind::GlobalBuffer && !(h.inputs && h.weights && h.outputs)) {
     want = "[inputs, weights, outputs]: a global buffer without a bypass path holds all three";
   }

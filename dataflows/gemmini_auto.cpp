@@ -84,8 +84,10 @@ void grow(Triple& b, const Triple& max, Fits fits, bool whole_rows) {
     };
     while (lo < hi) {
       const int64_t mid = lo + (hi - lo + 1) / 2;
-      if (fits(after(mid))) lo = mid;
-      else hi = mid - 1;
+      if (fits(after(mid)))
+        lo = mid;
+      else
+        hi = mid - 1;
     }
     b = after(lo);
     // One more round, dim by dim: the dims that cannot grow (or are full) drop out.
@@ -94,8 +96,10 @@ void grow(Triple& b, const Triple& max, Fits fits, bool whole_rows) {
       const size_t d = at(order[i]);
       Triple next = b;
       ++next[d];
-      if (b[d] < max[d] && fits(next)) b = next;
-      else live[i] = false;
+      if (b[d] < max[d] && fits(next))
+        b = next;
+      else
+        live[i] = false;
     }
   }
 }
@@ -127,7 +131,8 @@ class GemminiAutoMapper final : public Mapper {
     tiling.block[at(df.stream_dim)] = std::max(rows, cols);  // Gemmini tiles in DIM-sized blocks
     tiling.extent = {p.m, p.n, p.k};
     Triple max{};
-    for (size_t d = 0; d < 3; ++d) max[d] = ceilDiv(std::max<int64_t>(1, tiling.extent[d]), tiling.block[d]);
+    for (size_t d = 0; d < 3; ++d)
+      max[d] = ceilDiv(std::max<int64_t>(1, tiling.extent[d]), tiling.block[d]);
 
     for (bool double_buffered : {true, false}) {
       const LocalCapacity cap = localCapacity(acc, double_buffered);
@@ -151,9 +156,10 @@ class GemminiAutoMapper final : public Mapper {
     const LocalCapacity cap = localCapacity(acc, false);
     r.reason = "not even a 1x1x1 tile fits the local memories (" +
                units::formatBytes(static_cast<uint64_t>(cap.input_weight_bytes)) +
-               (cap.shared ? " shared" : " for inputs and weights, " +
-                                             units::formatBytes(static_cast<uint64_t>(cap.output_bytes)) +
-                                             " for outputs") +
+               (cap.shared ? " shared"
+                           : " for inputs and weights, " +
+                                 units::formatBytes(static_cast<uint64_t>(cap.output_bytes)) +
+                                 " for outputs") +
                ")";
     return r;
   }
@@ -171,8 +177,8 @@ class GemminiAutoMapper final : public Mapper {
     const double out_block = static_cast<double>(tiling.block[at(Dim::M)]) *
                              static_cast<double>(tiling.block[at(Dim::N)]) *
                              bytesOf(acc.array.accum_dtype);
-    const double out_bytes = static_cast<double>(cap.shared ? cap.input_weight_bytes / 3
-                                                            : cap.output_bytes);
+    const double out_bytes =
+        static_cast<double>(cap.shared ? cap.input_weight_bytes / 3 : cap.output_bytes);
     const auto side = static_cast<int64_t>(std::sqrt(out_bytes / out_block));
     b[at(Dim::M)] = std::clamp<int64_t>(side, 1, max[at(Dim::M)]);
     b[at(Dim::N)] = std::clamp<int64_t>(side, 1, max[at(Dim::N)]);

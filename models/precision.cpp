@@ -51,13 +51,15 @@ bool keepsItsDType(const Graph& g, const Op& op, size_t input) {
 
 }  // namespace
 
-PrecisionPlan parsePrecisionPlan(const std::string& text, const std::string& source_name) {
-  const yaml::Document doc = yaml::Document::fromString(text, source_name);
+namespace {
+
+PrecisionPlan parsePlan(const yaml::Document& doc) {
   yaml::MapReader top(doc.root());
   PrecisionPlan plan;
   if (auto d = top.find("default")) plan.default_dtype = parseDTypeNode(*d);
   if (auto ops = top.find("ops")) {
     if (!ops->isNull()) {
+      yaml::MapReader unique(*ops);  // an op listed twice is an error, not "the last wins"
       for (const auto& [key, value] : ops->entries()) {
         plan.ops.push_back({key.scalar(), parseDTypeNode(value), key.where()});
       }
@@ -70,12 +72,14 @@ PrecisionPlan parsePrecisionPlan(const std::string& text, const std::string& sou
   return plan;
 }
 
+}  // namespace
+
+PrecisionPlan parsePrecisionPlan(const std::string& text, const std::string& source_name) {
+  return parsePlan(yaml::Document::fromString(text, source_name));
+}
+
 PrecisionPlan loadPrecisionPlan(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw ConfigError({path, 0, 0, ""}, "cannot read precision plan");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return parsePrecisionPlan(ss.str(), path);
+  return parsePlan(yaml::Document::fromFile(path));  // names directories and missing files
 }
 
 std::string toYaml(const PrecisionPlan& plan) {

@@ -115,6 +115,21 @@ std::string lower(std::string s) {
                   (hint.empty() ? "known workloads: " + known : "did you mean '" + hint + "'?"));
 }
 
+// --all-logits only changes GPT-2 prefill (decode has one position; the others have no LM head).
+void rejectAllLogits(const std::string& name, const WorkloadOptions& o, bool gpt2) {
+  if (!o.all_logits) return;
+  if (!gpt2) {
+    configError("--all-logits", "workload '" + name +
+                                    "' has no language-model head (--all-logits applies to "
+                                    "gpt2 prefill)");
+  }
+  if (o.phase == "decode") {
+    configError("--all-logits",
+                "decode computes the logits of its one new position; --all-logits applies to "
+                "prefill");
+  }
+}
+
 void rejectDecode(const std::string& name, const WorkloadOptions& o) {
   if (o.phase == "decode") {
     configError("--phase", "workload '" + name + "' has no decode phase (only gpt2 models do)");
@@ -129,6 +144,7 @@ Graph build(const std::string& name, const WorkloadOptions& options) {
   if (key.rfind("gemm:", 0) == 0 || key.rfind("conv:", 0) == 0) {
     rejectDecode(name, options);
     rejectLayers(name, options);
+    rejectAllLogits(name, options, false);
     const std::string params = name.substr(5);
     return key[0] == 'g' ? detail::buildGemm(params, options) : detail::buildConv(params, options);
   }
@@ -136,6 +152,7 @@ Graph build(const std::string& name, const WorkloadOptions& options) {
     if (key != f.name) continue;
     if (!f.decode) rejectDecode(name, options);
     if (f.build == detail::buildResnet50) rejectLayers(name, options);
+    rejectAllLogits(name, options, f.decode);  // the families with a decode phase are GPT-2's
     return f.build(options);
   }
   unknownWorkload(name);

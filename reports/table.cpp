@@ -25,8 +25,7 @@ void writeHeader(const sim::RunStats& run, std::ostream& os) {
   }
   os << "clock " << engHertz(run.clock_hz) << " | " << withCommas(run.pes) << " PEs";
   if (!run.offchip_limit.empty()) {
-    os << " | off-chip " << run.offchip_bytes_per_cycle << " B/cycle, set by "
-       << run.offchip_limit;
+    os << " | off-chip " << run.offchip_bytes_per_cycle << " B/cycle, set by " << run.offchip_limit;
   }
   os << "\n";
   for (const std::string& w : run.warnings) os << "warning: " << w << "\n";

@@ -45,10 +45,9 @@ void checkFitsDram(const models::Graph& g, const arch::Accelerator& acc) {
   throw InfeasibleError("workload " + g.name + " needs " +
                         formatBytes(static_cast<uint64_t>(f.total())) + " of DRAM (weights " +
                         formatBytes(static_cast<uint64_t>(f.weights)) + ", inputs " +
-                        formatBytes(static_cast<uint64_t>(f.inputs)) +
-                        ", peak live activations " +
-                        formatBytes(static_cast<uint64_t>(f.peak_activations)) + "); dram.capacity is " +
-                        formatBytes(capacity));
+                        formatBytes(static_cast<uint64_t>(f.inputs)) + ", peak live activations " +
+                        formatBytes(static_cast<uint64_t>(f.peak_activations)) +
+                        "); dram.capacity is " + formatBytes(capacity));
 }
 
 }  // namespace tessel::sim

@@ -284,8 +284,8 @@ Document Document::fromFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     const bool exists = std::filesystem::exists(path, ec);
-    throw ConfigError({path, 0, 0, ""}, exists ? "cannot open file (permission denied?)"
-                                               : "no such file");
+    throw ConfigError({path, 0, 0, ""},
+                      exists ? "cannot open file (permission denied?)" : "no such file");
   }
   std::ostringstream text;
   text << in.rdbuf();
@@ -455,11 +455,14 @@ YAML::Node withChild(const YAML::Node& cur, const Step& s, const YAML::Node& chi
 // assigned into: with anchors and aliases ("bus_width: *bw") yaml-cpp shares one node between
 // several keys, and writing into it would change every key that aliases it.
 YAML::Node withValueAt(const YAML::Node& cur, const std::vector<Step>& steps, size_t i,
-                       const std::string& at, const YAML::Node& value, const SourceLocation& where) {
+                       const std::string& at, const YAML::Node& value,
+                       const SourceLocation& where) {
   const Step& s = steps[i];
   if (i + 1 == steps.size()) {
-    if (s.index >= 0) childOf(cur, s, at, where);  // checks the index exists
-    else if (!cur.IsMap()) throw ConfigError(where, describeAt(at) + " is not a mapping");
+    if (s.index >= 0)
+      childOf(cur, s, at, where);  // checks the index exists
+    else if (!cur.IsMap())
+      throw ConfigError(where, describeAt(at) + " is not a mapping");
     return withChild(cur, s, value);
   }
   const YAML::Node child = childOf(cur, s, at, where);

@@ -21,7 +21,7 @@ namespace {
 
 // The named or given dataflow, else the array's first; either way one the design can run.
 dataflows::Dataflow pickDataflow(const RunArgs& args, const arch::Accelerator& acc) {
-  const std::string name = !args.dataflow.empty()     ? args.dataflow
+  const std::string name = !args.dataflow.empty()        ? args.dataflow
                            : acc.array.dataflows.empty() ? std::string("ws")
                                                          : acc.array.dataflows.front();
   dataflows::Dataflow df = dataflows::loadDataflow(name);

@@ -43,8 +43,8 @@ class AnalyticalEngine final : public Engine {
     }
     s.cycles = 0;
     for (size_t c = 0; c < s.cycles_by_cause.size(); ++c) {
-      s.cycles += checked::finite(s.cycles_by_cause[c], what(plan, std::string(nameOf(Cause(c))) +
-                                                                       " cycles"));
+      s.cycles += checked::finite(s.cycles_by_cause[c],
+                                  what(plan, std::string(nameOf(Cause(c))) + " cycles"));
     }
     checked::finite(s.cycles, what(plan, "cycles"));
     for (const auto& [component, pj] : s.energy_pj) {
@@ -136,13 +136,12 @@ class AnalyticalEngine final : public Engine {
     s.mapping = {{"placement", std::string(nameOf(s.placement))}, {"unit_op", plan.unit_op}};
     if (plan.fused_into >= 0) s.mapping.emplace_back("fused_into", std::to_string(plan.fused_into));
     const double sfu_pj = acc_.sfu ? c.sfu_elements * acc_.sfu->energy_pj_per_element : 0;
-    const double host_pj = c.host_flops * acc_.host.energy_pj_per_flop +
-                           c.host_bytes * acc_.host.energy_pj_per_byte;
+    const double host_pj =
+        c.host_flops * acc_.host.energy_pj_per_flop + c.host_bytes * acc_.host.energy_pj_per_byte;
     addEnergy(s, 0, 0, sfu_pj, host_pj);
   }
 
-  void addEnergy(OpStats& s, double array_pj, double noc_pj, double sfu_pj,
-                 double host_pj) const {
+  void addEnergy(OpStats& s, double array_pj, double noc_pj, double sfu_pj, double host_pj) const {
     for (size_t l = 0; l < acc_.levels.size(); ++l) {
       const auto& lv = acc_.levels[l];
       double pj = 0;

@@ -14,7 +14,7 @@ using testing::tinyPlus;
 using testing::tinyWith;
 
 std::vector<std::string> warningsOf(const std::string& yaml,
-                                     const std::vector<std::string>& overrides = {}) {
+                                    const std::vector<std::string>& overrides = {}) {
   return loadString(yaml, "tiny.yaml", overrides).warnings;
 }
 
@@ -41,7 +41,8 @@ TEST(ArchCrossCheckTest, AccumulatorSmallerThanOneTileOfOutputs) {
 
 TEST(ArchCrossCheckTest, HoldsIsAPlacementOrAnError) {
   // The scratchpad may drop weights (they stream into the array, TPU-like), never take outputs.
-  EXPECT_NO_THROW(loadString(testing::join(testing::kTiny), "tiny.yaml", {"scratchpad.holds=[inputs]"}));
+  EXPECT_NO_THROW(
+      loadString(testing::join(testing::kTiny), "tiny.yaml", {"scratchpad.holds=[inputs]"}));
   EXPECT_THAT(loadError(testing::join(testing::kTiny), {"scratchpad.holds=[outputs]"}),
               ::testing::HasSubstr("at 'scratchpad.holds': scratchpad.holds [outputs] is not a "
                                    "placement tessel models"));

@@ -74,8 +74,9 @@ TEST(ArchOverrideTest, BadValuesAndFailedChecksNameTheOption) {
             "<-p dram.bandwidth=1e-300 B/cycle>: at 'dram.bandwidth': must be 0 or at least "
             "1e-06 B/cycle, got '1e-300 B/cycle' (1e-300 B/cycle): so small a value makes "
             "times and rates degenerate");
-  EXPECT_THAT(loadError(testing::join(testing::kTiny), {"scratchpad.capacity=9223372036854775808 B"}),
-              ::testing::HasSubstr("must be at most 1.1259e+15 B (1 PiB)"));
+  EXPECT_THAT(
+      loadError(testing::join(testing::kTiny), {"scratchpad.capacity=9223372036854775808 B"}),
+      ::testing::HasSubstr("must be at most 1.1259e+15 B (1 PiB)"));
   EXPECT_THAT(loadError(testing::join(testing::kTiny), {"array.rows=2000000"}),
               ::testing::HasSubstr("must be at most 1.04858e+06"));
   EXPECT_THAT(loadError(testing::join(testing::kTiny), {"array.dataflows[5]=is"}),

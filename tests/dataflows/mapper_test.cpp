@@ -159,8 +159,10 @@ std::array<int64_t, 3> naiveGrowth(const Problem& p, int64_t dim, int64_t sp_hal
     for (int d : {1, 0, 2}) {  // n, m, k
       if (b[d] >= mx[d]) continue;
       ++b[d];
-      if (fits(b)) grew = true;
-      else --b[d];
+      if (fits(b))
+        grew = true;
+      else
+        --b[d];
     }
   }
   return {std::min(p.m, b[0] * dim), std::min(p.n, b[1] * dim), std::min(p.k, b[2] * dim)};

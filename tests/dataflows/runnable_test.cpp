@@ -12,8 +12,8 @@
 namespace tessel::dataflows {
 namespace {
 
-using ::testing::HasSubstr;
 using tessel::testing::errorOf;
+using ::testing::HasSubstr;
 
 arch::Accelerator gemmini(const std::vector<std::string>& overrides = {}) {
   return arch::loadFile(std::string(TESSEL_SOURCE_DIR) + "/configs/arch/gemmini-default.yaml",

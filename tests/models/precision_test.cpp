@@ -70,5 +70,17 @@ TEST(ModelsPrecision, ParsesYamlAndJsonAndLocatesErrors) {
   }
 }
 
+TEST(ModelsPrecision, AnOpListedTwiceIsAnErrorAtTheSecond) {
+  try {
+    parsePrecisionPlan("default: int8\nops:\n  h0.attn.softmax: fp32\n  h0.attn.softmax: int8\n",
+                       "p.yaml");
+    FAIL() << "a plan listing one op twice was accepted";
+  } catch (const ConfigError& e) {
+    EXPECT_STREQ(e.what(),
+                 "p.yaml:4:3: at 'ops.h0.attn.softmax': duplicate key 'h0.attn.softmax' (first "
+                 "given on line 3)");
+  }
+}
+
 }  // namespace
 }  // namespace tessel::models

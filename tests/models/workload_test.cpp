@@ -78,5 +78,16 @@ TEST(ModelsWorkload, OptionErrors) {
   expectConfigError("resnet50", o, "--image", "at least 32");
 }
 
+TEST(WorkloadOptionsTest, AllLogitsOnlyWhereThereIsAPrefillLmHead) {
+  WorkloadOptions o = small();
+  o.all_logits = true;
+  EXPECT_NO_THROW(build("gpt2", o));
+  for (const char* n : {"bert", "resnet50", "gemm:M=1,K=1,N=1"}) {
+    expectConfigError(n, o, "--all-logits", "has no language-model head");
+  }
+  o.phase = "decode";
+  expectConfigError("gpt2", o, "--all-logits", "applies to prefill");
+}
+
 }  // namespace
 }  // namespace tessel::models

@@ -14,8 +14,8 @@
 namespace tessel {
 namespace {
 
-using ::testing::HasSubstr;
 using tessel::testing::errorOf;
+using ::testing::HasSubstr;
 
 arch::Accelerator gemmini(const std::vector<std::string>& overrides = {}) {
   return arch::loadFile(std::string(TESSEL_SOURCE_DIR) + "/configs/arch/gemmini-default.yaml",
@@ -52,15 +52,14 @@ TEST(SimLimits, CountsThatWouldWrapAreBadInputNamingTheValue) {
   EXPECT_THAT(errorOf([] { run(gemmini(), "gemm:M=2147483648,K=2147483648,N=1"); }),
               HasSubstr("beyond what tessel's 64-bit counters hold"));
   // 2^63 - 1 fp32 elements cannot even be a tensor.
-  EXPECT_THAT(
-      errorOf([] { run(gemmini(), "gemm:M=9223372036854775807,K=1,N=1", DType::FP32); }),
-      HasSubstr("the bytes of tensor 'input' [1x9223372036854775807x1]"));
+  EXPECT_THAT(errorOf([] { run(gemmini(), "gemm:M=9223372036854775807,K=1,N=1", DType::FP32); }),
+              HasSubstr("the bytes of tensor 'input' [1x9223372036854775807x1]"));
 }
 
 TEST(SimLimits, AHugeArrayGivesFiniteNumbers) {
   // 65536 x 65536 PEs: rows x cols overflows 32 bits; every figure must stay finite.
-  const auto acc = gemmini({"array.rows=65536", "array.cols=65536",
-                            "scratchpad.capacity=64GiB", "accumulator.capacity=64GiB"});
+  const auto acc = gemmini({"array.rows=65536", "array.cols=65536", "scratchpad.capacity=64GiB",
+                            "accumulator.capacity=64GiB"});
   const sim::RunStats r = run(acc, "gemm:M=64,K=64,N=64");
   EXPECT_EQ(r.pes, int64_t{1} << 32);
   EXPECT_TRUE(std::isfinite(r.totalCycles()));
