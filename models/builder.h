@@ -2,6 +2,7 @@
 // output tensor, shapes, GEMM view and MAC count). Not part of the public API.
 #pragma once
 
+#include <climits>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -49,8 +50,13 @@ int globalAvgPool(Builder& b, const std::string& name, int x);
 
 // Output size of a window of `r` sliding with stride/pad over `in`.
 // 0 when the window does not fit even once.
+// Computed in 128 bits: a user's pad near 2^63 must not wrap; a result beyond int64 is clamped
+// to INT64_MAX, which the callers' checked products then reject as too large.
 inline int64_t convOut(int64_t in, int64_t r, int64_t stride, int64_t pad) {
-  return in + 2 * pad < r ? 0 : (in + 2 * pad - r) / stride + 1;
+  const __int128 padded = static_cast<__int128>(in) + 2 * static_cast<__int128>(pad);
+  if (padded < r) return 0;
+  const __int128 out = (padded - r) / stride + 1;
+  return out > INT64_MAX ? INT64_MAX : static_cast<int64_t>(out);
 }
 
 }  // namespace tessel::models::detail

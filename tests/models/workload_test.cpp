@@ -78,6 +78,17 @@ TEST(ModelsWorkload, OptionErrors) {
   expectConfigError("resnet50", o, "--image", "at least 32");
 }
 
+TEST(WorkloadOptionsTest, APaddingNear2To63DoesNotWrap) {
+  // in + 2 x pad would wrap int64 and give a tiny (or negative) output size: it must instead be
+  // the huge size it is, and refused as too large.
+  expectConfigError("conv:H=56,W=56,C=64,K=64,R=3,S=3,stride=1,pad=9223372036854775807", small(),
+                    "workload", "too large");
+  // A large stride brings a large padding back to a countable output.
+  EXPECT_NO_THROW(build("conv:H=56,W=56,C=8,K=8,R=3,S=3,stride=4611686018427387904,"
+                        "pad=4611686018427387904",
+                        small()));
+}
+
 TEST(WorkloadOptionsTest, AllLogitsOnlyWhereThereIsAPrefillLmHead) {
   WorkloadOptions o = small();
   o.all_logits = true;
