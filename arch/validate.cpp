@@ -137,9 +137,37 @@ void checkLevel(Building& b, const StorageLevel& l) {
   if (local) checkTile(b, l);
 }
 
+// Parameters the schema describes for designs the analytical engine does not time yet (spatial
+// arrays with PE register files and a multicast NoC). Accepting them silently would suggest an
+// effect they do not have: each one given is a warning at the value.
+void warnUnmodeled(Building& b) {
+  static const char* const kUnmodeled[] = {"scratchpad.latency",
+                                           "accumulator.latency",
+                                           "global_buffer.latency",
+                                           "l2.banks",
+                                           "noc.kind",
+                                           "noc.multicast",
+                                           "noc.reduction",
+                                           "array.register_file",
+                                           "array.register_file_energy"};
+  for (const char* path : kUnmodeled) {
+    if (b.isGiven(path)) {
+      b.warn(path, std::string(path) +
+                       " is read but not modeled by the analytical engine yet: "
+                       "it does not change any result");
+    }
+  }
+  if (b.acc.array.kind == ArrayKind::Spatial) {
+    b.warn("array.kind",
+           "spatial arrays are timed like systolic ones (no register-file reuse, "
+           "no NoC multicast yet)");
+  }
+}
+
 }  // namespace
 
 void validate(Building& b) {
+  warnUnmodeled(b);
   checkArray(b);
   checkMemoryForm(b);
   for (const auto& l : b.acc.levels) checkLevel(b, l);

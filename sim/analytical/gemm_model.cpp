@@ -106,6 +106,27 @@ void move(Iteration& it, const Context& c, Operand x, int level, double bytes, b
   if (l2 >= 0 && level == 0 && !store) it.rd[static_cast<size_t>(l2)][xi] += bytes;
 }
 
+// Cycles the local SRAMs need to feed one tile: the scratchpad (or global buffer) delivers
+// `bandwidth` bytes per cycle on each of its ports (banks x row_width, derived); the
+// accumulator reads for accumulation and writes the sums, in parallel when it has two ports, on
+// one port otherwise. A shared global buffer carries both. Beyond the array's own time this is a
+// delivery stall, charged like the NoC's.
+double localCycles(const Context& c, const Iteration& it, size_t li, size_t lo) {
+  const arch::StorageLevel& in = c.acc.levels[li];
+  const arch::StorageLevel& out = c.acc.levels[lo];
+  double in_bytes = 0, out_rd = 0, out_wr = 0;
+  for (size_t x = 0; x < kNumOperands; ++x) {
+    if (x != 2) in_bytes += it.rd[li][x];
+    if (x == 2) out_rd += it.rd[lo][x], out_wr += it.wr[lo][x];
+  }
+  const double out_bytes = out.ports >= 2 ? std::max(out_rd, out_wr) : out_rd + out_wr;
+  // A bandwidth of 0 (a spec built in code, not loaded) means unlimited, as for the NoC.
+  auto time = [](double bytes, double bandwidth) { return bandwidth > 0 ? bytes / bandwidth : 0; };
+  if (li == lo) return time(in_bytes + out_bytes, in.bandwidth);
+  return std::max(time(in_bytes, in.bandwidth * std::max(1, in.ports)),
+                  time(out_bytes, out.bandwidth));
+}
+
 Iteration iterate(const Context& c, const Shape& s, bool load_a, bool first_a, bool load_b,
                   bool first_b, bool k_first, bool k_last) {
   const Problem& p = c.plan.problem;
@@ -140,7 +161,7 @@ Iteration iterate(const Context& c, const Shape& s, bool load_a, bool first_a, b
   it.noc_bytes = reads_a + reads_b;
   it.array = tileArrayCycles(a, c.df, s.m, s.n, s.k, c.rate);
   const double noc = c.acc.noc.bandwidth > 0 ? it.noc_bytes / c.acc.noc.bandwidth : 0;
-  it.busy = std::max(it.array, noc);
+  it.busy = std::max({it.array, noc, localCycles(c, it, li, lo)});
   return it;
 }
 

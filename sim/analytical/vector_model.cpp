@@ -22,6 +22,18 @@ int sfuPasses(OpKind kind) {
 
 namespace {
 
+// Passes an SFU makes for an op on these tensors: its own, plus a conversion pass on each side
+// whose dtype is not the SFU's arithmetic (a float SFU dequantizes INT8 inputs and quantizes
+// INT8 outputs; an integer SFU quantizes float inputs and dequantizes its result).
+double passesOn(const arch::Sfu& sfu, const models::Op& op, const models::Graph& g) {
+  double passes = sfuPasses(op.kind);
+  if (op.kind == OpKind::Quantize || op.kind == OpKind::Dequantize) return passes;
+  const bool in_int = isInteger(g.tensor(op.inputs.at(0)).dtype);
+  const bool out_int = isInteger(g.tensor(op.outputs.at(0)).dtype);
+  passes += (in_int != sfu.integer) + (out_int != sfu.integer);
+  return passes;
+}
+
 // Reads every input from where it lives and writes the output to its home.
 Transfer roundTrip(const dataflows::OpPlan& p, const models::Graph& g) {
   Transfer t;
@@ -113,7 +125,7 @@ VectorCost evaluateSfu(const dataflows::OpPlan& p, const models::Graph& g,
   VectorCost c;
   const arch::Sfu& sfu = *acc.sfu;
   const double elements = std::max(inputElements(p, g), static_cast<double>(p.elements));
-  const double passes = sfuPasses(p.op->kind);
+  const double passes = passesOn(sfu, *p.op, g);
   const double cycles = passes * std::ceil(elements / sfu.lanes) * sfu.cycles_per_vector;
   c.sfu_elements = passes * elements;
   streamThrough(c, p, g, mem, Cause::Sfu, cycles);
@@ -127,7 +139,7 @@ VectorCost evaluateFused(const dataflows::OpPlan& p, const models::Graph& g,
   if (acc.sfu && acc.sfu->supports(p.unit_op) &&
       (op.kind == OpKind::Gelu || models::isRowwise(op.kind) || op.kind == OpKind::Dequantize)) {
     const double elements = static_cast<double>(p.elements);
-    const double passes = sfuPasses(op.kind);
+    const double passes = passesOn(*acc.sfu, op, g);
     c.cycles[static_cast<size_t>(Cause::Sfu)] =
         passes * std::ceil(elements / acc.sfu->lanes) * acc.sfu->cycles_per_vector;
     c.sfu_elements = passes * elements;

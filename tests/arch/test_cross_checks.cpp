@@ -39,6 +39,14 @@ TEST(ArchCrossCheckTest, AccumulatorSmallerThanOneTileOfOutputs) {
                 "of the array idles"});
 }
 
+TEST(ArchCrossCheckTest, ParametersWithoutAnEffectYetAreWarnedAbout) {
+  const auto w = warningsOf(testing::join(testing::kTiny), {"noc.multicast=true"});
+  ASSERT_EQ(w.size(), 1u);
+  EXPECT_EQ(w[0],
+            "<-p noc.multicast=true>: at 'noc.multicast': noc.multicast is read but not modeled "
+            "by the analytical engine yet: it does not change any result");
+}
+
 TEST(ArchCrossCheckTest, HoldsIsAPlacementOrAnError) {
   // The scratchpad may drop weights (they stream into the array, TPU-like), never take outputs.
   EXPECT_NO_THROW(

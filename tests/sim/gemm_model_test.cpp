@@ -117,6 +117,23 @@ TEST(SimGemmModel, IdealMemoryIsTheArrayTime) {
   EXPECT_DOUBLE_EQ(cost.memory, 0.0);
 }
 
+TEST(SimGemmModel, ANarrowAccumulatorStallsTheArray) {
+  // gemm 16x16x16, WS on 16x16, ideal memory, one tile: array time = 16 preload + 16 stream +
+  // 30 skew = 62 cycles. The accumulator takes 256 sums (1 KiB) and reads 256 for accumulation
+  // and the store (1 KiB). At 8 B/cycle on one port: 2 KiB / 8 = 256 cycles, so 194 cycles of
+  // delivery stall (cause noc); with two ports reads and writes overlap: 1 KiB / 8 = 128.
+  auto a = testing::tinyArch(16);
+  a.levels[2].bandwidth = 8;
+  GemmCase c = planGemm(a, "gemm:M=16,K=16,N=16", "ws");
+  const auto one = evaluateGemm(c.plans[0], a, loadDataflow("ws"), MemoryModel(a, true));
+  EXPECT_DOUBLE_EQ(one.array_cycles, 62.0);
+  EXPECT_DOUBLE_EQ(one.cycles, 256.0);
+  EXPECT_DOUBLE_EQ(one.noc, 194.0);
+  a.levels[2].ports = 2;
+  const auto two = evaluateGemm(c.plans[0], a, loadDataflow("ws"), MemoryModel(a, true));
+  EXPECT_DOUBLE_EQ(two.cycles, 128.0);
+}
+
 TEST(SimGemmModel, SingleTileOutputStationary) {
   // gemm M=8, K=4, N=4, OS: one tile 8x4x4, 18 array cycles (see OutputStationary4x4).
   // Loads 32 + 16 B: 10 + 3 = 13 prologue; store 32 B: 10 + 2 = 12 epilogue. 13 + 18 + 12.

@@ -1,6 +1,5 @@
 // Whole-graph properties of simulate(): breakdowns add up, fusion and ideal memory behave.
 #include "sim/run.h"
-#include "util/error.h"
 
 #include <gtest/gtest.h>
 
@@ -9,6 +8,7 @@
 #include "models/precision.h"
 #include "models/workload.h"
 #include "tests/sim/tiny_arch.h"
+#include "util/error.h"
 
 namespace tessel {
 namespace {

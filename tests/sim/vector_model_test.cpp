@@ -53,6 +53,18 @@ TEST(SimVectorModel, SoftmaxOnTheSfu) {
   EXPECT_DOUBLE_EQ(c.traffic.write[0], 1024.0);
 }
 
+TEST(SimVectorModel, AFloatSfuConvertsIntegerTensors) {
+  // arithmetic: float on int8 in and out: a dequantize pass before and a quantize pass after
+  // the softmax's 3, so 5 passes x 64 vectors = 320 cycles (vs 192 for an integer SFU).
+  auto a = testing::tinyArch();
+  a.sfu = arch::Sfu{{"softmax"}, 16, /*integer=*/false, 1, 0};
+  OneOp o(OpKind::Softmax, a);
+  const auto c =
+      sim::analytical::evaluateSfu(o.plans[0], o.g, a, sim::analytical::MemoryModel(a, false));
+  EXPECT_DOUBLE_EQ(cause(c, Cause::Sfu), 320.0);
+  EXPECT_DOUBLE_EQ(c.sfu_elements, 5.0 * 1024);
+}
+
 TEST(SimVectorModel, SfuWaitsOnSlowMemory) {
   // DRAM at 4 B/cycle: round trip 10 + 2048/4 = 522 > 192 SFU cycles -> 330 cycles stall.
   auto a = testing::tinyArch(4, 4.0);
