@@ -47,7 +47,7 @@ std::vector<std::pair<std::string, std::string>> Mapping::flatten() const {
 
 std::string Mapping::brief() const {
   return dataflow + " m=" + std::to_string(tile_m) + " n=" + std::to_string(tile_n) +
-         " k=" + std::to_string(tile_k);
+         " k=" + std::to_string(tile_k) + (double_buffered ? "" : " single-buffered");
 }
 
 }  // namespace tessel::dataflows

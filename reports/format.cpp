@@ -127,6 +127,9 @@ std::string mappingShort(const sim::OpStats& op) {
     }
   }
   std::string out = dataflow + (tiles.empty() ? others : tiles);
+  for (const auto& [key, value] : op.mapping) {
+    if (key == "double_buffered" && value == "false") out += " single-buffered";
+  }
   return out.empty() || out[0] != ' ' ? out : out.substr(1);
 }
 

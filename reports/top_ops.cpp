@@ -25,6 +25,7 @@ struct Widths {
 
 // Names get what they need up to kMaxName; the mapping gets the rest; when the line is too
 // narrow, names give back space down to kMinName before the mapping drops below its minimum.
+// The mapping, last on the line, is printed whole even past the width.
 Widths fit(const std::vector<const sim::OpStats*>& ops, int width) {
   int longest = 4;
   for (const sim::OpStats* op : ops) longest = std::max(longest, static_cast<int>(op->name.size()));
@@ -44,7 +45,7 @@ void writeRow(std::ostream& os, const Widths& w, const Cells& cells) {
                      padRight(cells[2], kClass) + padRight(cells[3], kPlace) +
                      padLeft(cells[4], kCycles) + padLeft(cells[5], kPercent) +
                      padLeft(cells[6], kPercent) + "  " + padRight(cells[7], kCause) +
-                     cut(cells[8], w.mapping);
+                     cells[8];  // the mapping is never cut: it is what the row is for
   line.erase(line.find_last_not_of(' ') + 1);  // an empty mapping leaves trailing blanks
   os << line << "\n";
 }

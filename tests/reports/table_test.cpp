@@ -120,6 +120,15 @@ TEST(ReportsTable, LongNamesAreCutToTheWidth) {
   }
 }
 
+TEST(ReportsTable, TheMappingIsNeverCut) {
+  sim::RunStats run = sample::sampleRun();
+  const std::string mapping = "ws m=12345 n=67890 k=13579 order=m,n,k double_buffered=false xyz";
+  run.ops[0].mapping = {{"dataflow", mapping}};
+  TableOptions narrow;
+  narrow.width = 80;
+  EXPECT_THAT(tableString(run, narrow), HasSubstr("xyz"));
+}
+
 TEST(ReportsTable, EnergyLineOnlyWhenNonzero) {
   sim::RunStats run = sample::sampleRun();
   for (sim::OpStats& op : run.ops) op.energy_pj.clear();
