@@ -205,21 +205,24 @@ std::string formatNumber(double value) {
 }
 
 std::string formatBytes(uint64_t bytes) {
-  static const char* const kBinary[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  static const char* const kBinary[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
   static const char* const kDecimal[] = {"B", "kB", "MB", "GB", "TB"};
   if (bytes == 0) return "0 B";
-  // Exact forms first, binary before decimal: "256 KiB", then "2 MB".
-  for (int k = 4; k >= 1; --k) {
+  // Exact forms first, binary before decimal: "256 KiB", then "2 MB"; a quotient of 1024 or
+  // more reads better scaled ("931.323 GiB" rather than "976562500 KiB").
+  for (int k = 6; k >= 1; --k) {
     const uint64_t unit = uint64_t{1} << (10 * k);
-    if (bytes % unit == 0) return std::to_string(bytes / unit) + " " + kBinary[k];
+    if (bytes % unit == 0 && bytes / unit < 1024) {
+      return std::to_string(bytes / unit) + " " + kBinary[k];
+    }
   }
   uint64_t unit = 1000000000000ULL;  // MB and up only: "1000 B" reads better than "1 kB"
   for (int k = 4; k >= 2; --k, unit /= 1000) {
-    if (bytes % unit == 0) return std::to_string(bytes / unit) + " " + kDecimal[k];
+    if (bytes % unit == 0 && bytes / unit < 1000) return std::to_string(bytes / unit) + " " + kDecimal[k];
   }
   int k = 0;
   double scaled = static_cast<double>(bytes);
-  while (scaled >= 1024 && k < 4) scaled /= 1024, ++k;
+  while (scaled >= 1024 && k < 6) scaled /= 1024, ++k;
   return formatNumber(scaled) + " " + kBinary[k];
 }
 

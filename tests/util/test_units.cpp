@@ -116,6 +116,9 @@ TEST(UnitsTest, Formatting) {
   EXPECT_EQ(formatBytes(256 * 1024), "256 KiB");
   EXPECT_EQ(formatBytes(4ull << 30), "4 GiB");
   EXPECT_EQ(formatBytes(2000000), "2 MB");  // not a whole number of KiB: decimal form
+  // Large quotients read better scaled; exabytes exist.
+  EXPECT_EQ(formatBytes(976562500000ull * 1024), "909.495 TiB");
+  EXPECT_EQ(formatBytes(uint64_t{1} << 62), "4 EiB");
   EXPECT_EQ(formatBytes(1536), "1.5 KiB");  // neither: scaled binary
   EXPECT_EQ(formatFrequency(7e8), "700 MHz");
   EXPECT_EQ(formatFrequency(1e9), "1 GHz");
