@@ -46,10 +46,25 @@ void BM_Gpt2SmallBuildAndSimulate(benchmark::State& state) {
   }
 }
 
+// The mapper's growth is in closed form: a 1x1 array with 1 TiB memories on m = 2^34 once took
+// 83 s growing one block at a time.
+void BM_MapHugeCapacity(benchmark::State& state) {
+  const arch::Accelerator acc =
+      arch::loadFile(std::string(TESSEL_SOURCE_DIR) + "/configs/arch/gemmini-default.yaml",
+                     {"array.rows=1", "array.cols=1", "scratchpad.capacity=1TiB",
+                      "accumulator.capacity=1TiB", "dram.capacity=0B"});
+  const auto df = dataflows::loadDataflow("ws");
+  const models::Graph g = models::build("gemm:M=17179869184,K=1,N=1", models::WorkloadOptions{});
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(sim::simulate(g, acc, df, sim::RunOptions{}).totalCycles());
+  }
+}
+
 BENCHMARK(BM_Gpt2SmallPrefill1024)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Resnet50)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Gpt2XlPrefill1024)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Gpt2SmallBuildAndSimulate)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_MapHugeCapacity)->Unit(benchmark::kMicrosecond);
 
 }  // namespace
 

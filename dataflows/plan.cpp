@@ -115,8 +115,8 @@ void fillTensors(OpPlan& p, const models::Graph& g, const Homes& homes, int fina
   p.rows = out.shape.empty() ? 1 : out.elements() / std::max<int64_t>(1, out.shape.back());
   p.input_bytes = 0;
   for (int t : op.inputs) {
-    p.input_bytes =
-        checked::add(p.input_bytes, g.tensor(t).bytes(), "the input bytes of op '" + op.name + "'");
+    p.input_bytes = checked::add(p.input_bytes, g.tensor(t).bytes(),
+                                 [&] { return "the input bytes of op '" + op.name + "'"; });
   }
   const models::Tensor& in0 = g.tensor(op.inputs.at(0));
   p.input_home = in0.role == models::TensorRole::Activation ? homes.home(in0.bytes()) : 0;

@@ -24,8 +24,10 @@ std::string shapeText(const std::vector<int64_t>& shape) {
 }  // namespace
 
 int64_t GemmShape::macs() const {
-  const std::string what = "the MACs of a " + std::to_string(batch) + "x" + std::to_string(m) +
-                           "x" + std::to_string(n) + "x" + std::to_string(k) + " GEMM";
+  auto what = [this] {
+    return "the MACs of a " + std::to_string(batch) + "x" + std::to_string(m) + "x" +
+           std::to_string(n) + "x" + std::to_string(k) + " GEMM";
+  };
   return checked::mul(checked::mul(checked::mul(batch, m, what), n, what), k, what);
 }
 
@@ -34,7 +36,7 @@ int Graph::addTensor(std::string name, std::vector<int64_t> shape, DType dtype, 
     if (d < 0) throw Error("tensor '" + name + "' has a negative dimension");
   }
   // Every later count (bytes, traffic, MACs) derives from shapes: bound them here, once.
-  const std::string what = "the bytes of tensor '" + name + "' " + shapeText(shape);
+  auto what = [&] { return "the bytes of tensor '" + name + "' " + shapeText(shape); };
   int64_t elements = 1;
   for (int64_t d : shape) elements = checked::mul(elements, d, what);
   checked::mul(elements, bytesOf(dtype), what);
@@ -66,13 +68,12 @@ void Graph::checkOp(const Op& op) const {
   if (op.isGemmLike()) {
     // The GEMM view's operands (the im2col input of a conv) and MACs must be countable.
     const GemmShape& g = op.gemm;
-    const std::string what = "op '" + op.name + "'";
-    checked::mul(checked::mul(g.batch, g.m, what + " input (im2col) elements"), g.k,
-                 what + " input (im2col) elements");
-    checked::mul(checked::mul(g.batch, g.k, what + " weight elements"), g.n,
-                 what + " weight elements");
-    checked::mul(checked::mul(g.batch, g.m, what + " output elements"), g.n,
-                 what + " output elements");
+    auto in = [&] { return "op '" + op.name + "' input (im2col) elements"; };
+    auto w = [&] { return "op '" + op.name + "' weight elements"; };
+    auto out = [&] { return "op '" + op.name + "' output elements"; };
+    checked::mul(checked::mul(g.batch, g.m, in), g.k, in);
+    checked::mul(checked::mul(g.batch, g.k, w), g.n, w);
+    checked::mul(checked::mul(g.batch, g.m, out), g.n, out);
     g.macs();
   }
   for (size_t i = 0; i < op.outputs.size(); ++i) {
@@ -125,7 +126,8 @@ void Graph::reindex() {
 
 int64_t Graph::totalMacs() const {
   int64_t total = 0;
-  for (const Op& op : ops_) total = checked::add(total, op.macs, "the MACs of " + name);
+  for (const Op& op : ops_)
+    total = checked::add(total, op.macs, [&] { return "the MACs of " + name; });
   return total;
 }
 
@@ -134,7 +136,7 @@ int64_t Graph::parameterCount() const {
   int64_t total = 0;
   for (const Tensor& t : tensors_) {
     if (t.role == TensorRole::Weight)
-      total = checked::add(total, t.elements(), "the parameters of " + name);
+      total = checked::add(total, t.elements(), [&] { return "the parameters of " + name; });
   }
   return total;
 }

@@ -15,7 +15,7 @@ Footprint dramFootprint(const models::Graph& g) {
   // delta[i]: bytes that become live at op i (+) or die after it (-, at i + 1).
   std::vector<int64_t> born(static_cast<size_t>(n) + 1, 0), dies(static_cast<size_t>(n) + 1, 0);
   for (const models::Tensor& t : g.tensors()) {
-    const std::string what = "the DRAM footprint of " + g.name;
+    auto what = [&] { return "the DRAM footprint of " + g.name; };
     if (t.role == models::TensorRole::Weight) f.weights = checked::add(f.weights, t.bytes(), what);
     if (t.role == models::TensorRole::Input) f.inputs = checked::add(f.inputs, t.bytes(), what);
     if (t.role != models::TensorRole::Activation) continue;

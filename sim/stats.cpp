@@ -52,8 +52,8 @@ std::string_view nameOf(Placement p) {
 int64_t LevelTraffic::total() const {
   int64_t sum = 0;
   for (int i = 0; i < kNumOperands; ++i) {
-    sum = checked::add(sum, read_bytes[i], "the bytes at " + level);
-    sum = checked::add(sum, write_bytes[i], "the bytes at " + level);
+    sum = checked::add(sum, read_bytes[i], [&] { return "the bytes at " + level; });
+    sum = checked::add(sum, write_bytes[i], [&] { return "the bytes at " + level; });
   }
   return sum;
 }
@@ -68,7 +68,8 @@ int64_t OpStats::bytesAt(std::string_view level) const {
   // Sums every entry for the level, in case an engine reports one level in several parts.
   int64_t sum = 0;
   for (const LevelTraffic& t : traffic) {
-    if (t.level == level) sum = checked::add(sum, t.total(), "the bytes at " + t.level);
+    if (t.level == level)
+      sum = checked::add(sum, t.total(), [&] { return "the bytes at " + t.level; });
   }
   return sum;
 }
@@ -107,7 +108,8 @@ double RunStats::utilization() const {
 int64_t RunStats::bytesAt(std::string_view level) const {
   int64_t sum = 0;
   for (const OpStats& op : ops) {
-    sum = checked::add(sum, op.bytesAt(level), "the run's bytes at " + std::string(level));
+    sum = checked::add(sum, op.bytesAt(level),
+                       [&] { return "the run's bytes at " + std::string(level); });
   }
   return sum;
 }

@@ -43,12 +43,13 @@ class AnalyticalEngine final : public Engine {
     }
     s.cycles = 0;
     for (size_t c = 0; c < s.cycles_by_cause.size(); ++c) {
-      s.cycles += checked::finite(s.cycles_by_cause[c],
-                                  what(plan, std::string(nameOf(Cause(c))) + " cycles"));
+      s.cycles += checked::finite(s.cycles_by_cause[c], [&] {
+        return what(plan, std::string(nameOf(Cause(c))) + " cycles");
+      });
     }
-    checked::finite(s.cycles, what(plan, "cycles"));
-    for (const auto& [component, pj] : s.energy_pj) {
-      checked::finite(pj, what(plan, component + " energy (pJ)"));
+    checked::finite(s.cycles, [&] { return what(plan, "cycles"); });
+    for (const auto& entry : s.energy_pj) {
+      checked::finite(entry.second, [&] { return what(plan, entry.first + " energy (pJ)"); });
     }
     // Against the real peak: every PE at the MAC rate of the op's input dtype. Host-run ops
     // leave the array idle.
@@ -69,7 +70,8 @@ class AnalyticalEngine final : public Engine {
   // A byte count for the reports: rounded, and checked to be a countable number.
   static int64_t bytes(const dataflows::OpPlan& plan, double v, const std::string& level,
                        const char* dir) {
-    return checked::toCount(v, what(plan, std::string("bytes ") + dir + " " + level));
+    return checked::toCount(v,
+                            [&] { return what(plan, std::string("bytes ") + dir + " " + level); });
   }
 
   OpStats header(const dataflows::OpPlan& plan) const {
@@ -129,10 +131,10 @@ class AnalyticalEngine final : public Engine {
     const std::string& local_name = acc_.levels[local].name;
     s.traffic[local].write_bytes[0] = checked::add(
         s.traffic[local].write_bytes[0], bytes(plan, c.local_write, local_name, "written to"),
-        what(plan, "bytes written to " + local_name));
+        [&] { return what(plan, "bytes written to " + local_name); });
     s.traffic[local].read_bytes[2] = checked::add(
         s.traffic[local].read_bytes[2], bytes(plan, c.local_read, local_name, "read from"),
-        what(plan, "bytes read from " + local_name));
+        [&] { return what(plan, "bytes read from " + local_name); });
     s.mapping = {{"placement", std::string(nameOf(s.placement))}, {"unit_op", plan.unit_op}};
     if (plan.fused_into >= 0) s.mapping.emplace_back("fused_into", std::to_string(plan.fused_into));
     const double sfu_pj = acc_.sfu ? c.sfu_elements * acc_.sfu->energy_pj_per_element : 0;
