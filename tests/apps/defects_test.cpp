@@ -1,0 +1,111 @@
+// End-to-end regressions of defects found by trying tessel as a new user would: each command
+// below once gave a silently wrong answer, a crash-like message or a wrong exit code.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "tests/cli_runner.h"
+
+namespace {
+
+using tessel::testing::runTessel;
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+const std::string kArch = std::string(TESSEL_SOURCE_DIR) + "/configs/arch/gemmini-default.yaml";
+const std::string kGemm = " --workload gemm:M=64,K=64,N=64 -q";
+
+std::string run(const std::string& args) { return "run --arch " + kArch + " " + args; }
+
+TEST(Defects, NonSquareArraysMap) {
+  for (const char* shape : {"8 128", "128 8", "4 256", "2 256"}) {
+    std::string rows(shape), cols = rows.substr(rows.find(' ') + 1);
+    rows = rows.substr(0, rows.find(' '));
+    const auto r = runTessel(
+        run("--workload gpt2-small --seq 64 -q -p array.rows=" + rows + " -p array.cols=" + cols));
+    EXPECT_EQ(r.code, 0) << shape << ": " << r.out;
+  }
+}
+
+TEST(Defects, ImpossibleRatesAndSizesAreRefusedWhereGiven) {
+  const auto bw = runTessel(run(kGemm + " -p 'dram.bandwidth=1e-300 B/cycle'"));
+  EXPECT_EQ(bw.code, 2);
+  EXPECT_THAT(bw.out, HasSubstr("at 'dram.bandwidth': must be 0 or at least 1e-06 B/cycle"));
+  const auto cap =
+      runTessel("arch check " + kArch + " -p 'scratchpad.capacity=9223372036854775808 B'");
+  EXPECT_EQ(cap.code, 2);
+  EXPECT_THAT(cap.out, HasSubstr("at 'scratchpad.capacity': must be at most"));
+}
+
+TEST(Defects, HugeWorkloadsAreRefusedNotWrapped) {
+  const auto r = runTessel(run("--workload gemm:M=2147483648,K=2147483648,N=1"));
+  EXPECT_EQ(r.code, 2);
+  EXPECT_THAT(r.out, HasSubstr("beyond what tessel's 64-bit counters hold"));
+  EXPECT_THAT(r.out, Not(HasSubstr("-9")));
+}
+
+TEST(Defects, UtilizationNeverExceedsThePeak) {
+  const std::string json = ::testing::TempDir() + "tessel_defects_util.json";
+  const auto r =
+      runTessel(run("--workload gpt2-small --seq 64 -q -p 'array.throughput={int8: 2}' "
+                    "--json " +
+                    json));
+  ASSERT_EQ(r.code, 0) << r.out;
+  const auto j = nlohmann::json::parse(tessel::testing::slurp(json));
+  EXPECT_LE(j["totals"]["utilization"].get<double>(), 1.0);
+  for (const auto& op : j["ops"]) EXPECT_LE(op["utilization"].get<double>(), 1.0) << op["name"];
+}
+
+TEST(Defects, EveryAcceptedParameterHasAnEffect) {
+  const auto dram = runTessel(run(kGemm + " -p dram.capacity=1B"));
+  EXPECT_EQ(dram.code, 3);
+  EXPECT_THAT(dram.out, HasSubstr("of DRAM (weights 4 KiB"));
+  const auto holds = runTessel(run(kGemm + " -p 'scratchpad.holds=[outputs]'"));
+  EXPECT_EQ(holds.code, 2);
+  EXPECT_THAT(holds.out, HasSubstr("at 'scratchpad.holds'"));
+}
+
+TEST(Defects, ADataflowFileIsHeldToTheNamedRule) {
+  const std::string os = std::string(TESSEL_SOURCE_DIR) + "/configs/dataflows/os.yaml";
+  const auto named = runTessel(run(kGemm + " -p array.dataflows=[ws] --dataflow os"));
+  const auto file = runTessel(run(kGemm + " -p array.dataflows=[ws] --dataflow " + os));
+  EXPECT_EQ(named.code, 2);
+  EXPECT_EQ(file.code, 2) << file.out;
+  EXPECT_THAT(file.out, HasSubstr("does not support dataflow 'os'"));
+  const auto dir =
+      runTessel(run(kGemm + " --dataflow " + TESSEL_SOURCE_DIR + "/configs/dataflows"));
+  EXPECT_EQ(dir.code, 2);
+  EXPECT_THAT(dir.out, HasSubstr("is a directory, expected a YAML file"));
+  const auto yml = runTessel(run(kGemm + " --dataflow mine.yml"));
+  EXPECT_EQ(yml.code, 2);
+  EXPECT_THAT(yml.out, HasSubstr("mine.yml: no such file"));
+}
+
+TEST(Defects, ADirectoryAsArchIsNamedAsSuch) {
+  const auto r = runTessel("run --arch " + std::string(TESSEL_SOURCE_DIR) + kGemm);
+  EXPECT_EQ(r.code, 2);
+  EXPECT_THAT(r.out, HasSubstr("is a directory, expected a YAML file"));
+}
+
+TEST(Defects, TheHeaderSaysWhichLimitSetsOffChipBandwidth) {
+  // 16 requests x 64 B over 100 cycles of latency: 10.24 B/cycle, below DRAM's 16 and 64.
+  const auto r = runTessel("run --arch " + kArch +
+                           " --workload gemm:M=64,K=64,N=64 -p dram.bandwidth=64B/cycle");
+  EXPECT_THAT(r.out, HasSubstr("off-chip 10.24 B/cycle, set by dma window"));
+  const auto check = runTessel("arch check " + kArch);
+  EXPECT_THAT(check.out, HasSubstr("off-chip streaming: 10.24 B/cycle, set by dma window "
+                                   "(Little's law: 16 requests x 64 B in flight / 100 cycles "
+                                   "latency = 10.24 B/cycle)"));
+}
+
+TEST(Defects, AllLogitsWhereItDoesNotApplyIsAnError) {
+  for (const char* w : {"gpt2-small --phase decode", "resnet50 --image 64"}) {
+    const auto r = runTessel(run(std::string("--workload ") + w + " --all-logits -q"));
+    EXPECT_EQ(r.code, 2) << w << ": " << r.out;
+    EXPECT_THAT(r.out, HasSubstr("--all-logits")) << w;
+  }
+}
+
+}  // namespace
