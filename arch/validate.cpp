@@ -68,7 +68,7 @@ void checkTile(Building& b, const StorageLevel& l) {
 
 // Row-organized levels: whole elements per row, whole rows per bank, and an accumulator row
 // that takes one array row of outputs.
-void checkRows(const Building& b, const StorageLevel& l) {
+void checkRows(Building& b, StorageLevel& l) {
   if (l.row_bytes <= 0) return;
   const std::string p = l.name + ".";
   const std::string row = formatBytes(static_cast<uint64_t>(l.row_bytes));
@@ -78,9 +78,16 @@ void checkRows(const Building& b, const StorageLevel& l) {
   }
   const uint64_t stripe = static_cast<uint64_t>(l.banks) * static_cast<uint64_t>(l.row_bytes);
   if (l.capacity_bytes % stripe != 0) {
-    b.fail(p + "capacity", "capacity " + formatBytes(l.capacity_bytes) +
-                               " is not a whole number of rows across the banks (" +
-                               std::to_string(l.banks) + " banks x " + row + ")");
+    const std::string what = "capacity " + formatBytes(l.capacity_bytes) +
+                             " is not a whole number of rows across the banks (" +
+                             std::to_string(l.banks) + " banks x " + row + ")";
+    // Both given: the user's numbers disagree. A derived row width (array.cols changed by -p,
+    // say) keeps the design usable: whole rows only, and the user is told.
+    if (b.isGiven(p + "row_width") || l.capacity_bytes < stripe) b.fail(p + "capacity", what);
+    const uint64_t usable = l.capacity_bytes / stripe * stripe;
+    b.warn(p + "capacity", what + "; the row width follows array.cols, so " +
+                               formatBytes(usable) + " in whole rows is used");
+    l.capacity_bytes = usable;
   }
   const ComputeArray& a = b.acc.array;
   const int out_row = a.cols * bytesOf(a.accum_dtype);
@@ -121,7 +128,7 @@ void checkHolds(const Building& b, const StorageLevel& l) {
                                 "models; " + l.name + " holds " + want);
 }
 
-void checkLevel(Building& b, const StorageLevel& l) {
+void checkLevel(Building& b, StorageLevel& l) {
   checkHolds(b, l);
   const ComputeArray& a = b.acc.array;
   if (l.kind == LevelKind::Accumulator && l.dtype != a.accum_dtype) {
@@ -170,7 +177,7 @@ void validate(Building& b) {
   warnUnmodeled(b);
   checkArray(b);
   checkMemoryForm(b);
-  for (const auto& l : b.acc.levels) checkLevel(b, l);
+  for (auto& l : b.acc.levels) checkLevel(b, l);
 }
 
 }  // namespace tessel::arch

@@ -70,10 +70,23 @@ TEST(ArchCrossCheckTest, AccumulatorRowsMustTakeOneArrayRowOfOutputs) {
 }
 
 TEST(ArchCrossCheckTest, CapacityMustBeWholeRowsInEveryBank) {
-  // 1000 B over 4 banks of 16 B rows = 15.6 rows per bank.
-  EXPECT_EQ(loadError(tinyWith(7, "  capacity: 1000 B")),
+  // 1000 B over 4 banks of 16 B rows = 15.6 rows per bank: with the row width given as well,
+  // the user's two numbers disagree.
+  EXPECT_EQ(loadError(tinyWith(7, "  capacity: 1000 B"), {"scratchpad.row_width=16B"}),
             "tiny.yaml:7:13: at 'scratchpad.capacity': capacity 1000 B is not a whole number of "
             "rows across the banks (4 banks x 16 B)");
+}
+
+TEST(ArchCrossCheckTest, ADerivedRowWidthUsesWholeRows) {
+  // row_width left out: 14 cols x int8 = 14 B, 4 banks = 56 B stripes; 1 KiB holds 18 whole
+  // stripes = 1008 B, used, with a warning. (Given explicitly, the same numbers are an error.)
+  const std::string yaml = testing::join(testing::kTiny);
+  const auto acc = loadString(yaml, "tiny.yaml",
+                              {"scratchpad={capacity: 1KiB, banks: 4}", "array.cols=14",
+                               "accumulator={capacity: 2KiB, banks: 2}"});
+  EXPECT_EQ(acc.level(LevelKind::Scratchpad)->capacity_bytes, 1008u);
+  ASSERT_FALSE(acc.warnings.empty());
+  EXPECT_THAT(acc.warnings[0], ::testing::HasSubstr("1008 B in whole rows is used"));
 }
 
 TEST(ArchCrossCheckTest, DataflowTheArrayDoesNotSupport) {

@@ -66,7 +66,8 @@ TEST(ArchOverrideTest, BadValuesAndFailedChecksNameTheOption) {
   EXPECT_EQ(loadError(testing::join(testing::kTiny), {"accumulator.capacity=lots"}),
             "<-p accumulator.capacity=lots>: at 'accumulator.capacity': expected a size like "
             "'256 KiB', got 'lots'");
-  EXPECT_EQ(loadError(testing::join(testing::kTiny), {"accumulator.capacity=500B"}),
+  EXPECT_EQ(loadError(testing::join(testing::kTiny),
+                      {"accumulator.row_width=64B", "accumulator.capacity=500B"}),
             "<-p accumulator.capacity=500B>: at 'accumulator.capacity': capacity 500 B is not a "
             "whole number of rows across the banks (2 banks x 64 B)");
   // Below the smallest rate that keeps times finite: rejected where it was given.
