@@ -78,12 +78,18 @@ void checkRows(Building& b, StorageLevel& l) {
   }
   const uint64_t stripe = static_cast<uint64_t>(l.banks) * static_cast<uint64_t>(l.row_bytes);
   if (l.capacity_bytes % stripe != 0) {
+    const std::string banks = std::to_string(l.banks) + (l.banks == 1 ? " bank x " : " banks x ");
+    if (l.capacity_bytes < stripe) {
+      b.fail(p + "capacity", "capacity " + formatBytes(l.capacity_bytes) +
+                                 " is less than one row in every bank (" + banks + row + " = " +
+                                 formatBytes(stripe) + ")");
+    }
     const std::string what = "capacity " + formatBytes(l.capacity_bytes) +
-                             " is not a whole number of rows across the banks (" +
-                             std::to_string(l.banks) + " banks x " + row + ")";
+                             " is not a whole number of rows across the banks (" + banks + row +
+                             ")";
     // Both given: the user's numbers disagree. A derived row width (array.cols changed by -p,
     // say) keeps the design usable: whole rows only, and the user is told.
-    if (b.isGiven(p + "row_width") || l.capacity_bytes < stripe) b.fail(p + "capacity", what);
+    if (b.isGiven(p + "row_width")) b.fail(p + "capacity", what);
     const uint64_t usable = l.capacity_bytes / stripe * stripe;
     b.warn(p + "capacity", what + "; the row width follows array.cols, so " +
                                formatBytes(usable) + " in whole rows is used");

@@ -77,6 +77,12 @@ TEST(ArchCrossCheckTest, CapacityMustBeWholeRowsInEveryBank) {
             "rows across the banks (4 banks x 16 B)");
 }
 
+TEST(ArchCrossCheckTest, LessThanOneRowPerBankIsAnError) {
+  EXPECT_EQ(loadError(testing::join(testing::kTiny), {"accumulator.capacity=64B"}),
+            "<-p accumulator.capacity=64B>: at 'accumulator.capacity': capacity 64 B is less than "
+            "one row in every bank (2 banks x 64 B = 128 B)");
+}
+
 TEST(ArchCrossCheckTest, ADerivedRowWidthUsesWholeRows) {
   // row_width left out: 14 cols x int8 = 14 B, 4 banks = 56 B stripes; 1 KiB holds 18 whole
   // stripes = 1008 B, used, with a warning. (Given explicitly, the same numbers are an error.)
