@@ -56,7 +56,7 @@ void writeSummary(const kernels::SearchResult& r, const kernels::SearchOptions& 
 }  // namespace
 
 int precisionCommand(const PrecisionArgs& a, std::ostream& out) {
-  checkOutputsAreNotInputs({a.out_path}, {a.exec.fuse_like});
+  checkOutputs({{"--out", a.out_path}}, {a.exec.fuse_like});
   const kernels::SearchOptions opt = searchOptions(a);
   const models::Graph graph =
       models::build(a.workload.name, toWorkloadOptions(a.workload, DType::FP32));
@@ -64,14 +64,12 @@ int precisionCommand(const PrecisionArgs& a, std::ostream& out) {
   kernels::WeightStore weights{kernels::SyntheticData(a.exec.seed)};
   const kernels::ReferenceRun ref = kernels::runReference(graph, weights, cal);
   const kernels::SearchResult res = kernels::searchPrecision(ref, weights, opt);
-  if (!a.quiet) writeSummary(res, opt, ref.graph.name, out);
+  // With --out -, standard output is the plan alone; without --out the table precedes it.
+  if (!a.quiet && !isStandardOutput(a.out_path)) writeSummary(res, opt, ref.graph.name, out);
   const std::string yaml = kernels::planYaml(res, opt);
-  if (a.out_path.empty()) {
-    out << yaml;
-  } else {
-    writeFileAtomically(a.out_path, yaml);
-    if (!a.quiet) out << "plan: " << a.out_path << "\n";
-  }
+  writeOutput(a.out_path.empty() ? "-" : a.out_path, yaml, out);
+  if (!a.quiet && !a.out_path.empty() && !isStandardOutput(a.out_path))
+    out << "plan: " << a.out_path << "\n";
   return 0;
 }
 

@@ -1,5 +1,6 @@
 // tessel run: load the accelerator, build the workload, simulate, print the breakdown and
 // write the JSON/CSV reports.
+#include <charconv>
 #include <iostream>
 #include <sstream>
 
@@ -47,11 +48,24 @@ std::vector<std::pair<std::string, std::string>> labels(const RunArgs& args,
   return l;
 }
 
+// "--top all" lists every op; a count of 0 hides the list.
+int topCount(const std::string& text) {
+  if (text == "all") return -1;
+  int n = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
+  if (ec != std::errc() || end != text.data() + text.size() || n < 0) {
+    throw ConfigError({"", 0, 0, "--top"},
+                      "expected a number of ops (0 = none) or 'all', got '" + text + "'");
+  }
+  return n;
+}
+
 }  // namespace
 
 int runCommand(const RunArgs& args, std::ostream& out) {
-  checkOutputsAreNotInputs({args.json_path, args.csv_path},
-                           {args.arch, args.precision_plan, args.dataflow});
+  topCount(args.top);  // a bad value fails before any work
+  checkOutputs({{"--json", args.json_path}, {"--csv", args.csv_path}},
+               {args.arch, args.precision_plan, args.dataflow});
   const arch::Accelerator acc = arch::loadFile(args.arch, args.overrides);
   const dataflows::Dataflow df = pickDataflow(args, acc);
   models::Graph graph =
@@ -68,18 +82,21 @@ int runCommand(const RunArgs& args, std::ostream& out) {
   options.labels = labels(args, df.name);
   const sim::RunStats run = sim::simulate(graph, acc, df, options);
 
-  if (!args.quiet) {
-    reports::TableOptions table;
-    table.top_n = args.top;
-    reports::writeTable(run, out, table);
+  // A report on standard output is the output: the table would corrupt it.
+  const bool table =
+      !args.quiet && !isStandardOutput(args.json_path) && !isStandardOutput(args.csv_path);
+  if (table) {
+    reports::TableOptions options;
+    options.top_n = topCount(args.top);
+    reports::writeTable(run, out, options);
   }
   if (!args.json_path.empty()) {
-    writeFileAtomically(args.json_path, reports::toJsonString(run));
-    if (!args.quiet) out << "JSON report: " << args.json_path << "\n";
+    writeOutput(args.json_path, reports::toJsonString(run), out);
+    if (table) out << "JSON report: " << args.json_path << "\n";
   }
   if (!args.csv_path.empty()) {
-    writeFileAtomically(args.csv_path, reports::csvString(run));
-    if (!args.quiet) out << "CSV report: " << args.csv_path << "\n";
+    writeOutput(args.csv_path, reports::csvString(run), out);
+    if (table) out << "CSV report: " << args.csv_path << "\n";
   }
   return 0;
 }

@@ -112,7 +112,7 @@ models::PrecisionPlan planFor(const ValidateArgs& a) {
 }  // namespace
 
 int validateCommand(const ValidateArgs& a, std::ostream& out) {
-  checkOutputsAreNotInputs({a.json_path}, {a.plan, a.exec.fuse_like});
+  checkOutputs({{"--json", a.json_path}}, {a.plan, a.exec.fuse_like});
   const models::PrecisionPlan plan = planFor(a);
   const models::Graph graph =
       models::build(a.workload.name, toWorkloadOptions(a.workload, DType::FP32));
@@ -122,10 +122,11 @@ int validateCommand(const ValidateArgs& a, std::ostream& out) {
   const models::Graph lowered = kernels::lowerGraph(ref.graph, plan);
   const kernels::ExecutorOptions opt = executorOptions(a.exec);
   const kernels::ValidationReport rep = kernels::validate(ref, lowered, weights, opt);
-  if (!a.quiet) writeTable(rep, out);
+  const bool table = !a.quiet && !isStandardOutput(a.json_path);
+  if (table) writeTable(rep, out);
   if (!a.json_path.empty()) {
-    writeFileAtomically(a.json_path, toJson(a, rep).dump(2) + "\n");
-    if (!a.quiet) out << "JSON report: " << a.json_path << "\n";
+    writeOutput(a.json_path, toJson(a, rep).dump(2) + "\n", out);
+    if (table) out << "JSON report: " << a.json_path << "\n";
   }
   return 0;
 }

@@ -56,9 +56,11 @@ nlohmann::ordered_json toJson(const models::Graph& g) {
 }  // namespace
 
 int workloadCommand(const WorkloadArgs& args, const std::string& json_path, std::ostream& out) {
+  checkOutputs({{"--json", json_path}}, {});
   const models::Graph g = models::build(args.name, toWorkloadOptions(args, DType::Int8));
   if (!json_path.empty()) {
-    writeFileAtomically(json_path, toJson(g).dump(2) + "\n");
+    writeOutput(json_path, toJson(g).dump(2) + "\n", out);
+    if (isStandardOutput(json_path)) return 0;  // the op list is the output
   }
   out << g.name << ": " << g.ops().size() << " ops, " << g.totalMacs() << " MACs, "
       << g.parameterCount() << " parameters\n";

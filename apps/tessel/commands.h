@@ -34,8 +34,8 @@ struct RunArgs {
   std::string csv_path;
   bool ideal_memory = false;
   bool no_fuse = false;
-  int top = 10;
-  bool quiet = false;  // no table on stdout
+  std::string top = "10";  // ops in the top-ops table: a count, 0 = none, or "all"
+  bool quiet = false;      // no table on stdout
 };
 
 // Options of the functional executor shared by `validate` and `precision`.
@@ -89,15 +89,14 @@ struct OutputPath {
 // ConfigError naming the option, the path and the reason otherwise.
 void checkOutputs(const std::vector<OutputPath>& outputs, const std::vector<std::string>& inputs);
 
+// "-", /dev/stdout and its /dev/fd, /proc/self/fd spellings: the report is standard output, and
+// the table that would corrupt it is not printed.
+bool isStandardOutput(const std::string& path);
+
 // Writes `text` to `path`: "-" writes to `stdout_stream`; special files are written in place;
 // a regular file (or a symlink's target) is replaced through a temporary file and a rename, so
 // a reader never sees half a report. Every write is checked: ConfigError naming the path and
 // the reason (e.g. "No space left on device").
 void writeOutput(const std::string& path, const std::string& text, std::ostream& stdout_stream);
-
-// Older names, kept while callers move to the two above.
-void writeFileAtomically(const std::string& path, const std::string& text);
-void checkOutputsAreNotInputs(const std::vector<std::string>& outputs,
-                              const std::vector<std::string>& inputs);
 
 }  // namespace tessel::app

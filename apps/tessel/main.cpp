@@ -1,160 +1,29 @@
-// The tessel CLI: argument parsing only (CLI11 is confined to this file); each subcommand lives
-// in its own cmd_*.cpp. Exit codes: 0 ok, 2 bad input (config, workload, options),
-// 3 infeasible design (no mapping fits), 1 anything else.
-#include <CLI/CLI.hpp>
+// tessel's entry point: the command line (cli.h), then a check that standard output really
+// received what was printed.
+#include <poll.h>
+
+#include <cerrno>
+#include <csignal>
+#include <cstring>
 #include <iostream>
 
-#include "apps/tessel/commands.h"
-#include "util/error.h"
-
-namespace {
-
-using tessel::app::RunArgs;
-using tessel::app::WorkloadArgs;
-
-void addWorkloadOptions(CLI::App* cmd, WorkloadArgs& w, bool with_dtype = true) {
-  cmd->add_option("--seq", w.seq, "sequence length (prefill/encoder) or KV-cache length (decode)")
-      ->capture_default_str();
-  cmd->add_option("--batch", w.batch, "batch size")->capture_default_str();
-  cmd->add_option("--phase", w.phase, "gpt2: prefill | decode")->capture_default_str();
-  cmd->add_option("--image", w.image, "resnet50 image height = width")->capture_default_str();
-  if (with_dtype)
-    cmd->add_option("--dtype", w.dtype, "tensor dtype (default: the array's input dtype)");
-  cmd->add_flag("--all-logits", w.all_logits, "gpt2 prefill: LM head on every position");
-  cmd->add_option("--layers", w.layers, "gpt2/bert: run blocks 0..N-1 only (0 = all)")
-      ->capture_default_str();
-}
-
-// The functional executor's options, shared by validate and precision.
-void addExecOptions(CLI::App* cmd, tessel::app::ExecArgs& e) {
-  cmd->add_flag("--integer-nonlinear", e.integer_nonlinear,
-                "INT8 GELU/softmax/LayerNorm with the I-BERT integer kernels");
-  cmd->add_flag("--fuse", e.fuse, "run fusion groups as one GEMM with an epilogue chain");
-  cmd->add_option("--fuse-like", e.fuse_like,
-                  "accelerator YAML: fuse exactly what `tessel run` fuses on it (implies --fuse)");
-  cmd->add_flag("--low-precision-accumulate", e.low_precision_accumulate,
-                "FP16/BF16 GEMMs accumulate in their own format (slow)");
-  cmd->add_option("--calibration", e.calibration, "INT8 activation ranges: minmax | percentile")
-      ->capture_default_str();
-  cmd->add_option("--percentile", e.percentile, "percentile of |x| for --calibration percentile")
-      ->capture_default_str();
-  cmd->add_option("--seed", e.seed, "seed of the synthetic weights and inputs")
-      ->capture_default_str();
-}
-
-void addValidate(CLI::App& app, tessel::app::ValidateArgs& v, std::function<int()>& action) {
-  CLI::App* cmd = app.add_subcommand("validate", "run a workload's numerics against FP32");
-  cmd->add_option("--workload", v.workload.name,
-                  "gpt2[-size], bert[-size], resnet50, gemm:.., conv:..")
-      ->required();
-  v.workload.seq = 128;  // short by default: the executor really computes every value
-  addWorkloadOptions(cmd, v.workload, false);
-  cmd->add_option("--precision", v.precision, "int8 | fp16 | bf16 | fp32 | mixed (with --plan)")
-      ->capture_default_str();
-  cmd->add_option("--plan", v.plan, "per-op dtype plan (YAML/JSON from `tessel precision`)");
-  addExecOptions(cmd, v.exec);
-  cmd->add_option("--json", v.json_path, "write the per-op and output metrics as JSON");
-  cmd->add_flag("-q,--quiet", v.quiet, "no table on stdout");
-  cmd->callback([&] { action = [&] { return tessel::app::validateCommand(v, std::cout); }; });
-}
-
-void addPrecision(CLI::App& app, tessel::app::PrecisionArgs& p, std::function<int()>& action) {
-  CLI::App* cmd = app.add_subcommand("precision", "search a per-op precision plan by sensitivity");
-  cmd->add_option("--workload", p.workload.name,
-                  "gpt2[-size], bert[-size], resnet50, gemm:.., conv:..")
-      ->required();
-  p.workload.seq = 128;
-  addWorkloadOptions(cmd, p.workload, false);
-  cmd->add_option("--tolerance", p.tolerance, "largest end-to-end output error allowed")
-      ->required();
-  cmd->add_option("--metric", p.metric, "rel_l2 | kl")->capture_default_str();
-  cmd->add_option("--to", p.to, "the lower dtype: int8 | fp16 | bf16")->capture_default_str();
-  addExecOptions(cmd, p.exec);
-  cmd->add_option("--out", p.out_path, "write the plan YAML here (default: stdout)");
-  cmd->add_flag("-q,--quiet", p.quiet, "no table on stdout");
-  cmd->callback([&] { action = [&] { return tessel::app::precisionCommand(p, std::cout); }; });
-}
-
-void addRun(CLI::App& app, RunArgs& run, std::function<int()>& action) {
-  CLI::App* cmd = app.add_subcommand("run", "simulate a workload on an accelerator");
-  cmd->add_option("--arch", run.arch, "accelerator YAML file")->required();
-  cmd->add_option("--workload", run.workload.name,
-                  "gpt2[-small|-medium|-large|-xl], bert[-base|-large], resnet50, "
-                  "gemm:M=..,K=..,N=.., conv:H=..,W=..,C=..,K=..,R=..,S=..")
-      ->required();
-  addWorkloadOptions(cmd, run.workload);
-  cmd->add_option("--dataflow", run.dataflow, "ws | os | is | a dataflow YAML file");
-  cmd->add_option("--engine", run.engine, "analytical")->capture_default_str();
-  cmd->add_option("--mapper", run.mapper, "gemmini-auto")->capture_default_str();
-  cmd->add_option("-p,--param", run.overrides,
-                  "override a YAML key: -p accumulator.capacity=256KiB");
-  cmd->add_option("--precision-plan", run.precision_plan,
-                  "per-op dtypes (YAML/JSON from `tessel precision`); converts where they change");
-  cmd->add_option("--json", run.json_path, "write the JSON report (reports/SCHEMA.md)");
-  cmd->add_option("--csv", run.csv_path, "write one CSV row per op");
-  cmd->add_flag("--ideal-memory", run.ideal_memory, "infinite bandwidth, zero latency");
-  cmd->add_flag("--no-fuse", run.no_fuse, "do not fuse epilogues into GEMMs");
-  cmd->add_option("--top", run.top, "ops listed in the top-ops table")->capture_default_str();
-  cmd->add_flag("-q,--quiet", run.quiet, "no table on stdout");
-  cmd->callback([&] { action = [&] { return tessel::app::runCommand(run, std::cout); }; });
-}
-
-}  // namespace
+#include "apps/tessel/cli.h"
 
 int main(int argc, char** argv) {
-  CLI::App app{"tessel: model and simulate DNN accelerators"};
-  app.require_subcommand(1);
-  app.set_version_flag("--version", "tessel 0.1.0");
-  std::function<int()> action;
-
-  RunArgs run;
-  addRun(app, run, action);
-
-  CLI::App* arch = app.add_subcommand("arch", "accelerator descriptions");
-  arch->require_subcommand(1);
-  std::string arch_file;
-  std::vector<std::string> arch_overrides;
-  CLI::App* check = arch->add_subcommand("check", "validate a YAML file and summarize it");
-  check->add_option("file", arch_file, "accelerator YAML file")->required();
-  check->add_option("-p,--param", arch_overrides, "override a YAML key");
-  check->callback([&] {
-    action = [&] { return tessel::app::archCheckCommand(arch_file, arch_overrides, std::cout); };
-  });
-  CLI::App* schema = arch->add_subcommand("schema", "print every YAML parameter");
-  schema->callback([&] { action = [&] { return tessel::app::archSchemaCommand(std::cout); }; });
-
-  WorkloadArgs wl;
-  std::string wl_json;
-  CLI::App* workload = app.add_subcommand("workload", "print a workload's ops, shapes and MACs");
-  workload->add_option("name", wl.name, "workload name")->required();
-  addWorkloadOptions(workload, wl);
-  workload->add_option("--json", wl_json, "write the op list as JSON");
-  workload->callback(
-      [&] { action = [&] { return tessel::app::workloadCommand(wl, wl_json, std::cout); }; });
-
-  tessel::app::ValidateArgs validate;
-  addValidate(app, validate, action);
-  tessel::app::PrecisionArgs precision;
-  addPrecision(app, precision, action);
-
-  CLI::App* dfs = app.add_subcommand("dataflows", "list the shipped dataflows");
-  dfs->callback([&] { action = [&] { return tessel::app::dataflowsCommand(std::cout); }; });
-
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    return app.exit(e) == 0 ? 0 : 2;
+  // A closed pipe (`tessel run ... | head -1`) becomes a write error, not a kill: reports asked
+  // for with --json/--csv are still written, and the failure is reported below.
+  std::signal(SIGPIPE, SIG_IGN);
+  int code = tessel::app::runCli(argc, argv, std::cout, std::cerr);
+  errno = 0;
+  if (!std::cout.flush() || std::cout.bad()) {
+    int err = errno;
+    // The failed write may be long past (errno since reused): a pipe whose reader has gone
+    // reports an error condition on poll.
+    pollfd p{1, POLLOUT, 0};
+    if (err == 0 && ::poll(&p, 1, 0) == 1 && (p.revents & POLLERR)) err = EPIPE;
+    std::cerr << "error: standard output: " << (err != 0 ? std::strerror(err) : "write failed")
+              << "\n";
+    if (code == 0) code = 2;
   }
-  try {
-    return action ? action() : 0;
-  } catch (const tessel::ConfigError& e) {
-    std::cerr << "error: " << e.what() << "\n";
-    return 2;
-  } catch (const tessel::InfeasibleError& e) {
-    std::cerr << "infeasible: " << e.what() << "\n";
-    return 3;
-  } catch (const std::exception& e) {
-    std::cerr << "error: " << e.what() << "\n";
-    return 1;
-  }
+  return code;
 }
