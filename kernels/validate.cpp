@@ -110,3 +110,23 @@ ValidationReport validate(const ReferenceRun& ref, const models::Graph& lowered,
 }
 
 }  // namespace tessel::kernels
+
+namespace tessel::kernels {
+
+void checkExecutable(const models::PrecisionPlan& plan) {
+  auto runs = [](DType d) { return d != DType::Int16 && d != DType::Int32; };
+  const std::string accepted = " (the executor runs int8, fp16, bf16 and fp32)";
+  if (!runs(plan.default_dtype)) {
+    throw ConfigError(plan.default_where, "default dtype " +
+                                              std::string(nameOf(plan.default_dtype)) +
+                                              " cannot be executed" + accepted);
+  }
+  for (const auto& e : plan.ops) {
+    if (!runs(e.dtype)) {
+      throw ConfigError(e.where, "op '" + e.op + "' in " + std::string(nameOf(e.dtype)) +
+                                     " cannot be executed" + accepted);
+    }
+  }
+}
+
+}  // namespace tessel::kernels

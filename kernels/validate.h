@@ -68,6 +68,9 @@ ValidationReport validate(const ReferenceRun& ref, const models::Graph& lowered,
 // The graph a --precision choice gives: every op in `dtype`, or the plan's dtypes.
 models::Graph lowerGraph(const models::Graph& graph, const models::PrecisionPlan& plan);
 models::PrecisionPlan uniformPlan(DType dtype);
+// ConfigError, located at the plan's line, for a dtype the executor has no kernels for (int16,
+// int32: the timing engines accept them, the executor runs int8, fp16, bf16 and fp32).
+void checkExecutable(const models::PrecisionPlan& plan);
 
 // "minmax" or "percentile" (with its percentile of |x|); ConfigError at --calibration otherwise.
 Calibration calibrationNamed(const std::string& method, double percentile);

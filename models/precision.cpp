@@ -56,7 +56,10 @@ namespace {
 PrecisionPlan parsePlan(const yaml::Document& doc) {
   yaml::MapReader top(doc.root());
   PrecisionPlan plan;
-  if (auto d = top.find("default")) plan.default_dtype = parseDTypeNode(*d);
+  if (auto d = top.find("default")) {
+    plan.default_dtype = parseDTypeNode(*d);
+    plan.default_where = d->where();
+  }
   if (auto ops = top.find("ops")) {
     if (!ops->isNull()) {
       yaml::MapReader unique(*ops);  // an op listed twice is an error, not "the last wins"

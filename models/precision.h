@@ -20,7 +20,8 @@ struct PrecisionPlan {
     SourceLocation where;  // where the plan said so (for errors)
   };
   DType default_dtype = DType::Int8;
-  std::vector<Entry> ops;  // overrides of the default, in file order
+  SourceLocation default_where;  // where `default:` was given (empty when left out)
+  std::vector<Entry> ops;        // overrides of the default, in file order
 
   DType dtypeOf(const std::string& op_name) const;
   void set(const std::string& op_name, DType dtype);

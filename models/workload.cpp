@@ -130,6 +130,15 @@ void rejectAllLogits(const std::string& name, const WorkloadOptions& o, bool gpt
   }
 }
 
+// The options each kind of workload reads; a given option outside its list would be ignored.
+void rejectUnusedOptions(const std::string& name, const WorkloadOptions& o,
+                         const std::vector<std::string>& used, const std::string& hint) {
+  for (const std::string& option : o.given) {
+    if (std::find(used.begin(), used.end(), option) != used.end()) continue;
+    configError(option, "workload '" + name + "' does not use " + option + " (" + hint + ")");
+  }
+}
+
 void rejectDecode(const std::string& name, const WorkloadOptions& o) {
   if (o.phase == "decode") {
     configError("--phase", "workload '" + name + "' has no decode phase (only gpt2 models do)");
@@ -145,6 +154,8 @@ Graph build(const std::string& name, const WorkloadOptions& options) {
     rejectDecode(name, options);
     rejectLayers(name, options);
     rejectAllLogits(name, options, false);
+    rejectUnusedOptions(name, options, {"--batch", "--dtype"},
+                        "a single layer takes its shape from its parameters; --batch sets B/N");
     const std::string params = name.substr(5);
     return key[0] == 'g' ? detail::buildGemm(params, options) : detail::buildConv(params, options);
   }
@@ -153,6 +164,17 @@ Graph build(const std::string& name, const WorkloadOptions& options) {
     if (!f.decode) rejectDecode(name, options);
     if (f.build == detail::buildResnet50) rejectLayers(name, options);
     rejectAllLogits(name, options, f.decode);  // the families with a decode phase are GPT-2's
+    if (f.build == detail::buildResnet50) {
+      rejectUnusedOptions(name, options, {"--batch", "--dtype", "--image"},
+                          "resnet50 takes --image, --batch and --dtype");
+    } else {
+      std::vector<std::string> used = {"--batch", "--dtype", "--seq", "--layers"};
+      if (f.decode) used.insert(used.end(), {"--phase", "--all-logits"});
+      rejectUnusedOptions(name, options, used,
+                          f.decode ? "gpt2 takes --seq, --batch, --phase, --layers, --all-logits "
+                                     "and --dtype"
+                                   : "bert takes --seq, --batch, --layers and --dtype");
+    }
     return f.build(options);
   }
   unknownWorkload(name);

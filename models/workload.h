@@ -19,6 +19,9 @@ struct WorkloadOptions {
   // Run a prefix of a large model: gpt2/bert keep transformer blocks 0..layers-1 (gpt2 then its
   // usual ln_f + LM head). 0 = all. Other workloads reject it (shrink resnet50 with `image`).
   int64_t layers = 0;
+  // Options the user gave explicitly ("--seq", "--image", ...): one that does not apply to the
+  // named workload is an error instead of being ignored. Empty = none checked.
+  std::vector<std::string> given;
 };
 
 // Names: gpt2 (= gpt2-small), gpt2-small|medium|large|xl, bert (= bert-base), bert-base|large,

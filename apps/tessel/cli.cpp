@@ -4,6 +4,7 @@
 #include "apps/tessel/cli.h"
 
 #include <CLI/CLI.hpp>
+#include <charconv>
 #include <filesystem>
 #include <new>
 #include <ostream>
@@ -29,6 +30,27 @@ void addWorkloadOptions(CLI::App* cmd, WorkloadArgs& w, bool with_dtype = true) 
       ->capture_default_str();
 }
 
+// The workload options the user gave on `cmd`, so that one a workload does not use is an error.
+std::vector<std::string> givenOptions(CLI::App* cmd) {
+  std::vector<std::string> given;
+  for (const char* name :
+       {"--seq", "--batch", "--phase", "--image", "--dtype", "--all-logits", "--layers"}) {
+    const CLI::Option* o = cmd->get_option_no_throw(name);
+    if (o && o->count() > 0) given.emplace_back(name);
+  }
+  return given;
+}
+
+// A seed is 0 .. 2^64-1 written in decimal: CLI11 alone would wrap "-1" to 2^64-1.
+const CLI::Validator kSeed(
+    [](std::string& s) -> std::string {
+      uint64_t v = 0;
+      const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+      if (ec == std::errc() && end == s.data() + s.size()) return "";
+      return "expected a whole number from 0 to 18446744073709551615, got '" + s + "'";
+    },
+    "UINT64");
+
 // The functional executor's options, shared by validate and precision.
 void addExecOptions(CLI::App* cmd, tessel::app::ExecArgs& e) {
   cmd->add_flag("--integer-nonlinear", e.integer_nonlinear,
@@ -42,7 +64,8 @@ void addExecOptions(CLI::App* cmd, tessel::app::ExecArgs& e) {
       ->capture_default_str();
   cmd->add_option("--percentile", e.percentile, "percentile of |x| for --calibration percentile")
       ->capture_default_str();
-  cmd->add_option("--seed", e.seed, "seed of the synthetic weights and inputs")
+  cmd->add_option("--seed", e.seed, "seed of the synthetic weights and inputs (0 .. 2^64-1)")
+      ->check(kSeed)
       ->capture_default_str();
 }
 
@@ -60,7 +83,11 @@ void addValidate(CLI::App& app, tessel::app::ValidateArgs& v, std::function<int(
   addExecOptions(cmd, v.exec);
   cmd->add_option("--json", v.json_path, "write the per-op and output metrics as JSON");
   cmd->add_flag("-q,--quiet", v.quiet, "no table on stdout");
-  cmd->callback([&] { action = [&] { return tessel::app::validateCommand(v, out); }; });
+  cmd->callback([&, cmd] {
+    v.workload.given = givenOptions(cmd);
+    v.exec.percentile_given = cmd->count("--percentile") > 0;
+    action = [&] { return tessel::app::validateCommand(v, out); };
+  });
 }
 
 void addPrecision(CLI::App& app, tessel::app::PrecisionArgs& p, std::function<int()>& action,
@@ -78,7 +105,11 @@ void addPrecision(CLI::App& app, tessel::app::PrecisionArgs& p, std::function<in
   addExecOptions(cmd, p.exec);
   cmd->add_option("--out", p.out_path, "write the plan YAML here (default: stdout)");
   cmd->add_flag("-q,--quiet", p.quiet, "no table on stdout");
-  cmd->callback([&] { action = [&] { return tessel::app::precisionCommand(p, out); }; });
+  cmd->callback([&, cmd] {
+    p.workload.given = givenOptions(cmd);
+    p.exec.percentile_given = cmd->count("--percentile") > 0;
+    action = [&] { return tessel::app::precisionCommand(p, out); };
+  });
 }
 
 void addRun(CLI::App& app, RunArgs& run, std::function<int()>& action, std::ostream& out) {
@@ -104,7 +135,10 @@ void addRun(CLI::App& app, RunArgs& run, std::function<int()>& action, std::ostr
   cmd->add_option("--top", run.top, "ops in the top-ops table: a count (0 = none) or all")
       ->capture_default_str();
   cmd->add_flag("-q,--quiet", run.quiet, "no table on stdout");
-  cmd->callback([&] { action = [&] { return tessel::app::runCommand(run, out); }; });
+  cmd->callback([&, cmd] {
+    run.workload.given = givenOptions(cmd);
+    action = [&] { return tessel::app::runCommand(run, out); };
+  });
 }
 
 }  // namespace
@@ -139,8 +173,10 @@ int runCli(int argc, const char* const* argv, std::ostream& out, std::ostream& e
   workload->add_option("name", wl.name, "workload name")->required();
   addWorkloadOptions(workload, wl);
   workload->add_option("--json", wl_json, "write the op list as JSON");
-  workload->callback(
-      [&] { action = [&] { return tessel::app::workloadCommand(wl, wl_json, out); }; });
+  workload->callback([&, workload] {
+    wl.given = givenOptions(workload);
+    action = [&] { return tessel::app::workloadCommand(wl, wl_json, out); };
+  });
 
   tessel::app::ValidateArgs validate;
   addValidate(app, validate, action, out);

@@ -60,6 +60,7 @@ int precisionCommand(const PrecisionArgs& a, std::ostream& out) {
   const kernels::SearchOptions opt = searchOptions(a);
   const models::Graph graph =
       models::build(a.workload.name, toWorkloadOptions(a.workload, DType::FP32));
+  checkMemory(graph, "precision");
   const kernels::Calibration cal = kernels::calibrationNamed(a.exec.calibration, a.exec.percentile);
   kernels::WeightStore weights{kernels::SyntheticData(a.exec.seed)};
   const kernels::ReferenceRun ref = kernels::runReference(graph, weights, cal);

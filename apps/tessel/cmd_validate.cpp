@@ -97,7 +97,9 @@ models::PrecisionPlan planFor(const ValidateArgs& a) {
   if (a.precision == "mixed") {
     if (a.plan.empty())
       throw ConfigError({"", 0, 0, "--plan"}, "--precision mixed needs --plan FILE");
-    return models::loadPrecisionPlan(a.plan);
+    models::PrecisionPlan plan = models::loadPrecisionPlan(a.plan);
+    kernels::checkExecutable(plan);
+    return plan;
   }
   if (!a.plan.empty())
     throw ConfigError({"", 0, 0, "--plan"},
@@ -114,13 +116,14 @@ models::PrecisionPlan planFor(const ValidateArgs& a) {
 int validateCommand(const ValidateArgs& a, std::ostream& out) {
   checkOutputs({{"--json", a.json_path}}, {a.plan, a.exec.fuse_like});
   const models::PrecisionPlan plan = planFor(a);
+  const kernels::ExecutorOptions opt = executorOptions(a.exec);
   const models::Graph graph =
       models::build(a.workload.name, toWorkloadOptions(a.workload, DType::FP32));
+  checkMemory(graph, "validate");
   const kernels::Calibration cal = kernels::calibrationNamed(a.exec.calibration, a.exec.percentile);
   kernels::WeightStore weights{kernels::SyntheticData(a.exec.seed)};
   const kernels::ReferenceRun ref = kernels::runReference(graph, weights, cal);
   const models::Graph lowered = kernels::lowerGraph(ref.graph, plan);
-  const kernels::ExecutorOptions opt = executorOptions(a.exec);
   const kernels::ValidationReport rep = kernels::validate(ref, lowered, weights, opt);
   const bool table = !a.quiet && !isStandardOutput(a.json_path);
   if (table) writeTable(rep, out);

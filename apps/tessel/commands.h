@@ -19,7 +19,8 @@ struct WorkloadArgs {
   int64_t image = 224;
   std::string dtype;  // empty = the array's input dtype (run) or int8 (workload)
   bool all_logits = false;
-  int64_t layers = 0;  // gpt2/bert: only blocks 0..layers-1 (0 = all)
+  int64_t layers = 0;              // gpt2/bert: only blocks 0..layers-1 (0 = all)
+  std::vector<std::string> given;  // the options above the user gave ("--seq", ...)
 };
 
 struct RunArgs {
@@ -46,7 +47,8 @@ struct ExecArgs {
   bool low_precision_accumulate = false;
   std::string calibration = "minmax";  // minmax | percentile
   double percentile = 99.99;
-  uint64_t seed = 1;  // synthetic weights and inputs
+  bool percentile_given = false;  // --percentile only means something with percentile calibration
+  uint64_t seed = 1;              // synthetic weights and inputs
 };
 
 struct ValidateArgs {

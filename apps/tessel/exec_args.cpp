@@ -1,11 +1,21 @@
 #include "apps/tessel/exec_args.h"
 
+#include <fstream>
+
 #include "arch/load.h"
 #include "dataflows/plan.h"
+#include "kernels/memory_estimate.h"
+#include "util/error.h"
+#include "util/units.h"
 
 namespace tessel::app {
 
 kernels::ExecutorOptions executorOptions(const ExecArgs& e) {
+  if (e.percentile_given && e.calibration != "percentile") {
+    throw ConfigError({"", 0, 0, "--percentile"},
+                      "--percentile applies to --calibration percentile (calibration is '" +
+                          e.calibration + "')");
+  }
   kernels::ExecutorOptions o;
   o.fuse = e.fuse || !e.fuse_like.empty();
   o.integer_nonlinear = e.integer_nonlinear;
@@ -16,6 +26,37 @@ kernels::ExecutorOptions executorOptions(const ExecArgs& e) {
     if (o.fuse_kinds.empty()) o.fuse = false;
   }
   return o;
+}
+
+}  // namespace tessel::app
+
+namespace tessel::app {
+
+namespace {
+
+// MemAvailable from /proc/meminfo, in bytes; 0 when unknown.
+uint64_t availableMemory() {
+  std::ifstream in("/proc/meminfo");
+  std::string key;
+  uint64_t kib = 0;
+  std::string unit;
+  while (in >> key >> kib >> unit) {
+    if (key == "MemAvailable:") return kib * 1024;
+  }
+  return 0;
+}
+
+}  // namespace
+
+void checkMemory(const models::Graph& graph, const std::string& command) {
+  const auto need = static_cast<uint64_t>(kernels::estimateMemoryBytes(graph));
+  const uint64_t have = availableMemory();
+  if (have == 0 || need <= have) return;
+  throw ConfigError({"", 0, 0, "--workload"},
+                    command + " of " + graph.name + " would need about " +
+                        units::formatBytes(need) + " of memory; this machine has " +
+                        units::formatBytes(have) +
+                        " available. Use a smaller --seq, --batch, --layers or workload");
 }
 
 }  // namespace tessel::app

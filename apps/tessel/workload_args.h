@@ -16,6 +16,7 @@ inline models::WorkloadOptions toWorkloadOptions(const WorkloadArgs& a, DType fa
   o.image = a.image;
   o.all_logits = a.all_logits;
   o.layers = a.layers;
+  o.given = a.given;
   o.dtype = fallback;
   if (!a.dtype.empty()) {
     const auto t = parseDType(a.dtype);

@@ -126,3 +126,49 @@ TEST(ExecutorCli, FuseLikeAnAcceleratorMatchesItsTiming) {
 }
 
 }  // namespace
+
+namespace {
+
+tessel::testing::CliResult tesselCli(const std::string& args) {
+  return tessel::testing::runTessel(args);
+}
+
+// Options that would be ignored, and resources that would run out minutes later, are refused
+// before any work, naming the option.
+TEST(ExecutorCliChecks, IgnoredOptionsAndImpossibleRunsAreRefusedUpFront) {
+  struct Case {
+    const char* args;
+    const char* message;
+  };
+  const Case cases[] = {
+      {"validate --workload gemm:M=8,K=8,N=8 --percentile 99",
+       "--percentile applies to --calibration percentile"},
+      {"validate --workload gemm:M=8,K=8,N=8 --seed -1",
+       "--seed: expected a whole number from 0 to 18446744073709551615, got '-1'"},
+      {"validate --workload gemm:M=8,K=8,N=8 --seed 18446744073709551616",
+       "got '18446744073709551616'"},
+      {"validate --workload resnet50 --seq 64", "workload 'resnet50' does not use --seq"},
+      {"precision --workload gpt2 --image 64 --tolerance 0.1", "does not use --image"},
+      {"validate --workload gemm:M=100000,K=100000,N=100000", "would need about 200 GB of memory"},
+  };
+  for (const Case& c : cases) {
+    const auto r = tesselCli(c.args);
+    EXPECT_EQ(r.code, 2) << c.args << "\n" << r.out;
+    EXPECT_NE(r.out.find(c.message), std::string::npos) << c.args << "\n" << r.out;
+    EXPECT_EQ(r.out.find("std::"), std::string::npos) << r.out;
+  }
+  EXPECT_EQ(tesselCli("validate --workload gemm:M=8,K=8,N=8 -q --seed 18446744073709551615").code,
+            0);
+}
+
+TEST(ExecutorCliChecks, AnInt16PlanIsRefusedAtItsLine) {
+  const std::string plan = ::testing::TempDir() + "tessel_int16_plan.yaml";
+  std::ofstream(plan) << "default: int8\nops:\n  gemm: int16\n";
+  const auto r = tesselCli("validate --workload gemm:M=8,K=8,N=8 --precision mixed --plan " + plan);
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_NE(r.out.find(plan + ":3:3: at 'ops.gemm': op 'gemm' in int16 cannot be executed"),
+            std::string::npos)
+      << r.out;
+}
+
+}  // namespace
