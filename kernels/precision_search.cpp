@@ -48,6 +48,7 @@ class Prober {
     const RunResult run =
         exec.runFrom(firstLowered(g), [this](const std::string& n) { return ref_.find(n); });
     ++probes;
+    if (o_.progress) o_.progress("probes", probes, total);
     auto it = run.outputs.find(ref_.output);
     if (it == run.outputs.end()) throw Error("precision search: the probe produced no output");
     const OutputReport r = compareOutput(ref_, g, *it->second);
@@ -55,6 +56,7 @@ class Prober {
   }
 
   int probes = 0;
+  int64_t total = 0;  // upper bound: one probe per candidate alone, one more in the greedy pass
 
  private:
   const ReferenceRun& ref_;
@@ -83,6 +85,7 @@ SearchResult searchPrecision(const ReferenceRun& ref, WeightStore& weights,
                              const SearchOptions& o) {
   checkOptions(ref, o);
   Prober probe(ref, weights, o);
+  for (const models::Op& op : ref.graph.ops()) probe.total += isCandidate(op.kind) ? 2 : 0;
   SearchResult res;
   res.plan = uniformPlan(DType::FP32);
   for (const models::Op& op : ref.graph.ops())

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "kernels/progress.h"
 #include "kernels/validate.h"
 
 namespace tessel::kernels {
@@ -21,6 +22,7 @@ struct SearchOptions {
   SearchMetric metric = SearchMetric::RelL2;
   double tolerance = 0.01;
   ExecutorOptions exec;
+  Progress progress;  // "probes": done, at most 2 per candidate op
 };
 
 struct OpSensitivity {

@@ -40,7 +40,7 @@ bool isLogits(const models::Graph& g, const std::string& output) {
 }
 
 ReferenceRun runReference(const models::Graph& graph, WeightStore& weights,
-                          const Calibration& calibration) {
+                          const Calibration& calibration, const Progress& progress) {
   ReferenceRun ref;
   ref.graph = models::applyPrecision(graph, uniformPlan(DType::FP32));
   ref.ranges = ActivationRanges(calibration);
@@ -53,10 +53,12 @@ ReferenceRun runReference(const models::Graph& graph, WeightStore& weights,
     ref.ranges.record(t.name, *v);
   }
   Executor exec(ref.graph, weights);  // unfused: every op's output exists to compare with
+  const auto total = static_cast<int64_t>(ref.graph.ops().size());
   exec.run([&](const models::Op& op, const std::shared_ptr<const Tensor>& out) {
     const std::string& name = ref.graph.tensor(op.outputs.at(0)).name;
     ref.activations[name] = out;
     ref.ranges.record(name, *out);
+    if (progress) progress("reference", op.id + 1, total);
   });
   return ref;
 }
@@ -77,7 +79,8 @@ OutputReport compareOutput(const ReferenceRun& ref, const models::Graph& g, cons
 }
 
 ValidationReport validate(const ReferenceRun& ref, const models::Graph& lowered,
-                          WeightStore& weights, const ExecutorOptions& options) {
+                          WeightStore& weights, const ExecutorOptions& options,
+                          const Progress& progress) {
   ValidationReport rep;
   rep.graph = lowered.name;
   for (const models::Op& op : lowered.ops()) {
@@ -97,6 +100,7 @@ ValidationReport validate(const ReferenceRun& ref, const models::Graph& lowered,
     OpReport& o = rep.ops[static_cast<size_t>(op.id)];
     o.compared = want != nullptr;
     if (want) o.error = compare(*want, *t);
+    if (progress) progress("lowered", op.id + 1, static_cast<int64_t>(lowered.ops().size()));
   });
   for (const OpRecord& r : run.ops) {
     OpReport& o = rep.ops[static_cast<size_t>(r.op)];

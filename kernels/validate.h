@@ -10,6 +10,7 @@
 
 #include "kernels/executor.h"
 #include "kernels/metrics.h"
+#include "kernels/progress.h"
 #include "models/precision.h"
 
 namespace tessel::kernels {
@@ -26,7 +27,7 @@ struct ReferenceRun {
 
 // Runs `graph` in FP32 (whatever dtypes it was built with) and keeps everything it computes.
 ReferenceRun runReference(const models::Graph& graph, WeightStore& weights,
-                          const Calibration& calibration = {});
+                          const Calibration& calibration = {}, const Progress& progress = {});
 
 // Output task metrics apply to logits: GPT-2's lm_head, ResNet-50's fc.
 bool isLogits(const models::Graph& g, const std::string& output);
@@ -63,7 +64,8 @@ OutputReport compareOutput(const ReferenceRun& ref, const models::Graph& g, cons
 
 // Runs `lowered` (a precision variant of ref.graph) and compares it with the reference.
 ValidationReport validate(const ReferenceRun& ref, const models::Graph& lowered,
-                          WeightStore& weights, const ExecutorOptions& options);
+                          WeightStore& weights, const ExecutorOptions& options,
+                          const Progress& progress = {});
 
 // The graph a --precision choice gives: every op in `dtype`, or the plan's dtypes.
 models::Graph lowerGraph(const models::Graph& graph, const models::PrecisionPlan& plan);

@@ -5,6 +5,7 @@
 
 #include "apps/tessel/commands.h"
 #include "apps/tessel/exec_args.h"
+#include "apps/tessel/progress_line.h"
 #include "apps/tessel/workload_args.h"
 #include "kernels/precision_search.h"
 #include "models/workload.h"
@@ -63,10 +64,19 @@ int precisionCommand(const PrecisionArgs& a, std::ostream& out) {
   checkMemory(graph, "precision");
   const kernels::Calibration cal = kernels::calibrationNamed(a.exec.calibration, a.exec.percentile);
   kernels::WeightStore weights{kernels::SyntheticData(a.exec.seed)};
-  const kernels::ReferenceRun ref = kernels::runReference(graph, weights, cal);
-  const kernels::SearchResult res = kernels::searchPrecision(ref, weights, opt);
+  kernels::SearchResult res;
+  std::string graph_name;
+  {
+    ProgressLine progress("precision");  // cleared before anything is printed
+    kernels::SearchOptions search = opt;
+    search.progress = progress.callback();
+    const kernels::ReferenceRun ref =
+        kernels::runReference(graph, weights, cal, progress.callback());
+    res = kernels::searchPrecision(ref, weights, search);
+    graph_name = ref.graph.name;
+  }
   // With --out -, standard output is the plan alone; without --out the table precedes it.
-  if (!a.quiet && !isStandardOutput(a.out_path)) writeSummary(res, opt, ref.graph.name, out);
+  if (!a.quiet && !isStandardOutput(a.out_path)) writeSummary(res, opt, graph_name, out);
   const std::string yaml = kernels::planYaml(res, opt);
   writeOutput(a.out_path.empty() ? "-" : a.out_path, yaml, out);
   if (!a.quiet && !a.out_path.empty() && !isStandardOutput(a.out_path))

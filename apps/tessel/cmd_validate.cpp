@@ -7,6 +7,7 @@
 
 #include "apps/tessel/commands.h"
 #include "apps/tessel/exec_args.h"
+#include "apps/tessel/progress_line.h"
 #include "apps/tessel/workload_args.h"
 #include "kernels/validate.h"
 #include "models/workload.h"
@@ -122,9 +123,14 @@ int validateCommand(const ValidateArgs& a, std::ostream& out) {
   checkMemory(graph, "validate");
   const kernels::Calibration cal = kernels::calibrationNamed(a.exec.calibration, a.exec.percentile);
   kernels::WeightStore weights{kernels::SyntheticData(a.exec.seed)};
-  const kernels::ReferenceRun ref = kernels::runReference(graph, weights, cal);
-  const models::Graph lowered = kernels::lowerGraph(ref.graph, plan);
-  const kernels::ValidationReport rep = kernels::validate(ref, lowered, weights, opt);
+  kernels::ValidationReport rep;
+  {
+    ProgressLine progress("validate");
+    const kernels::ReferenceRun ref =
+        kernels::runReference(graph, weights, cal, progress.callback());
+    const models::Graph lowered = kernels::lowerGraph(ref.graph, plan);
+    rep = kernels::validate(ref, lowered, weights, opt, progress.callback());
+  }
   const bool table = !a.quiet && !isStandardOutput(a.json_path);
   if (table) writeTable(rep, out);
   if (!a.json_path.empty()) {

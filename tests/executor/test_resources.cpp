@@ -1,4 +1,5 @@
-// The executor's memory estimate, made before any work, covers what a run really holds.
+// What long runs need and say: the memory estimate made before any work covers what a run really
+// holds, and progress is reported op by op to the end.
 #include <gtest/gtest.h>
 
 #include "kernels/memory_estimate.h"
@@ -30,6 +31,21 @@ TEST(ExecutorMemoryEstimate, ASquareGemmOf1e5IsHundredsOfGigabytes) {
   o.dtype = DType::FP32;
   const models::Graph g = models::build("gemm:M=100000,K=100000,N=100000", o);
   EXPECT_EQ(estimateMemoryBytes(g), int64_t{200000000000});
+}
+
+TEST(ExecutorProgress, EveryOpIsReportedUpToTheTotal) {
+  const models::Graph g = testing::smallGraph("gpt2-small");
+  int64_t calls = 0, last_done = 0, last_total = -1;
+  WeightStore& w = testing::store();
+  const ReferenceRun ref =
+      runReference(g, w, {}, [&](const char* phase, int64_t done, int64_t total) {
+        EXPECT_STREQ(phase, "reference");
+        EXPECT_GT(done, last_done);  // monotone
+        ++calls, last_done = done, last_total = total;
+      });
+  EXPECT_EQ(last_total, static_cast<int64_t>(ref.graph.ops().size()));
+  EXPECT_EQ(last_done, last_total);
+  EXPECT_EQ(calls, last_total);  // unfused: one call per op
 }
 
 }  // namespace
