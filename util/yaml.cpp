@@ -209,17 +209,27 @@ std::optional<SourceLocation> firstIndentTab(const std::string& text, const std:
   return std::nullopt;
 }
 
-// The line of the second "---" document marker (or of the first when the text has content
-// before it), for a located "one document" error when yaml-cpp gives no mark.
+// The line where a second YAML document starts, or 0: a "---" marker after content (or a second
+// marker), or content after a "..." end marker. Markers are only markers at column 1, so a text
+// scan finds what a YAML parser would. (yaml-cpp's LoadAll loops forever on some malformed
+// inputs, such as a lone ",", so the document count is not taken from it.)
 int secondDocumentLine(const std::string& text) {
   int line = 1, markers = 0;
-  bool content = false;
+  bool content = false, ended = false;
   for (size_t start = 0; start < text.size(); ++line) {
     const size_t end = std::min(text.find('\n', start), text.size());
     const std::string_view l(text.data() + start, end - start);
-    if (l.rfind("---", 0) == 0) {
-      if (content || ++markers > 1) return line;
-    } else if (!l.empty() && l[0] != '#' && l.find_first_not_of(" \t\r") != std::string::npos) {
+    const bool blank = l.empty() || l[0] == '#' ||
+                       l.find_first_not_of(" \t\r") == std::string::npos;
+    const bool marker = l.rfind("---", 0) == 0 && (l.size() == 3 || l[3] == ' ' || l[3] == '\t' ||
+                                                   l[3] == '\r');
+    const bool stop = l.rfind("...", 0) == 0 && (l.size() == 3 || l[3] == ' ' || l[3] == '\r');
+    if (marker) {
+      if (content || ended || ++markers > 1) return line;
+    } else if (stop) {
+      ended = true;
+    } else if (!blank) {
+      if (ended) return line;
       content = true;
     }
     start = end + 1;
@@ -251,9 +261,8 @@ void rejectTags(const YAML::Node& n, const std::string& source) {
 Document Document::fromString(const std::string& text, const std::string& source_name) {
   auto state = std::make_shared<State>();
   state->source = source_name;
-  std::vector<YAML::Node> docs;
   try {
-    docs = YAML::LoadAll(text);
+    state->root = YAML::Load(text);
   } catch (const YAML::ParserException& e) {
     if (auto tab = firstIndentTab(text, source_name, e.mark.line + 1)) {
       throw ConfigError(*tab, "tab in indentation: YAML indents with spaces only");
@@ -264,14 +273,11 @@ Document Document::fromString(const std::string& text, const std::string& source
   } catch (const YAML::Exception& e) {
     throw ConfigError({source_name, 0, 0, ""}, "invalid YAML: " + e.msg);
   }
-  if (docs.size() > 1) {
-    const YAML::Mark m = docs[1].Mark();
-    const int line = m.is_null() ? secondDocumentLine(text) : m.line + 1;
-    throw ConfigError({source_name, line, m.is_null() ? 1 : m.column + 1, ""},
-                      "a second YAML document starts here (after '---'); give one document per "
-                      "file");
+  if (const int line = secondDocumentLine(text)) {
+    throw ConfigError({source_name, line, 1, ""},
+                      "a second YAML document starts here (after '---' or '...'); give one "
+                      "document per file");
   }
-  if (!docs.empty()) state->root = docs.front();
   rejectTags(state->root, source_name);
   return Document(std::move(state));
 }

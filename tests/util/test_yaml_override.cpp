@@ -164,10 +164,23 @@ TEST(YamlOverrideTest, KeysKeepTheirOrderWhenOverridden) {
 
 TEST(YamlDocumentTest, ASecondDocumentIsAnErrorAtItsStart) {
   EXPECT_EQ(errorOf([] { Document::fromString("a: 1\n---\nb: 2\n", "t.yaml"); }),
-            "t.yaml:3:1: a second YAML document starts here (after '---'); give one document "
-            "per file");
+            "t.yaml:2:1: a second YAML document starts here (after '---' or '...'); give one "
+            "document per file");
+  EXPECT_THAT(errorOf([] { Document::fromString("a: 1\n...\nb: 2\n", "t.yaml"); }),
+              HasSubstr("t.yaml:3:1: a second YAML document"));
   // A leading marker alone is one document.
   EXPECT_NO_THROW(Document::fromString("---\na: 1\n", "t.yaml"));
+}
+
+// Fuzzing found that yaml-cpp's LoadAll never returns on a leading ',' (it yields empty
+// documents forever): such text must be an error or a value, at once.
+TEST(YamlDocumentTest, ALoneCommaDoesNotHang) {
+  for (const char* text : {",", ", i", " ,", ",x\n"}) {
+    try {
+      Document::fromString(text, "t.yaml");
+    } catch (const ConfigError&) {
+    }
+  }
 }
 
 TEST(YamlDocumentTest, TagsAreRejectedWhereWritten) {
