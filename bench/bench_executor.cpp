@@ -6,7 +6,7 @@
 
 #include <memory>
 
-#include "kernels/validate.h"
+#include "kernels/validation/validate.h"
 #include "models/workload.h"
 
 namespace tk = tessel::kernels;

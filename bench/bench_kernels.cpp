@@ -8,11 +8,11 @@
 #include <random>
 #include <vector>
 
-#include "kernels/elementwise.h"
-#include "kernels/float_gemm.h"
-#include "kernels/int8_gemm.h"
-#include "kernels/op_chain.h"
-#include "kernels/quantize.h"
+#include "kernels/ops/elementwise.h"
+#include "kernels/gemm/float.h"
+#include "kernels/gemm/int8.h"
+#include "kernels/chain/op_chain.h"
+#include "kernels/numeric/quantize.h"
 
 namespace tk = tessel::kernels;
 

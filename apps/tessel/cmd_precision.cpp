@@ -7,7 +7,7 @@
 #include "apps/tessel/exec_args.h"
 #include "apps/tessel/progress_line.h"
 #include "apps/tessel/workload_args.h"
-#include "kernels/precision_search.h"
+#include "kernels/validation/precision_search.h"
 #include "models/workload.h"
 #include "util/error.h"
 

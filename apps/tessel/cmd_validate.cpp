@@ -9,7 +9,7 @@
 #include "apps/tessel/exec_args.h"
 #include "apps/tessel/progress_line.h"
 #include "apps/tessel/workload_args.h"
-#include "kernels/validate.h"
+#include "kernels/validation/validate.h"
 #include "models/workload.h"
 #include "util/error.h"
 

@@ -4,7 +4,7 @@
 
 #include "arch/load.h"
 #include "dataflows/plan.h"
-#include "kernels/memory_estimate.h"
+#include "kernels/validation/memory_estimate.h"
 #include "util/error.h"
 #include "util/units.h"
 

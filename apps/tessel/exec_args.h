@@ -2,7 +2,7 @@
 #pragma once
 
 #include "apps/tessel/commands.h"
-#include "kernels/executor.h"
+#include "kernels/executor/executor.h"
 
 namespace tessel::app {
 

@@ -6,7 +6,7 @@
 #include <chrono>
 #include <string>
 
-#include "kernels/progress.h"
+#include "kernels/validation/progress.h"
 
 namespace tessel::app {
 

@@ -7,7 +7,7 @@
 #include <memory>
 #include <string>
 
-#include "kernels/validate.h"
+#include "kernels/validation/validate.h"
 #include "models/workload.h"
 
 namespace tessel::kernels::testing {

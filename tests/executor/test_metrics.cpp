@@ -5,8 +5,8 @@
 #include <limits>
 #include <vector>
 
-#include "kernels/metrics.h"
-#include "kernels/quantize.h"
+#include "kernels/validation/metrics.h"
+#include "kernels/numeric/quantize.h"
 
 namespace tessel::kernels {
 namespace {

@@ -4,7 +4,7 @@
 #include <memory>
 
 #include "fixtures.h"
-#include "kernels/executor_plan.h"
+#include "kernels/executor/plan.h"
 
 namespace tessel::kernels {
 namespace {

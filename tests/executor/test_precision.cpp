@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "fixtures.h"
-#include "kernels/precision_search.h"
+#include "kernels/validation/precision_search.h"
 
 namespace tessel::kernels {
 namespace {

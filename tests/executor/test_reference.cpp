@@ -12,7 +12,7 @@
 #include <cmath>
 
 #include "fixtures.h"
-#include "kernels/reference.h"
+#include "kernels/reference/reference.h"
 
 namespace tessel::kernels {
 namespace {

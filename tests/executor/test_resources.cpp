@@ -2,7 +2,7 @@
 // holds, and progress is reported op by op to the end.
 #include <gtest/gtest.h>
 
-#include "kernels/memory_estimate.h"
+#include "kernels/validation/memory_estimate.h"
 #include "tests/executor/fixtures.h"
 #include "util/error.h"
 

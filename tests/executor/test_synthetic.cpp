@@ -5,7 +5,7 @@
 #include <cmath>
 
 #include "fixtures.h"
-#include "kernels/weights.h"
+#include "kernels/weights/weights.h"
 
 namespace tessel::kernels {
 namespace {

@@ -1,10 +1,10 @@
 #include "chain_fixture.h"
 
-#include "kernels/elementwise.h"
-#include "kernels/ibert.h"
-#include "kernels/normalization.h"
-#include "kernels/quantize.h"
-#include "kernels/requantize.h"
+#include "kernels/ops/elementwise.h"
+#include "kernels/ibert/ibert.h"
+#include "kernels/ops/normalization.h"
+#include "kernels/numeric/quantize.h"
+#include "kernels/numeric/requantize.h"
 #include "reference.h"
 
 namespace tessel::kernels::testing {

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "kernels/op_chain.h"
-#include "kernels/tensor.h"
+#include "kernels/chain/op_chain.h"
+#include "kernels/numeric/tensor.h"
 
 namespace tessel::kernels::testing {
 

@@ -6,7 +6,7 @@
 #include <random>
 #include <vector>
 
-#include "kernels/tensor.h"
+#include "kernels/numeric/tensor.h"
 #include "util/error.h"
 
 namespace tessel::kernels::ref {

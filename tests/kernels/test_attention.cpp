@@ -6,8 +6,8 @@
 #include <cstring>
 #include <limits>
 
-#include "kernels/attention.h"
-#include "kernels/normalization.h"
+#include "kernels/ops/attention.h"
+#include "kernels/ops/normalization.h"
 #include "reference.h"
 
 namespace tessel::kernels {

@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-#include "kernels/conv.h"
+#include "kernels/ops/conv.h"
 #include "reference.h"
 
 namespace tessel::kernels {

@@ -4,9 +4,9 @@
 #include <cmath>
 #include <limits>
 
-#include "kernels/detail/vec_math.h"
-#include "kernels/elementwise.h"
-#include "kernels/normalization.h"
+#include "kernels/numeric/vec_math.h"
+#include "kernels/ops/elementwise.h"
+#include "kernels/ops/normalization.h"
 #include "reference.h"
 
 namespace tessel::kernels {

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <cstring>
 
-#include "kernels/float_format.h"
+#include "kernels/numeric/float_format.h"
 #include "reference.h"
 
 namespace tessel::kernels {

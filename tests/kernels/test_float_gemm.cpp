@@ -4,7 +4,7 @@
 
 #include <cmath>
 
-#include "kernels/float_gemm.h"
+#include "kernels/gemm/float.h"
 #include "reference.h"
 
 namespace tessel::kernels {

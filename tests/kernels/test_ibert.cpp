@@ -5,7 +5,7 @@
 #include <cmath>
 #include <random>
 
-#include "kernels/ibert.h"
+#include "kernels/ibert/ibert.h"
 #include "reference.h"
 
 namespace tessel::kernels {

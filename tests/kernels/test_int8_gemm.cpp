@@ -6,7 +6,7 @@
 #include <tuple>
 #include <vector>
 
-#include "kernels/int8_gemm.h"
+#include "kernels/gemm/int8.h"
 #include "reference.h"
 
 namespace tessel::kernels {

@@ -7,11 +7,11 @@
 #include <cstring>
 
 #include "chain_fixture.h"
-#include "kernels/elementwise.h"
-#include "kernels/float_gemm.h"
-#include "kernels/int8_gemm.h"
-#include "kernels/normalization.h"
-#include "kernels/quantize.h"
+#include "kernels/ops/elementwise.h"
+#include "kernels/gemm/float.h"
+#include "kernels/gemm/int8.h"
+#include "kernels/ops/normalization.h"
+#include "kernels/numeric/quantize.h"
 #include "reference.h"
 
 namespace tessel::kernels {

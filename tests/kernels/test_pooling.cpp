@@ -1,7 +1,7 @@
 // Pooling (NHWC) and the embedding gather.
 #include <gtest/gtest.h>
 
-#include "kernels/pooling.h"
+#include "kernels/ops/pooling.h"
 #include "reference.h"
 
 namespace tessel::kernels {

@@ -4,8 +4,8 @@
 
 #include <cmath>
 
-#include "kernels/calibrate.h"
-#include "kernels/quantize.h"
+#include "kernels/numeric/calibrate.h"
+#include "kernels/numeric/quantize.h"
 #include "reference.h"
 
 namespace tessel::kernels {

@@ -8,7 +8,7 @@
 #include <limits>
 #include <random>
 
-#include "kernels/requantize.h"
+#include "kernels/numeric/requantize.h"
 #include "util/error.h"
 
 namespace tessel::kernels {

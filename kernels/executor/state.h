@@ -1,0 +1,54 @@
+// Internal to the executor: the live tensors of one run, and how ops reach their operands.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "kernels/executor/executor.h"
+#include "kernels/numeric/float_format.h"
+
+namespace tessel::kernels {
+
+class RunState {
+ public:
+  RunState(const models::Graph& g, WeightStore& w, const ExecutorOptions& o,
+           const ActivationRanges* ranges, const Feeds* feeds);
+
+  const models::Graph& g;
+  WeightStore& weights;
+  const ExecutorOptions& opt;
+
+  // An activation (or graph Input, quantized/rounded from its FP32 values) in its graph dtype.
+  std::shared_ptr<const Tensor> tensor(int id);
+  void put(int id, std::shared_ptr<const Tensor> t) {
+    live_.at(static_cast<size_t>(id)) = std::move(t);
+  }
+  void drop(int id) { live_.at(static_cast<size_t>(id)).reset(); }
+
+  DType dtypeOf(int id) const { return g.tensor(id).dtype; }
+  // Calibrated INT8 params of a tensor (its conversion source's range).
+  const QuantParams& quantOf(int id) const;
+  // A per-column parameter vector (bias, gamma, beta, BN scale/shift) in format f. INT8 ops keep
+  // theirs in FP32: the host applies them, and I-BERT folds them in once, offline.
+  std::vector<float> params(int id, FloatFormat f);
+  // Whether a weight operand comes from the store (a converted copy is an activation).
+  bool fromStore(int id) const { return g.tensor(id).role == models::TensorRole::Weight; }
+  // A GEMM weight operand that is a stored weight or the graph's conversion of one: the weight
+  // and the dtype the graph stores it in (so the store can cache the converted, packed form).
+  struct WeightRef {
+    int id = -1;
+    DType from = DType::FP32;
+  };
+  std::optional<WeightRef> weightRef(int id) const;
+
+ private:
+  const ActivationRanges* ranges_;
+  const Feeds* feeds_;
+  std::vector<std::shared_ptr<const Tensor>> live_;  // by tensor id
+};
+
+// Float format of a float dtype (FP32 for integer dtypes, whose parameters stay FP32).
+FloatFormat paramFormat(DType d);
+
+}  // namespace tessel::kernels

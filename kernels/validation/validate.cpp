@@ -1,0 +1,136 @@
+#include "kernels/validation/validate.h"
+
+#include "util/error.h"
+
+namespace tessel::kernels {
+
+std::shared_ptr<const Tensor> ReferenceRun::find(const std::string& name) const {
+  auto it = activations.find(name);
+  return it == activations.end() ? nullptr : it->second;
+}
+
+models::PrecisionPlan uniformPlan(DType dtype) {
+  models::PrecisionPlan p;
+  p.default_dtype = dtype;
+  return p;
+}
+
+models::Graph lowerGraph(const models::Graph& graph, const models::PrecisionPlan& plan) {
+  return models::applyPrecision(graph, plan);
+}
+
+Calibration calibrationNamed(const std::string& method, double percentile) {
+  Calibration c;
+  SourceLocation where;
+  where.yaml_path = method == "percentile" ? "--percentile" : "--calibration";
+  if (method == "percentile") {
+    if (!(percentile > 50.0 && percentile <= 100.0))
+      throw ConfigError(where,
+                        "percentile must be in (50, 100] (got " + std::to_string(percentile) + ")");
+    c.method = CalibrationMethod::Percentile;
+    c.percentile = percentile;
+  } else if (method != "minmax") {
+    throw ConfigError(where, "unknown calibration '" + method + "' (accepted: minmax, percentile)");
+  }
+  return c;
+}
+
+bool isLogits(const models::Graph& g, const std::string& output) {
+  return output == "lm_head" || (output == "fc" && g.findOp("avgpool") >= 0);
+}
+
+ReferenceRun runReference(const models::Graph& graph, WeightStore& weights,
+                          const Calibration& calibration, const Progress& progress) {
+  ReferenceRun ref;
+  ref.graph = models::applyPrecision(graph, uniformPlan(DType::FP32));
+  ref.ranges = ActivationRanges(calibration);
+  if (ref.graph.ops().empty()) throw Error("validate: graph '" + graph.name + "' has no ops");
+  ref.output = ref.graph.tensor(ref.graph.ops().back().outputs.at(0)).name;
+  for (const models::Tensor& t : ref.graph.tensors()) {
+    if (t.role != models::TensorRole::Input || t.dtype != DType::FP32) continue;
+    const std::shared_ptr<const Tensor> v = weights.raw(ref.graph, t.id);
+    ref.activations[t.name] = v;
+    ref.ranges.record(t.name, *v);
+  }
+  Executor exec(ref.graph, weights);  // unfused: every op's output exists to compare with
+  const auto total = static_cast<int64_t>(ref.graph.ops().size());
+  exec.run([&](const models::Op& op, const std::shared_ptr<const Tensor>& out) {
+    const std::string& name = ref.graph.tensor(op.outputs.at(0)).name;
+    ref.activations[name] = out;
+    ref.ranges.record(name, *out);
+    if (progress) progress("reference", op.id + 1, total);
+  });
+  return ref;
+}
+
+OutputReport compareOutput(const ReferenceRun& ref, const models::Graph& g, const Tensor& out) {
+  OutputReport r;
+  r.tensor = ref.output;
+  const std::shared_ptr<const Tensor> want = ref.find(ref.output);
+  if (!want) throw Error("validate: the reference has no output '" + ref.output + "'");
+  r.error = compare(*want, out);
+  r.logits = isLogits(g, ref.output);
+  if (r.logits) {
+    r.rows = want->rows();
+    r.top1 = top1Agreement(*want, out);
+    r.kl = meanKlDivergence(*want, out);
+  }
+  return r;
+}
+
+ValidationReport validate(const ReferenceRun& ref, const models::Graph& lowered,
+                          WeightStore& weights, const ExecutorOptions& options,
+                          const Progress& progress) {
+  ValidationReport rep;
+  rep.graph = lowered.name;
+  for (const models::Op& op : lowered.ops()) {
+    OpReport o;
+    o.op = op.id;
+    o.name = op.name;
+    o.kind = op.kind;
+    o.dtype = lowered.tensor(op.outputs.at(0)).dtype;
+    rep.ops.push_back(o);
+  }
+  Executor exec(lowered, weights, options, &ref.ranges);
+  std::shared_ptr<const Tensor> output;
+  const RunResult run = exec.run([&](const models::Op& op, const std::shared_ptr<const Tensor>& t) {
+    const std::string& name = lowered.tensor(op.outputs.at(0)).name;
+    if (name == ref.output) output = t;
+    const std::shared_ptr<const Tensor> want = ref.find(name);
+    OpReport& o = rep.ops[static_cast<size_t>(op.id)];
+    o.compared = want != nullptr;
+    if (want) o.error = compare(*want, *t);
+    if (progress) progress("lowered", op.id + 1, static_cast<int64_t>(lowered.ops().size()));
+  });
+  for (const OpRecord& r : run.ops) {
+    OpReport& o = rep.ops[static_cast<size_t>(r.op)];
+    if (r.written_by >= 0 && r.written_by != r.op) o.fused_into = lowered.op(r.written_by).name;
+    o.saturation = r.saturation;
+    rep.saturation += r.saturation;
+  }
+  if (!output) throw Error("validate: '" + lowered.name + "' did not produce '" + ref.output + "'");
+  rep.output = compareOutput(ref, lowered, *output);
+  return rep;
+}
+
+}  // namespace tessel::kernels
+
+namespace tessel::kernels {
+
+void checkExecutable(const models::PrecisionPlan& plan) {
+  auto runs = [](DType d) { return d != DType::Int16 && d != DType::Int32; };
+  const std::string accepted = " (the executor runs int8, fp16, bf16 and fp32)";
+  if (!runs(plan.default_dtype)) {
+    throw ConfigError(plan.default_where, "default dtype " +
+                                              std::string(nameOf(plan.default_dtype)) +
+                                              " cannot be executed" + accepted);
+  }
+  for (const auto& e : plan.ops) {
+    if (!runs(e.dtype)) {
+      throw ConfigError(e.where, "op '" + e.op + "' in " + std::string(nameOf(e.dtype)) +
+                                     " cannot be executed" + accepted);
+    }
+  }
+}
+
+}  // namespace tessel::kernels

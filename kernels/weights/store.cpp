@@ -1,0 +1,146 @@
+#include "kernels/weights/store.h"
+
+#include <algorithm>
+
+#include "kernels/numeric/calibrate.h"
+#include "kernels/numeric/float_format.h"
+#include "kernels/validation/metrics.h"
+#include "util/error.h"
+
+namespace tessel::kernels {
+
+namespace {
+
+using models::OpKind;
+
+std::optional<int> axisForUse(const models::Graph& g, int id) {
+  for (int c : g.consumersOf(id)) {
+    const models::Op& op = g.op(c);
+    if (op.kind == OpKind::Quantize || op.kind == OpKind::Dequantize) {
+      if (auto a = axisForUse(g, op.outputs.at(0))) return a;
+      continue;
+    }
+    const bool is_weight = op.inputs.size() > 1 && op.inputs[1] == id;
+    if (op.kind == OpKind::Embedding && is_weight) return 0;
+    if (op.kind == OpKind::MatMul && is_weight) return op.transpose_b ? 0 : 1;
+    if (op.kind == OpKind::Conv2d && is_weight) return 3;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+Tensor transposeFloat(const Tensor& w) {
+  if (!w.isFloat() || w.rank() != 2) throw Error("transposeFloat: needs a 2-D float tensor");
+  const int64_t rows = w.dim(0), cols = w.dim(1);
+  Tensor t = Tensor::uninitialized({cols, rows}, w.dtype());
+  constexpr int64_t kTile = 32;
+  const float* src = w.f32();
+  float* dst = t.f32();
+  for (int64_t r0 = 0; r0 < rows; r0 += kTile)
+    for (int64_t c0 = 0; c0 < cols; c0 += kTile)
+      for (int64_t c = c0; c < std::min(c0 + kTile, cols); ++c)
+        for (int64_t r = r0; r < std::min(r0 + kTile, rows); ++r)
+          dst[c * rows + r] = src[r * cols + c];
+  return t;
+}
+
+std::optional<int> weightAxis(const models::Graph& g, int id) { return axisForUse(g, id); }
+
+Tensor quantizeWeight(const Tensor& w, std::optional<int> axis) {
+  Calibration c;  // symmetric min/max: weights are static, every value is known
+  c.per_channel = axis.has_value();
+  c.axis = axis.value_or(-1);
+  return quantize(w, calibrate(w, c));
+}
+
+Tensor asGemmOperand(const Tensor& w) {
+  if (w.rank() != 4) return w;
+  Tensor m = w;
+  m.reshape({w.dim(0) * w.dim(1) * w.dim(2), w.dim(3)});
+  m.quant.axis = -1;  // conv weights are quantized along K, the last axis either way
+  return m;
+}
+
+std::string WeightStore::key(const models::Graph& g, int id, const std::string& what) const {
+  const models::Tensor& t = g.tensor(id);
+  // Name, shape and recipe fix the values: GPT-2's and BERT's [1, 16] input_ids differ.
+  std::string k = t.name + "[";
+  for (int64_t d : t.shape) k += std::to_string(d) + ",";
+  return k + "]" + data_.recipe(g, id).str() + "|" + what;
+}
+
+std::shared_ptr<const Tensor> WeightStore::raw(const models::Graph& g, int id) {
+  auto& slot = tensors_[key(g, id, "raw")];
+  if (!slot) slot = std::make_shared<const Tensor>(data_.generate(g, id));
+  return slot;
+}
+
+std::shared_ptr<const Tensor> WeightStore::weight(const models::Graph& g, int id, DType dtype,
+                                                  std::optional<DType> from) {
+  if (from && *from != dtype) {
+    auto& conv =
+        tensors_[key(g, id, std::string(nameOf(*from)) + "->" + std::string(nameOf(dtype)))];
+    if (conv) return conv;
+    const std::shared_ptr<const Tensor> src = weight(g, id, *from);
+    Tensor f = Tensor::fromFloats(src->shape(), realValues(*src));
+    conv = std::make_shared<const Tensor>(
+        dtype == DType::Int8 ? quantizeWeight(f, weightAxis(g, id))
+                             : Tensor::fromFloats(src->shape(), realValues(*src), dtype));
+    return conv;
+  }
+  if (dtype == DType::FP32) return raw(g, id);
+  auto& slot = tensors_[key(g, id, std::string(nameOf(dtype)))];
+  if (slot) return slot;
+  const std::shared_ptr<const Tensor> r = raw(g, id);
+  if (dtype == DType::Int8) {
+    slot = std::make_shared<const Tensor>(quantizeWeight(*r, weightAxis(g, id)));
+  } else if (dtype == DType::FP16 || dtype == DType::BF16) {
+    slot = std::make_shared<const Tensor>(
+        Tensor::fromFloats(r->shape(), std::vector<float>(r->f32(), r->f32() + r->numel()), dtype));
+  } else {
+    throw Error("weight '" + g.tensor(id).name + "' cannot be stored as " +
+                std::string(nameOf(dtype)));
+  }
+  return slot;
+}
+
+const FloatWeights& WeightStore::floatWeights(const models::Graph& g, int id, FloatGemmConfig cfg,
+                                              bool transposed, std::optional<DType> from) {
+  const DType own = dtypeOf(cfg.operands);
+  const DType src = from.value_or(own);
+  const std::string k = key(g, id,
+                            "float" + std::to_string(static_cast<int>(cfg.operands)) +
+                                std::to_string(static_cast<int>(cfg.accumulate)) +
+                                (transposed ? "T" : "N") + std::string(nameOf(src)));
+  auto& slot = floats_[k];
+  if (slot) return *slot;
+  // Stored in the operand format or in FP32: FloatWeights rounds the raw values itself.
+  const bool direct = src == own || src == DType::FP32;
+  const Tensor w = asGemmOperand(direct ? *raw(g, id) : *weight(g, id, own, src));
+  // Transposed once here, in cache-sized tiles: a strided copy of GPT-2's 50257 x 768 tied
+  // table is several times slower.
+  slot = std::make_unique<FloatWeights>(transposed ? transposeFloat(w) : w, cfg, false);
+  return *slot;
+}
+
+const PackedWeights& WeightStore::packedWeights(const models::Graph& g, int id, bool transposed,
+                                                Int8Isa isa, std::optional<DType> from) {
+  const std::string k =
+      key(g, id,
+          std::string("packed") + (transposed ? "T" : "N") + std::string(nameOf(isa)) +
+              std::string(nameOf(from.value_or(DType::Int8))));
+  auto& slot = packed_[k];
+  if (!slot)
+    slot = std::make_unique<PackedWeights>(asGemmOperand(*weight(g, id, DType::Int8, from)),
+                                           transposed, isa);
+  return *slot;
+}
+
+void WeightStore::clear() {
+  tensors_.clear();
+  floats_.clear();
+  packed_.clear();
+}
+
+}  // namespace tessel::kernels
