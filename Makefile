@@ -36,7 +36,7 @@ test-asan: deps
 
 # libFuzzer targets (clang), each run for FUZZ_SECONDS; see fuzz/README.md.
 fuzz: deps
-	@bash scripts/install-fuzz-deps.sh
+	@bash scripts/install-deps.sh clang libclang-rt-14-dev
 	@if [ "$(BUILD)" = "$(FUZZ_BUILD)" ]; then echo "FUZZ_BUILD must differ from BUILD"; exit 2; fi
 	@CC=clang CXX=clang++ cmake -S . -B $(FUZZ_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTESSEL_FUZZ=ON >/dev/null
 	@cmake --build $(FUZZ_BUILD) -j $(JOBS) --target fuzz_arch fuzz_dataflow fuzz_precision_plan fuzz_workload fuzz_cli
