@@ -91,8 +91,8 @@ void checkRows(Building& b, StorageLevel& l) {
     // say) keeps the design usable: whole rows only, and the user is told.
     if (b.isGiven(p + "row_width")) b.fail(p + "capacity", what);
     const uint64_t usable = l.capacity_bytes / stripe * stripe;
-    b.warn(p + "capacity", what + "; the row width follows array.cols, so " +
-                               formatBytes(usable) + " in whole rows is used");
+    b.warn(p + "capacity", what + "; the row width follows array.cols, so " + formatBytes(usable) +
+                               " in whole rows is used");
     l.capacity_bytes = usable;
   }
   const ComputeArray& a = b.acc.array;
@@ -169,6 +169,12 @@ void warnUnmodeled(Building& b) {
                        " is read but not modeled by the analytical engine yet: "
                        "it does not change any result");
     }
+  }
+  const ComputeArray& a = b.acc.array;
+  if (b.isGiven("array.weight_dtype") && a.weight_dtype != a.input_dtype) {
+    b.warn("array.weight_dtype",
+           "array.weight_dtype differs from array.input_dtype: ops compute in one dtype each "
+           "(--dtype or a precision plan), so it only sizes the one-tile check");
   }
   if (b.acc.array.kind == ArrayKind::Spatial) {
     b.warn("array.kind",

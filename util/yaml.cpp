@@ -219,10 +219,10 @@ int secondDocumentLine(const std::string& text) {
   for (size_t start = 0; start < text.size(); ++line) {
     const size_t end = std::min(text.find('\n', start), text.size());
     const std::string_view l(text.data() + start, end - start);
-    const bool blank = l.empty() || l[0] == '#' ||
-                       l.find_first_not_of(" \t\r") == std::string::npos;
-    const bool marker = l.rfind("---", 0) == 0 && (l.size() == 3 || l[3] == ' ' || l[3] == '\t' ||
-                                                   l[3] == '\r');
+    const bool blank =
+        l.empty() || l[0] == '#' || l.find_first_not_of(" \t\r") == std::string::npos;
+    const bool marker =
+        l.rfind("---", 0) == 0 && (l.size() == 3 || l[3] == ' ' || l[3] == '\t' || l[3] == '\r');
     const bool stop = l.rfind("...", 0) == 0 && (l.size() == 3 || l[3] == ' ' || l[3] == '\r');
     if (marker) {
       if (content || ended || ++markers > 1) return line;
@@ -283,6 +283,7 @@ Document Document::fromString(const std::string& text, const std::string& source
 }
 
 Document Document::fromFile(const std::string& path) {
+  if (path.empty()) throw ConfigError({"", 0, 0, ""}, "no file name given (an empty path)");
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec)) {
     throw ConfigError({path, 0, 0, ""}, "is a directory, expected a YAML file");
@@ -293,10 +294,18 @@ Document Document::fromFile(const std::string& path) {
     throw ConfigError({path, 0, 0, ""},
                       exists ? "cannot open file (permission denied?)" : "no such file");
   }
-  std::ostringstream text;
-  text << in.rdbuf();
+  // A description is a few KiB; reading stops at a bound, so /dev/zero is an error, not a hang.
+  constexpr size_t kMaxBytes = size_t{16} << 20;
+  std::string text;
+  char buf[65536];
+  while (in.read(buf, sizeof buf) || in.gcount() > 0) {
+    text.append(buf, static_cast<size_t>(in.gcount()));
+    if (text.size() > kMaxBytes) {
+      throw ConfigError({path, 0, 0, ""}, "is larger than 16 MiB; a YAML description is a few KiB");
+    }
+  }
   if (in.bad()) throw ConfigError({path, 0, 0, ""}, "cannot read file");
-  return fromString(text.str(), path);
+  return fromString(text, path);
 }
 
 Node Document::root() const {

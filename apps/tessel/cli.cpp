@@ -17,16 +17,31 @@ namespace {
 using tessel::app::RunArgs;
 using tessel::app::WorkloadArgs;
 
+// A whole number that fits int64, as written: CLI11 alone would clamp 99999999999999999999.
+const CLI::Validator kInt64(
+    [](std::string& s) -> std::string {
+      int64_t v = 0;
+      const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+      if (ec == std::errc() && end == s.data() + s.size()) return "";
+      if (ec == std::errc::result_out_of_range) return "'" + s + "' is out of range";
+      return "expected a whole number, got '" + s + "'";
+    },
+    "INT");
+
 void addWorkloadOptions(CLI::App* cmd, WorkloadArgs& w, bool with_dtype = true) {
   cmd->add_option("--seq", w.seq, "sequence length (prefill/encoder) or KV-cache length (decode)")
+      ->check(kInt64)
       ->capture_default_str();
-  cmd->add_option("--batch", w.batch, "batch size")->capture_default_str();
+  cmd->add_option("--batch", w.batch, "batch size")->check(kInt64)->capture_default_str();
   cmd->add_option("--phase", w.phase, "gpt2: prefill | decode")->capture_default_str();
-  cmd->add_option("--image", w.image, "resnet50 image height = width")->capture_default_str();
+  cmd->add_option("--image", w.image, "resnet50 image height = width")
+      ->check(kInt64)
+      ->capture_default_str();
   if (with_dtype)
     cmd->add_option("--dtype", w.dtype, "tensor dtype (default: the array's input dtype)");
   cmd->add_flag("--all-logits", w.all_logits, "gpt2 prefill: LM head on every position");
   cmd->add_option("--layers", w.layers, "gpt2/bert: run blocks 0..N-1 only (0 = all)")
+      ->check(kInt64)
       ->capture_default_str();
 }
 

@@ -108,4 +108,19 @@ TEST(Defects, AllLogitsWhereItDoesNotApplyIsAnError) {
   }
 }
 
+TEST(Defects, EndlessOrEmptyInputsAreErrorsNotHangs) {
+  const auto zero = runTessel("arch check /dev/zero");
+  EXPECT_EQ(zero.code, 2);
+  EXPECT_THAT(zero.out, HasSubstr("/dev/zero: is larger than 16 MiB"));
+  const auto empty = runTessel("run --arch '' --workload gpt2 -q");
+  EXPECT_EQ(empty.code, 2);
+  EXPECT_THAT(empty.out, HasSubstr("no file name given (an empty path)"));
+}
+
+TEST(Defects, NumbersBeyondInt64AreNotClamped) {
+  const auto r = runTessel(run("--workload gpt2 --seq 99999999999999999999 -q"));
+  EXPECT_EQ(r.code, 2);
+  EXPECT_THAT(r.out, HasSubstr("--seq: '99999999999999999999' is out of range"));
+}
+
 }  // namespace
