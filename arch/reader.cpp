@@ -76,39 +76,6 @@ std::vector<std::pair<std::string, double>> pairsOf(const ParamSpec& p, const ya
   return pairs;
 }
 
-// The range every value of a type must lie in, in canonical units. The bounds keep every
-// derived quantity finite: a bandwidth of 1e-300 B/cycle would make a transfer take 1e300
-// cycles, a 2^63-byte scratchpad would wrap the signed counters it is compared with.
-struct Range {
-  double min_positive;  // smallest non-zero value
-  double max;
-  const char* unit;  // canonical unit, for the message
-};
-
-Range rangeOf(ValueType t) {
-  switch (t) {
-    case T::Bytes:
-      return {1, static_cast<double>(uint64_t{1} << 50), "B (1 PiB)"};
-    case T::Bandwidth:
-      return {1e-6, 1e12, "B/cycle"};
-    case T::ByteRate:
-      return {1e3, 1e18, "B/s"};
-    case T::Frequency:
-      return {1e3, 1e13, "Hz"};
-    case T::Time:
-      return {1e-9, 1e12, "cycles"};
-    case T::Energy:
-    case T::EnergyPerByte:
-      return {1e-9, 1e9, "pJ"};
-    case T::FlopRate:
-      return {1e3, 1e21, "FLOP/s"};
-    case T::Integer:
-      return {1, static_cast<double>(1 << 20), ""};
-    default:
-      return {1e-6, 1e9, ""};  // T::Real and the numbers of maps
-  }
-}
-
 std::string numberText(double v) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.6g", v);
@@ -116,7 +83,7 @@ std::string numberText(double v) {
 }
 
 void checkRange(ValueType t, double value, const yaml::Node& n) {
-  const Range r = rangeOf(t);
+  const ValueRange r = valueRange(t);
   const std::string unit = *r.unit ? std::string(" ") + r.unit : "";
   if (value > 0 && value < r.min_positive) {
     n.fail("must be 0 or at least " + numberText(r.min_positive) + unit + ", got " + n.describe() +

@@ -407,6 +407,30 @@ const std::vector<SectionSpec>& schema() {
   return sections;
 }
 
+ValueRange valueRange(ValueType t) {
+  switch (t) {
+    case T::Bytes:
+      return {1, static_cast<double>(uint64_t{1} << 50), "B (1 PiB)"};
+    case T::Bandwidth:
+      return {1e-6, 1e12, "B/cycle"};
+    case T::ByteRate:
+      return {1e3, 1e18, "B/s"};
+    case T::Frequency:
+      return {1e3, 1e13, "Hz"};
+    case T::Time:
+      return {1e-9, 1e12, "cycles"};
+    case T::Energy:
+    case T::EnergyPerByte:
+      return {1e-9, 1e9, "pJ"};
+    case T::FlopRate:
+      return {1e3, 1e21, "FLOP/s"};
+    case T::Integer:
+      return {1, static_cast<double>(1 << 20), ""};
+    default:
+      return {1e-6, 1e9, ""};  // T::Real and the numbers of maps
+  }
+}
+
 std::string_view unitOf(ValueType t) {
   switch (t) {
     case T::Bytes:

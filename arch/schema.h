@@ -79,6 +79,16 @@ struct SectionSpec {
 // in Accelerator::levels order (DRAM inwards).
 const std::vector<SectionSpec>& schema();
 
+// The range every value of a type must lie in, in canonical units. The bounds keep every
+// derived quantity finite: a bandwidth of 1e-300 B/cycle would make a transfer take 1e300
+// cycles, a 2^63-byte scratchpad would wrap the signed counters it is compared with.
+struct ValueRange {
+  double min_positive;  // smallest non-zero value
+  double max;
+  const char* unit;  // canonical unit, for messages; "" for plain numbers
+};
+ValueRange valueRange(ValueType t);
+
 // The unit column of the docs: "size (B, KiB, MB, ...)", "bandwidth (B/cycle, GB/s, ...)".
 std::string_view unitOf(ValueType t);
 

@@ -1,4 +1,5 @@
 // schemaDoc(): the parameter reference printed by `tessel arch schema`, generated from schema().
+#include <cstdio>
 #include <sstream>
 
 #include "arch/load.h"
@@ -36,7 +37,17 @@ void section(std::ostringstream& out, const SectionSpec& s) {
     const std::string path = s.path.empty() ? p.key : s.path + "." + p.key;
     const bool list = p.type == ValueType::NameList || p.type == ValueType::DTypeRates ||
                       p.type == ValueType::OpCosts;
-    const char* range = !p.positive ? "" : list ? ", non-empty" : ", > 0";
+    std::string range = !p.positive ? "" : list ? ", non-empty" : ", > 0";
+    const bool numeric = p.type != ValueType::Boolean && p.type != ValueType::Text &&
+                         p.type != ValueType::DTypeName && p.type != ValueType::Choice &&
+                         p.type != ValueType::NameList;
+    if (numeric) {
+      const ValueRange r = valueRange(p.type);
+      char b[96];
+      std::snprintf(b, sizeof b, "%s%g..%g%s%s", p.positive ? "" : "0 or ", r.min_positive, r.max,
+                    *r.unit ? " " : "", r.unit);
+      range = (p.positive && !list ? ", " : range + ", ") + b;
+    }
     out << "  " << path << "  [" << needText(p) << "]  " << typeText(p) << range << "\n      "
         << p.description << "\n";
   }
