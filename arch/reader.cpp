@@ -1,4 +1,5 @@
 // Walks schema() over a YAML document: presence, types, units and ranges of each value.
+#include <cmath>
 #include <cstdio>
 #include <optional>
 #include <stdexcept>
@@ -91,8 +92,10 @@ void checkRange(ValueType t, double value, const yaml::Node& n) {
            "and rates degenerate");
   }
   if (value > r.max) {
-    n.fail("must be at most " + numberText(r.max) + unit + ", got " + n.describe() + " (" +
-           numberText(value) + unit + ")");
+    // A finite number can still overflow once converted ("1e300 TB/s"): say so, not "inf".
+    const std::string got = std::isfinite(value) ? " (" + numberText(value) + unit + ")"
+                                                 : " (beyond any double once converted)";
+    n.fail("must be at most " + numberText(r.max) + unit + ", got " + n.describe() + got);
   }
 }
 

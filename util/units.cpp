@@ -60,7 +60,12 @@ std::pair<double, std::string_view> splitNumber(std::string_view text, const Qua
   if (s.empty()) throw ConfigError(where, expected + ", got nothing");
   double value = 0;
   auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), value);
-  if (ec == std::errc::result_out_of_range) throw ConfigError(where, quoted(s) + " is too large");
+  if (ec == std::errc::result_out_of_range) {
+    // Out of double's range one way or the other: "1e400" overflows, "1e-400" underflows.
+    const size_t e = s.find_first_of("eE");
+    const bool tiny = e != std::string_view::npos && e + 1 < s.size() && s[e + 1] == '-';
+    throw ConfigError(where, quoted(s) + (tiny ? " is too small" : " is too large"));
+  }
   if (ec != std::errc()) throw ConfigError(where, expected + ", got " + quoted(s));
   if (!std::isfinite(value)) throw ConfigError(where, quoted(s) + " is not a finite number");
   if (value < 0 || s.front() == '-') {
@@ -218,7 +223,8 @@ std::string formatBytes(uint64_t bytes) {
   }
   uint64_t unit = 1000000000000ULL;  // MB and up only: "1000 B" reads better than "1 kB"
   for (int k = 4; k >= 2; --k, unit /= 1000) {
-    if (bytes % unit == 0 && bytes / unit < 1000) return std::to_string(bytes / unit) + " " + kDecimal[k];
+    if (bytes % unit == 0 && bytes / unit < 1000)
+      return std::to_string(bytes / unit) + " " + kDecimal[k];
   }
   int k = 0;
   double scaled = static_cast<double>(bytes);

@@ -143,4 +143,22 @@ TEST(UnitsTest, AQuantityWithoutItsRateSuffixGetsAHint) {
 }
 
 }  // namespace
+TEST(UnitsTest, OutOfRangeNumbersSayWhichWay) {
+  const SourceLocation at{"t.yaml", 1, 1, "x"};
+  try {
+    parseBandwidth("1e-400 B/cycle", 1e9, at);
+    FAIL();
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("'1e-400 B/cycle' is too small"), std::string::npos)
+        << e.what();
+  }
+  try {
+    parseBandwidth("1e400 B/cycle", 1e9, at);
+    FAIL();
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("'1e400 B/cycle' is too large"), std::string::npos)
+        << e.what();
+  }
+}
+
 }  // namespace tessel::units
