@@ -1,5 +1,6 @@
 #include "util/yaml.h"
 
+#include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
@@ -209,32 +210,44 @@ std::optional<SourceLocation> firstIndentTab(const std::string& text, const std:
   return std::nullopt;
 }
 
-// The line where a second YAML document starts, or 0: a "---" marker after content (or a second
-// marker), or content after a "..." end marker. Markers are only markers at column 1, so a text
-// scan finds what a YAML parser would. (yaml-cpp's LoadAll loops forever on some malformed
-// inputs, such as a lone ",", so the document count is not taken from it.)
-int secondDocumentLine(const std::string& text) {
-  int line = 1, markers = 0;
-  bool content = false, ended = false;
-  for (size_t start = 0; start < text.size(); ++line) {
-    const size_t end = std::min(text.find('\n', start), text.size());
-    const std::string_view l(text.data() + start, end - start);
-    const bool blank =
-        l.empty() || l[0] == '#' || l.find_first_not_of(" \t\r") == std::string::npos;
-    const bool marker =
-        l.rfind("---", 0) == 0 && (l.size() == 3 || l[3] == ' ' || l[3] == '\t' || l[3] == '\r');
-    const bool stop = l.rfind("...", 0) == 0 && (l.size() == 3 || l[3] == ' ' || l[3] == '\r');
-    if (marker) {
-      if (content || ended || ++markers > 1) return line;
-    } else if (stop) {
-      ended = true;
-    } else if (!blank) {
-      if (ended) return line;
-      content = true;
-    }
-    start = end + 1;
+// Where a second document (or anything after the first) starts, if the text has one. yaml-cpp's
+// Load returns the first document and drops the rest, and its LoadAll loops forever on some
+// malformed inputs (a lone ","), so the parser is asked for exactly one document more.
+class FirstEvent : public YAML::EventHandler {
+ public:
+  std::optional<YAML::Mark> mark;
+  void OnDocumentStart(const YAML::Mark& m) override { note(m); }
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark& m, YAML::anchor_t) override { note(m); }
+  void OnAlias(const YAML::Mark& m, YAML::anchor_t) override { note(m); }
+  void OnScalar(const YAML::Mark& m, const std::string&, YAML::anchor_t,
+                const std::string&) override {
+    note(m);
   }
-  return 0;
+  void OnSequenceStart(const YAML::Mark& m, const std::string&, YAML::anchor_t,
+                       YAML::EmitterStyle::value) override {
+    note(m);
+  }
+  void OnSequenceEnd() override {}
+  void OnMapStart(const YAML::Mark& m, const std::string&, YAML::anchor_t,
+                  YAML::EmitterStyle::value) override {
+    note(m);
+  }
+  void OnMapEnd() override {}
+
+ private:
+  void note(const YAML::Mark& m) {
+    if (!mark) mark = m;
+  }
+};
+
+std::optional<YAML::Mark> secondDocument(const std::string& text) {
+  std::istringstream in(text);
+  YAML::Parser parser(in);
+  FirstEvent first, second;
+  if (!parser.HandleNextDocument(first)) return std::nullopt;
+  if (!parser.HandleNextDocument(second)) return std::nullopt;
+  return second.mark ? *second.mark : YAML::Mark();
 }
 
 // Tags ("!!str", "!custom") change how a value is meant to be read; tessel reads every value by
@@ -273,10 +286,19 @@ Document Document::fromString(const std::string& text, const std::string& source
   } catch (const YAML::Exception& e) {
     throw ConfigError({source_name, 0, 0, ""}, "invalid YAML: " + e.msg);
   }
-  if (const int line = secondDocumentLine(text)) {
-    throw ConfigError({source_name, line, 1, ""},
-                      "a second YAML document starts here (after '---' or '...'); give one "
-                      "document per file");
+  std::optional<YAML::Mark> second;
+  try {
+    second = secondDocument(text);
+  } catch (const YAML::Exception& e) {
+    throw ConfigError({source_name, e.mark.line + 1, e.mark.column + 1, ""},
+                      "invalid YAML after the first document: " + e.msg);
+  }
+  if (second) {
+    const bool known = !second->is_null();
+    throw ConfigError(
+        {source_name, known ? second->line + 1 : 0, known ? second->column + 1 : 0, ""},
+        "a second YAML document (or text after the first) starts here; give one "
+        "document per file");
   }
   rejectTags(state->root, source_name);
   return Document(std::move(state));

@@ -164,8 +164,12 @@ TEST(YamlOverrideTest, KeysKeepTheirOrderWhenOverridden) {
 
 TEST(YamlDocumentTest, ASecondDocumentIsAnErrorAtItsStart) {
   EXPECT_EQ(errorOf([] { Document::fromString("a: 1\n---\nb: 2\n", "t.yaml"); }),
-            "t.yaml:2:1: a second YAML document starts here (after '---' or '...'); give one "
+            "t.yaml:2:1: a second YAML document (or text after the first) starts here; give one "
             "document per file");
+  // Text after a complete flow document was dropped without a word.
+  EXPECT_THAT(errorOf([] { Document::fromString("{name: x}\nclock: 1 GHz\n", "t.yaml"); }),
+              HasSubstr("t.yaml:2:1: a second YAML document (or text after the first)"));
+  EXPECT_NO_THROW(Document::fromString("a: 1\n...\n", "t.yaml"));
   EXPECT_THAT(errorOf([] { Document::fromString("a: 1\n...\nb: 2\n", "t.yaml"); }),
               HasSubstr("t.yaml:3:1: a second YAML document"));
   // A leading marker alone is one document.
