@@ -1,5 +1,6 @@
 #include "models/precision.h"
 
+#include <cstdio>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -85,11 +86,36 @@ PrecisionPlan loadPrecisionPlan(const std::string& path) {
   return parsePlan(yaml::Document::fromFile(path));  // names directories and missing files
 }
 
+namespace {
+
+// An op name as a double-quoted YAML scalar: a name may hold ':', '#', quotes or newlines (a
+// plan's names come from its reader), and written bare it would change the plan when read back.
+std::string quotedName(const std::string& name) {
+  std::string out = "\"";
+  for (const unsigned char c : name) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += static_cast<char>(c);
+    } else if (c < 0x20 || c == 0x7f) {
+      char b[8];
+      std::snprintf(b, sizeof b, "\\x%02x", c);
+      out += b;
+    } else {
+      out += static_cast<char>(c);
+    }
+  }
+  return out + "\"";
+}
+
+}  // namespace
+
 std::string toYaml(const PrecisionPlan& plan) {
   std::string out = "default: " + std::string(nameOf(plan.default_dtype)) + "\nops:";
   if (plan.ops.empty()) return out + " {}\n";
   out += "\n";
-  for (const auto& e : plan.ops) out += "  " + e.op + ": " + std::string(nameOf(e.dtype)) + "\n";
+  for (const auto& e : plan.ops) {
+    out += "  " + quotedName(e.op) + ": " + std::string(nameOf(e.dtype)) + "\n";
+  }
   return out;
 }
 

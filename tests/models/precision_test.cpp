@@ -82,5 +82,21 @@ TEST(ModelsPrecision, AnOpListedTwiceIsAnErrorAtTheSecond) {
   }
 }
 
+TEST(ModelsPrecision, AWrittenPlanReadsBackWhateverItsOpNames) {
+  PrecisionPlan plan;
+  plan.default_dtype = DType::FP16;
+  for (const char* name :
+       {"h0.attn.qkv", "a: b", "#x", "q\"uote", "back\\slash", "new\nline", "- dash"}) {
+    plan.set(name, DType::Int8);
+  }
+  const PrecisionPlan back = parsePrecisionPlan(toYaml(plan), "p.yaml");
+  EXPECT_EQ(back.default_dtype, DType::FP16);
+  ASSERT_EQ(back.ops.size(), plan.ops.size());
+  for (size_t i = 0; i < plan.ops.size(); ++i) {
+    EXPECT_EQ(back.ops[i].op, plan.ops[i].op);
+    EXPECT_EQ(back.ops[i].dtype, DType::Int8);
+  }
+}
+
 }  // namespace
 }  // namespace tessel::models
