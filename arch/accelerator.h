@@ -59,7 +59,14 @@ struct ComputeArray {
   // MACs per PE per cycle for each dtype the array can run (int8 = 1 means one MAC/cycle).
   std::vector<std::pair<DType, double>> macs_per_cycle;
   bool weight_double_buffered = true;  // WS: next weights preload while current compute
-  int pe_register_file_bytes = 0;      // per-PE RF (spatial arrays)
+  // Per-PE register file, in bytes: one pool all tensors share (pe_register_file_bytes), or,
+  // when rf_partitioned, one scratch pad per tensor (Eyeriss: filter, ifmap and psum pads).
+  // 0 everywhere = no register file: every operand comes over the NoC (no local reuse).
+  int pe_register_file_bytes = 0;  // total (the sum of the partitions when partitioned)
+  bool rf_partitioned = false;
+  int rf_input_bytes = 0;
+  int rf_weight_bytes = 0;
+  int rf_output_bytes = 0;
   double rf_energy_pj_per_byte = 0;    // per byte read or written in a PE register file
   // Ops the accumulator write/store path applies on the fly (relu, residual_add, requantize,
   // maxpool...). These never leave the array's memories.

@@ -4,6 +4,7 @@
 #include <filesystem>
 
 #include "arch/schema.h"
+#include "dataflows/nest/hardware.h"
 #include "util/suggest.h"
 #include "util/yaml.h"
 
@@ -47,34 +48,99 @@ Dataflow parseDataflow(const std::string& text, const std::string& source_name) 
   return parseDataflow(yaml::Document::fromString(text, source_name), source_name);
 }
 
+namespace {
+
+std::vector<nest::Dim> parseNestDims(const yaml::Node& node) {
+  std::vector<nest::Dim> dims;
+  for (const auto& item : node.items()) {
+    const std::string& s = item.scalar("a loop dim (G, N, K, C, P, Q, R or S)");
+    const auto d = nest::dimFromConvName(s);
+    if (!d) {
+      item.fail("expected a loop dim (G, N, K, C, P, Q, R or S), got '" + s +
+                "'; GEMMs map m to P, n to K and k to C");
+    }
+    if (std::find(dims.begin(), dims.end(), *d) != dims.end()) item.fail("'" + s + "' is listed twice");
+    dims.push_back(*d);
+  }
+  return dims;
+}
+
+// The loop dims a GEMM dim stands for when a convolution is seen as a GEMM (im2col).
+std::vector<nest::Dim> nestDimsOf(Dim d) {
+  switch (d) {
+    case Dim::M:
+      return {nest::Dim::N, nest::Dim::P, nest::Dim::Q};
+    case Dim::N:
+      return {nest::Dim::K};
+    case Dim::K:
+      return {nest::Dim::C, nest::Dim::R, nest::Dim::S};
+  }
+  return {};
+}
+
+nest::Constraints parseNest(const yaml::Node& node) {
+  yaml::MapReader r(node);
+  nest::Constraints c;
+  c.rows = parseNestDims(r.require("rows", "loop dims that may be unrolled across array rows"));
+  c.cols = parseNestDims(r.require("cols", "loop dims that may be unrolled across array columns"));
+  if (auto keeps = r.find("pe_keeps")) {
+    for (const auto& item : keeps->items()) c.pe_keeps[nest::at(parseOperand(item))] = true;
+  }
+  if (auto loops = r.find("pe_loops")) c.pe_loops = parseNestDims(*loops);
+  r.finish();
+  bool keeps_any = false;
+  for (bool k : c.pe_keeps) keeps_any = keeps_any || k;
+  if (!c.pe_loops.empty() && !keeps_any) {
+    node.fail("pe_loops needs pe_keeps: a PE that keeps nothing has nothing to loop over");
+  }
+  return c;
+}
+
+}  // namespace
+
 Dataflow parseDataflow(const yaml::Document& doc, const std::string& source_name) {
   yaml::MapReader top(doc.root());
   Dataflow df;
   df.source = source_name;
   df.name = top.required<std::string>("name", "the dataflow's short name (ws, os, ...)");
   df.description = top.optional<std::string>("description", "", "one line for reports");
-  df.stationary = parseOperand(top.require("stationary", "operand held in the PEs"));
-  yaml::MapReader spatial(top.require("spatial", "GEMM dims unrolled over the array"));
-  const yaml::Node rows = spatial.require("rows", "GEMM dim across array rows");
-  const yaml::Node cols = spatial.require("cols", "GEMM dim across array columns");
-  df.row_dim = parseDim(rows);
-  df.col_dim = parseDim(cols);
-  spatial.finish();
-  const yaml::Node stream = top.require("stream", "GEMM dim that flows through time");
-  df.stream_dim = parseDim(stream);
+  const auto stationary = top.find("stationary");
+  const auto spatial_node = top.find("spatial");
+  const auto stream = top.find("stream");
+  const auto nest_node = top.find("nest");
+  df.gemm_view = stationary || spatial_node || stream;
+  if (df.gemm_view) {
+    df.stationary = parseOperand(top.require("stationary", "operand held in the PEs"));
+    yaml::MapReader spatial(top.require("spatial", "GEMM dims unrolled over the array"));
+    df.row_dim = parseDim(spatial.require("rows", "GEMM dim across array rows"));
+    df.col_dim = parseDim(spatial.require("cols", "GEMM dim across array columns"));
+    spatial.finish();
+    const yaml::Node s = top.require("stream", "GEMM dim that flows through time");
+    df.stream_dim = parseDim(s);
+    if (df.row_dim == df.col_dim || df.row_dim == df.stream_dim || df.col_dim == df.stream_dim) {
+      s.fail("spatial.rows, spatial.cols and stream must be three different dims");
+    }
+    if (Problem::dependsOn(df.stationary, df.stream_dim)) {
+      top.require("stationary", "")
+          .fail("the stationary operand must not depend on the stream dim '" +
+                std::string(nameOf(df.stream_dim)) + "'");
+    }
+  } else if (!nest_node) {
+    top.require("nest", "loop-nest constraints (or the GEMM keys stationary, spatial, stream)");
+  }
+  if (nest_node) {
+    df.nest = parseNest(*nest_node);
+  } else {
+    df.nest.rows = nestDimsOf(df.row_dim);
+    df.nest.cols = nestDimsOf(df.col_dim);
+    df.nest.pe_keeps[nest::at(df.stationary)] = true;
+    df.nest.pe_loops = nestDimsOf(df.stream_dim);
+  }
   const yaml::Node arrays = top.require("arrays", "array kinds that can run it");
   df.array_kinds = arrays.as<std::vector<std::string>>();
   checkArrays(arrays);
   if (df.array_kinds.empty()) arrays.fail("must name at least one array kind (systolic, spatial)");
   top.finish();
-  if (df.row_dim == df.col_dim || df.row_dim == df.stream_dim || df.col_dim == df.stream_dim) {
-    stream.fail("spatial.rows, spatial.cols and stream must be three different dims");
-  }
-  if (Problem::dependsOn(df.stationary, df.stream_dim)) {
-    top.require("stationary", "")
-        .fail("the stationary operand must not depend on the stream dim '" +
-              std::string(nameOf(df.stream_dim)) + "'");
-  }
   return df;
 }
 
@@ -140,27 +206,45 @@ std::string shapeText(const Dataflow& d) {
 
 }  // namespace
 
-void checkRunnable(const Dataflow& df, const arch::Accelerator& acc) {
-  const SourceLocation where{"", 0, 0, "--dataflow"};
+std::string whyNotRunnable(const Dataflow& df, const arch::Accelerator& acc) {
   const std::string kind(arch::nameOf(acc.array.kind));
   const std::string what = "dataflow '" + df.name + "' (" + df.source + ")";
   if (std::find(df.array_kinds.begin(), df.array_kinds.end(), kind) == df.array_kinds.end()) {
-    throw ConfigError(where, what + " runs on " + joinNames(df.array_kinds) +
-                                 " arrays (its 'arrays:' list); accelerator '" + acc.name +
-                                 "' has a " + kind + " array");
+    return what + " runs on " + joinNames(df.array_kinds) + " arrays (its 'arrays:' list); accelerator '" +
+           acc.name + "' has a " + kind + " array";
   }
-  if (acc.array.kind != arch::ArrayKind::Systolic) return;  // spatial arrays run all five
+  if (acc.array.kind != arch::ArrayKind::Systolic) {
+    // A spatial PE keeps what its register file can hold.
+    static const char* const kTensor[] = {"inputs", "weights", "outputs"};
+    const nest::Hardware hw = nest::hardwareOf(acc);
+    for (size_t t = 0; t < 3; ++t) {
+      if (df.nest.pe_keeps[t] && !hw.levels.back().can_hold[t]) {
+        return what + " keeps " + kTensor[t] + " in the PEs, but accelerator '" + acc.name +
+               "' has no register file for them (array.register_file)";
+      }
+    }
+    return "";
+  }
+  if (!df.gemm_view) {
+    return what + " has no single stationary operand: a systolic array's PEs hold one value " +
+           "each and pass the others on; accelerator '" + acc.name + "' has a systolic array";
+  }
   std::string listed;
   for (const std::string& name : acc.array.dataflows) {
     const auto shipped = builtinDataflows();
     if (std::find(shipped.begin(), shipped.end(), name) == shipped.end()) continue;
     const Dataflow d = loadDataflow(name);
-    if (sameShape(d, df)) return;
+    if (!d.gemm_view) continue;
+    if (sameShape(d, df)) return "";
     listed += (listed.empty() ? "" : "; ") + name + ": " + shapeText(d);
   }
-  throw ConfigError(where, "accelerator '" + acc.name + "' does not support " + what + ", " +
-                               shapeText(df) + "; its array.dataflows run " +
-                               (listed.empty() ? "none of the shipped dataflows" : listed));
+  return "accelerator '" + acc.name + "' does not support " + what + ", " + shapeText(df) +
+         "; its array.dataflows run " + (listed.empty() ? "none of the shipped dataflows" : listed);
+}
+
+void checkRunnable(const Dataflow& df, const arch::Accelerator& acc) {
+  const std::string why = whyNotRunnable(df, acc);
+  if (!why.empty()) throw ConfigError({"", 0, 0, "--dataflow"}, why);
 }
 
 }  // namespace tessel::dataflows

@@ -124,6 +124,11 @@ class GemminiAutoMapper final : public Mapper {
   MapResult map(const Problem& p, const arch::Accelerator& acc, const Dataflow& df,
                 const MapConstraints& constraints) const override {
     MapResult r;
+    if (!df.gemm_view) {
+      r.reason = "gemmini-auto tiles GEMMs by a stationary operand, and dataflow '" + df.name +
+                 "' has none; use --mapper search";
+      return r;
+    }
     const int64_t rows = acc.array.rows, cols = acc.array.cols;
     Tiling tiling{p, acc};
     tiling.block[at(df.row_dim)] = rows;
@@ -205,6 +210,8 @@ class GemminiAutoMapper final : public Mapper {
 
 }  // namespace
 
-std::unique_ptr<Mapper> makeGemminiAutoMapper() { return std::make_unique<GemminiAutoMapper>(); }
+std::unique_ptr<Mapper> makeGemminiAutoMapper(const MapperOptions& /*options*/) {
+  return std::make_unique<GemminiAutoMapper>();
+}
 
 }  // namespace tessel::dataflows

@@ -2,6 +2,8 @@
 // one new file plus one line in mapper_registry.cpp.
 #pragma once
 
+#include <array>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -18,6 +20,16 @@ struct MapConstraints {
   // A fused row-wise epilogue (softmax, layer norm) needs whole output rows in the
   // accumulator at once: tile_n = n.
   bool whole_rows = false;
+  // Where inputs, weights and outputs live off chip (indices into Accelerator::levels).
+  std::array<int, 3> homes{0, 0, 0};
+};
+
+// How a searching mapper searches (heuristic mappers ignore it).
+struct MapperOptions {
+  std::string objective = "latency";  // "latency" | "energy" | "edp"
+  int64_t budget = 20000;             // cost evaluations per distinct layer; <= 0 = exhaustive
+  int threads = 0;                    // 0 = all cores
+  bool ideal_memory = false;          // rank mappings as if off-chip transfers were free
 };
 
 // A mapping, or why there is none (infeasible is a result, not an exception).
@@ -36,7 +48,7 @@ class Mapper {
 };
 
 // The registered mapper called `name`; throws ConfigError listing the names if unknown.
-std::unique_ptr<Mapper> makeMapper(std::string_view name);
+std::unique_ptr<Mapper> makeMapper(std::string_view name, const MapperOptions& options = {});
 std::vector<std::string> mapperNames();
 
 // Bytes of the local memories a mapper may fill with one tile (half of each when double

@@ -7,21 +7,23 @@
 
 namespace tessel::dataflows {
 
-std::unique_ptr<Mapper> makeGemminiAutoMapper();
+std::unique_ptr<Mapper> makeGemminiAutoMapper(const MapperOptions& options);
+std::unique_ptr<Mapper> makeSearchMapper(const MapperOptions& options);
 
 namespace {
-using Factory = std::unique_ptr<Mapper> (*)();
+using Factory = std::unique_ptr<Mapper> (*)(const MapperOptions&);
 const std::vector<std::pair<std::string, Factory>>& registry() {
   static const std::vector<std::pair<std::string, Factory>> kMappers = {
+      {"search", &makeSearchMapper},
       {"gemmini-auto", &makeGemminiAutoMapper},
   };
   return kMappers;
 }
 }  // namespace
 
-std::unique_ptr<Mapper> makeMapper(std::string_view name) {
+std::unique_ptr<Mapper> makeMapper(std::string_view name, const MapperOptions& options) {
   for (const auto& [n, factory] : registry()) {
-    if (n == name) return factory();
+    if (n == name) return factory(options);
   }
   std::string known;
   for (const auto& entry : registry()) known += (known.empty() ? "" : ", ") + entry.first;

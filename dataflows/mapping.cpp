@@ -16,6 +16,7 @@ static std::string orderString(const std::vector<Dim>& order) {
 }
 
 std::string Mapping::loopNest(const Problem& p) const {
+  if (has_nest) return nest.loopNest(loops, *hw);
   std::string out;
   std::string indent;
   if (p.batch > 1) {
@@ -35,6 +36,13 @@ std::string Mapping::loopNest(const Problem& p) const {
 }
 
 std::vector<std::pair<std::string, std::string>> Mapping::flatten() const {
+  if (has_nest) {
+    std::vector<std::pair<std::string, std::string>> kv{{"dataflow", dataflow}, {"mapper", mapper}};
+    for (auto& entry : nest.flatten(loops, *hw)) kv.push_back(entry);
+    kv.emplace_back("searched", std::to_string(evaluated) + " of " + std::to_string(space));
+    kv.emplace_back("gap_to_bound", std::to_string(gap));
+    return kv;
+  }
   return {{"dataflow", dataflow},
           {"mapper", mapper},
           {"array", std::to_string(array_rows) + "x" + std::to_string(array_cols)},
@@ -46,6 +54,7 @@ std::vector<std::pair<std::string, std::string>> Mapping::flatten() const {
 }
 
 std::string Mapping::brief() const {
+  if (has_nest) return dataflow + " " + nest.brief(loops, *hw);
   return dataflow + " m=" + std::to_string(tile_m) + " n=" + std::to_string(tile_n) +
          " k=" + std::to_string(tile_k) + (double_buffered ? "" : " single-buffered");
 }

@@ -2,10 +2,12 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "dataflows/nest/mapping.h"
 #include "dataflows/problem.h"
 
 namespace tessel::dataflows {
@@ -21,6 +23,16 @@ struct Mapping {
   // Outer (DRAM-level) loop order, outermost first, e.g. {M, N, K} = "for i: for j: for k".
   std::vector<Dim> loop_order{Dim::M, Dim::N, Dim::K};
   bool double_buffered = true;  // next tile's loads overlap this tile's compute
+
+  // The loop-nest form, which searching mappers fill: the engines then cost this nest (any
+  // number of levels, spatial factors, register files) instead of the m/n/k tile above.
+  bool has_nest = false;
+  nest::Mapping nest;
+  nest::Problem loops;                        // the problem the nest maps (names its dims)
+  std::shared_ptr<const nest::Hardware> hw;  // the hardware view the nest refers to
+  int64_t space = 0;                          // candidates the constraints allowed
+  int64_t evaluated = 0;                      // cost evaluations the search made
+  double gap = 0;                             // latency over its lower bound, minus 1
 
   int64_t tileOf(Dim d) const { return d == Dim::M ? tile_m : d == Dim::N ? tile_n : tile_k; }
   // Tiles along d for a problem: ceil(extent / tile).

@@ -136,8 +136,9 @@ void mapGemm(OpPlan& p, const models::Graph& g, const arch::Accelerator& acc, co
              const Mapper& mapper, models::FusionGroup* group) {
   p.problem = problemOf(*p.op, g);
   MapResult r;
+  const std::array<int, 3> homes{p.input_home, p.weight_home, p.output_home};
   if (group && group->needs_whole_rows) {
-    r = mapper.map(p.problem, acc, df, MapConstraints{true});
+    r = mapper.map(p.problem, acc, df, MapConstraints{true, homes});
     if (!r.ok) {
       auto first_row = std::find_if(group->epilogue.begin(), group->epilogue.end(),
                                     [&](int id) { return models::isRowwise(g.op(id).kind); });
@@ -145,7 +146,7 @@ void mapGemm(OpPlan& p, const models::Graph& g, const arch::Accelerator& acc, co
       group->needs_whole_rows = false;
     }
   }
-  if (!r.ok) r = mapper.map(p.problem, acc, df, MapConstraints{});
+  if (!r.ok) r = mapper.map(p.problem, acc, df, MapConstraints{false, homes});
   if (!r.ok) throw InfeasibleError("no mapping for op '" + p.op->name + "': " + r.reason);
   p.mapping = r.mapping;
 }
@@ -165,7 +166,7 @@ int sideInput(const models::Graph& g, const models::FusionGroup& group, const mo
 
 std::vector<OpPlan> plan(const models::Graph& g, const arch::Accelerator& acc, const Dataflow& df,
                          const PlanOptions& options) {
-  const auto mapper = makeMapper(options.mapper);
+  const auto mapper = makeMapper(options.mapper, options.mapper_options);
   const Homes homes = homesOf(acc);
   models::Fusion fusion = options.fuse ? models::fuse(g, fuseRulesFor(acc)) : models::Fusion{};
   fusion.group_of.resize(g.ops().size(), -1);
@@ -183,6 +184,7 @@ std::vector<OpPlan> plan(const models::Graph& g, const arch::Accelerator& acc, c
       group->epilogue.clear();  // the host runs the GEMM alone; no accelerator epilogue
       group = nullptr;
     }
+    fillTensors(p, g, homes, op.outputs.at(0));  // the homes the mapper costs transfers from
     if (p.placement == Placement::Host) {
       // Nothing to map.
     } else if (group && group->anchor == op.id && op.isGemmLike()) {
@@ -202,7 +204,11 @@ std::vector<OpPlan> plan(const models::Graph& g, const arch::Accelerator& acc, c
     const int final_out =
         (!p.epilogue.empty()) ? g.op(p.epilogue.back()).outputs.at(0) : op.outputs.at(0);
     fillTensors(p, g, homes, final_out);
-    if (op.isGemmLike()) p.problem.output_dtype = g.tensor(final_out).dtype;
+    if (op.isGemmLike()) {
+      p.problem.output_dtype = g.tensor(final_out).dtype;
+      p.problem.loops.output_dtype = p.problem.output_dtype;
+      p.mapping.loops.output_dtype = p.problem.output_dtype;
+    }
   }
   return plans;
 }

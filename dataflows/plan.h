@@ -7,6 +7,7 @@
 
 #include "arch/accelerator.h"
 #include "dataflows/dataflow.h"
+#include "dataflows/mapper.h"
 #include "dataflows/mapping.h"
 #include "models/fuse.h"
 #include "models/graph.h"
@@ -45,6 +46,7 @@ struct OpPlan {
 
 struct PlanOptions {
   std::string mapper = "gemmini-auto";
+  MapperOptions mapper_options;  // objective and budget of a searching mapper
   bool fuse = true;  // fuse epilogues the hardware supports (relu, folded batch norm, ...)
 };
 

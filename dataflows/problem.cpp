@@ -52,6 +52,7 @@ Problem problemOf(const models::Op& op, const models::Graph& graph) {
   p.weight_dtype = graph.tensor(op.inputs.at(1)).dtype;
   p.output_dtype = graph.tensor(op.outputs.at(0)).dtype;
   p.weight_is_activation = op.kind == models::OpKind::BatchMatMul;
+  p.loops = nest::problemOf(op, graph);
   if (op.kind == models::OpKind::Conv2d) {
     // Hardware im2col reads each input pixel once per tile pass, not R*S times.
     const auto& c = op.conv;

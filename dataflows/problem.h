@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <string_view>
 
+#include "dataflows/nest/problem.h"
+#include "dataflows/operand.h"
 #include "models/graph.h"
 
 namespace tessel::dataflows {
@@ -12,8 +14,6 @@ namespace tessel::dataflows {
 enum class Dim : uint8_t { M, N, K };
 std::string_view nameOf(Dim d);
 
-// The three operands of a GEMM: A (inputs), B (weights), C (outputs).
-enum class Operand : uint8_t { Input, Weight, Output };
 
 struct Problem {
   int64_t batch = 1;
@@ -24,6 +24,8 @@ struct Problem {
   bool weight_is_activation = false;  // BatchMatMul: B is produced by another op
   // Unique elements of A in memory divided by im2col elements (conv input reuse; 1 for GEMM).
   double input_footprint_ratio = 1.0;
+  // The op's own loop nest (a convolution keeps its window), which searching mappers map.
+  nest::Problem loops;
 
   int64_t extent(Dim d) const { return d == Dim::M ? m : d == Dim::N ? n : k; }
   int64_t macs() const { return batch * m * n * k; }

@@ -53,6 +53,9 @@ struct OpStats {
   std::array<double, kNumCauses> cycles_by_cause{};
   std::vector<LevelTraffic> traffic;                      // outermost level first
   std::vector<std::pair<std::string, double>> energy_pj;  // component -> picojoules
+  // The same energy split by the tensor it moved (inputs, weights, outputs); MACs and the SFU
+  // and host belong to none. Filled for loop-nest mappings, zeros otherwise.
+  std::array<double, kNumOperands> energy_by_operand_pj{};
   double utilization = 0;  // macs / (cycles * PEs * MACs/PE/cycle of its dtype); 0 on the host
 
   // The mapping, flattened for reports: ("dataflow","ws"), ("tile_i","4"), ...

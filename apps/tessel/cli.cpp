@@ -137,7 +137,19 @@ void addRun(CLI::App& app, RunArgs& run, std::function<int()>& action, std::ostr
   addWorkloadOptions(cmd, run.workload);
   cmd->add_option("--dataflow", run.dataflow, "ws | os | is | a dataflow YAML file");
   cmd->add_option("--engine", run.engine, "analytical")->capture_default_str();
-  cmd->add_option("--mapper", run.mapper, "gemmini-auto")->capture_default_str();
+  cmd->add_option("--mapper", run.mapper,
+                  "search (explores the mappings the dataflow allows) or gemmini-auto (Gemmini's "
+                  "tiling heuristic)")
+      ->check(CLI::IsMember({"search", "gemmini-auto"}))
+      ->capture_default_str();
+  cmd->add_option("--objective", run.objective, "what the search minimizes: latency, energy, edp")
+      ->check(CLI::IsMember({"latency", "energy", "edp"}))
+      ->capture_default_str();
+  cmd->add_option("--budget", run.budget,
+                  "cost evaluations per distinct layer for the search (0 = the whole space)")
+      ->check(CLI::Range(int64_t{0}, int64_t{1} << 40))
+      ->capture_default_str();
+  cmd->add_option("--mapping", run.mapping_path, "a YAML file pinning one op's mapping");
   cmd->add_option("-p,--param", run.overrides,
                   "override a YAML key: -p accumulator.capacity=256KiB");
   cmd->add_option("--precision-plan", run.precision_plan,

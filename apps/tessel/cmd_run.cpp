@@ -40,6 +40,8 @@ std::vector<std::pair<std::string, std::string>> labels(const RunArgs& args,
       {"phase", args.workload.phase},
       {"dataflow", dataflow},
       {"mapper", args.mapper},
+      {"objective", args.objective},
+      {"budget", std::to_string(args.budget)},
       {"ideal_memory", args.ideal_memory ? "true" : "false"},
       {"fuse", args.no_fuse ? "false" : "true"},
   };
@@ -77,6 +79,9 @@ int runCommand(const RunArgs& args, std::ostream& out) {
   sim::RunOptions options;
   options.engine = args.engine;
   options.plan.mapper = args.mapper;
+  options.plan.mapper_options.objective = args.objective;
+  options.plan.mapper_options.budget = args.budget;
+  options.plan.mapper_options.ideal_memory = args.ideal_memory;
   options.plan.fuse = !args.no_fuse;
   options.engine_options.ideal_memory = args.ideal_memory;
   options.labels = labels(args, df.name);

@@ -28,7 +28,10 @@ struct RunArgs {
   WorkloadArgs workload;
   std::string dataflow;  // empty = the array's first supported dataflow
   std::string engine = "analytical";
-  std::string mapper = "gemmini-auto";
+  std::string mapper = "search";
+  std::string objective = "latency";   // what the searching mapper minimizes
+  int64_t budget = 20000;              // its cost evaluations per distinct layer; 0 = exhaustive
+  std::string mapping_path;            // a pinned mapping for one op (YAML)
   std::vector<std::string> overrides;  // -p key=value
   std::string precision_plan;          // per-op dtype plan (YAML/JSON), from `tessel precision`
   std::string json_path;
@@ -78,6 +81,20 @@ int archCheckCommand(const std::string& path, const std::vector<std::string>& ov
 int archSchemaCommand(std::ostream& out);
 int workloadCommand(const WorkloadArgs& args, const std::string& json_path, std::ostream& out);
 int dataflowsCommand(std::ostream& out);
+
+struct CompareArgs {
+  std::string arch;
+  std::vector<std::string> dataflows{"ws", "os", "is", "rs", "nlr"};
+  std::vector<std::string> workloads{"resnet50", "gpt2"};
+  WorkloadArgs workload;  // options; --seq and --phase apply to the transformers
+  std::string objective = "latency";
+  int64_t budget = 4000;
+  std::vector<std::string> overrides;
+  std::string json_path;
+  std::string csv_path;
+  bool quiet = false;
+};
+int compareCommand(const CompareArgs& args, std::ostream& out);
 
 // One output a command was asked to write: the option that named it ("--json") and its path.
 struct OutputPath {

@@ -4,6 +4,7 @@
 
 #include "sim/analytical/gemm_model.h"
 #include "sim/analytical/memory_model.h"
+#include "sim/analytical/nest_stats.h"
 #include "sim/analytical/vector_model.h"
 #include "sim/engine.h"
 #include "util/checked.h"
@@ -36,7 +37,10 @@ class AnalyticalEngine final : public Engine {
 
   OpStats evaluate(const dataflows::OpPlan& plan) override {
     OpStats s = header(plan);
-    if (plan.op->isGemmLike() && plan.placement != dataflows::Placement::Host) {
+    if (plan.op->isGemmLike() && plan.placement != dataflows::Placement::Host &&
+        plan.mapping.has_nest) {
+      fillNestStats(s, plan, acc_, options_.ideal_memory);
+    } else if (plan.op->isGemmLike() && plan.placement != dataflows::Placement::Host) {
       fillGemm(s, plan);
     } else {
       fillVector(s, plan);

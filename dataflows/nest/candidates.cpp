@@ -1,0 +1,432 @@
+#include "dataflows/nest/candidates.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <set>
+
+namespace tessel::dataflows::nest {
+
+namespace {
+
+int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+bool contains(const std::vector<Dim>& v, Dim d) { return std::find(v.begin(), v.end(), d) != v.end(); }
+
+// The largest factor <= limit that splits `extent` into as few passes as `limit` does, so the
+// passes come out even (24 on 16 rows: 12 + 12, not 16 + 8).
+int64_t balanced(int64_t extent, int64_t limit) {
+  if (extent <= 1 || limit <= 1) return 1;
+  const int64_t passes = ceilDiv(extent, limit);
+  return ceilDiv(extent, passes);
+}
+
+std::vector<Factors> axisSplits(const Problem& p, const std::vector<Dim>& dims, int64_t size,
+                                const Factors& used) {
+  std::vector<Factors> out{kOnes};
+  auto left = [&](Dim d) { return ceilDiv(p.of(d), used[at(d)]); };
+  for (Dim d : dims) {
+    if (left(d) <= 1) continue;
+    Factors f = kOnes;
+    f[at(d)] = balanced(left(d), size);
+    out.push_back(f);
+    for (Dim e : dims) {
+      if (e == d || left(e) <= 1 || f[at(d)] >= size) continue;
+      Factors g = f;
+      g[at(e)] = balanced(left(e), size / f[at(d)]);
+      if (g[at(e)] > 1) out.push_back(g);
+    }
+  }
+  auto active = [](const Factors& f) {
+    int64_t a = 1;
+    for (int64_t x : f) a *= x;
+    return a;
+  };
+  std::stable_sort(out.begin(), out.end(),
+                   [&](const Factors& a, const Factors& b) { return active(a) > active(b); });
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  if (out.size() > 4) out.resize(4);
+  return out;
+}
+
+// Dims a level's loops run over, in a stationary order for tensor t: the dims t depends on
+// outside, the ones it ignores inside (so t's tile stays while they turn).
+std::vector<Dim> stationaryOrder(const Factors& f, Operand t) {
+  std::vector<Dim> order;
+  for (Dim d : kAllDims) {
+    if (f[at(d)] > 1 && Problem::relevant(t, d)) order.push_back(d);
+  }
+  for (Dim d : kAllDims) {
+    if (f[at(d)] > 1 && !Problem::relevant(t, d)) order.push_back(d);
+  }
+  return order;
+}
+
+}  // namespace
+
+std::vector<int64_t> tileSizes(int64_t extent, int64_t inner, size_t limit) {
+  const int64_t units = ceilDiv(extent, inner);
+  std::set<int64_t> tiles;
+  // Distinct ceil(units / n): n up to sqrt(units) gives the large tiles, the small ones are 1..
+  for (int64_t n = 1; n * n <= units; ++n) {
+    tiles.insert(ceilDiv(units, n));
+    tiles.insert(n);
+  }
+  std::vector<int64_t> v(tiles.begin(), tiles.end());
+  if (v.size() > limit && limit >= 2) {
+    std::vector<int64_t> thin;
+    for (size_t i = 0; i < limit; ++i) thin.push_back(v[i * (v.size() - 1) / (limit - 1)]);
+    thin.erase(std::unique(thin.begin(), thin.end()), thin.end());
+    v = thin;
+  }
+  for (int64_t& t : v) t = std::min(extent, t * inner);
+  v.erase(std::unique(v.begin(), v.end()), v.end());
+  return v;
+}
+
+std::vector<std::pair<Factors, Factors>> spatialSplits(const Problem& p, const Hardware& hw,
+                                                       const Constraints& c) {
+  std::vector<std::pair<Factors, Factors>> out;
+  for (const Factors& rows : axisSplits(p, c.rows, hw.rows, kOnes)) {
+    for (const Factors& cols : axisSplits(p, c.cols, hw.cols, rows)) out.emplace_back(rows, cols);
+  }
+  return out;
+}
+
+Mapping withOrders(const Mapping& m, const Problem& p, const Hardware& hw, Operand outer,
+                   Operand local) {
+  (void)p;
+  Mapping r = m;
+  for (int l = 0; l < hw.local(); ++l) r.levels[size_t(l)].order = stationaryOrder(r.levels[size_t(l)].factor, outer);
+  r.levels[size_t(hw.local())].order = stationaryOrder(r.levels[size_t(hw.local())].factor, local);
+  r.levels[size_t(hw.pe())].order = stationaryOrder(r.levels[size_t(hw.pe())].factor, Operand::Output);
+  return r;
+}
+
+std::vector<std::vector<Dim>> orderChoices(const Problem& p, const Hardware& hw, int level) {
+  (void)hw;
+  (void)level;
+  std::vector<Dim> active;
+  for (Dim d : kAllDims) {
+    if (p.of(d) > 1) active.push_back(d);
+  }
+  std::vector<std::vector<Dim>> out;
+  if (active.size() <= 4) {
+    std::vector<Dim> perm = active;
+    do {
+      out.push_back(perm);
+    } while (std::next_permutation(perm.begin(), perm.end()));
+    return out;
+  }
+  Factors all = kOnes;
+  for (Dim d : active) all[at(d)] = 2;
+  for (int t = 0; t < kTensors; ++t) out.push_back(stationaryOrder(all, static_cast<Operand>(t)));
+  return out;
+}
+
+std::vector<Operand> localOrderChoices(const Problem& p, const Hardware& hw, const Constraints& c) {
+  (void)p;
+  (void)hw;
+  bool keeps = false;
+  for (bool k : c.pe_keeps) keeps = keeps || k;
+  if (!keeps) return {Operand::Output};
+  return {Operand::Input, Operand::Weight, Operand::Output};
+}
+
+namespace {
+
+// Keeps the loops of each level in their previous relative order; a dim that gains a loop goes
+// where the canonical order puts it relative to the others (innermost if unsure).
+void reorder(Mapping& m) {
+  for (auto& lv : m.levels) {
+    std::vector<Dim> order;
+    for (Dim d : lv.order) {
+      if (lv.factor[at(d)] > 1) order.push_back(d);
+    }
+    for (Dim d : kAllDims) {
+      if (lv.factor[at(d)] > 1 && !contains(order, d)) order.push_back(d);
+    }
+    lv.order = order;
+  }
+}
+
+}  // namespace
+
+std::vector<Mapping> neighbours(const Mapping& m, const Problem& p, const Hardware& hw,
+                                const Constraints& c, bool whole_rows) {
+  std::vector<Mapping> out;
+  const int pe = hw.pe(), local = hw.local();
+  for (Dim d : kAllDims) {
+    if (p.of(d) <= 1) continue;
+    const int64_t spatial = m.spatial(d);
+    const int64_t pe_f = m.levels[size_t(pe)].factor[at(d)];
+    const bool pe_loop = contains(c.pe_loops, d);
+    auto emit = [&](int64_t new_pe, int64_t tile) {
+      if (whole_rows && d == Dim::K && tile < p.of(d)) return;
+      Mapping x = m;
+      x.levels[size_t(pe)].factor[at(d)] = new_pe;
+      x.levels[size_t(local)].factor[at(d)] = ceilDiv(tile, new_pe * spatial);
+      for (int l = 1; l < local; ++l) x.levels[size_t(l)].factor[at(d)] = 1;
+      x.levels[0].factor[at(d)] = ceilDiv(p.of(d), tile);
+      reorder(x);
+      if (checkCapacity(p, x, hw).empty()) out.push_back(std::move(x));
+    };
+    if (hw.systolic && pe_loop) {
+      for (int64_t t : tileSizes(ceilDiv(p.of(d), spatial), 1, SIZE_MAX)) emit(t, t * spatial);
+      continue;
+    }
+    for (int64_t tile : tileSizes(p.of(d), pe_f * spatial, SIZE_MAX)) {
+      if (tile != m.tile(local, d, local)) emit(pe_f, tile);
+    }
+    if (pe_loop && !hw.systolic) {
+      const int64_t tile = m.tile(local, d, local);
+      for (int64_t t : tileSizes(ceilDiv(p.of(d), spatial), 1, SIZE_MAX)) {
+        if (t != pe_f && t * spatial <= tile) emit(t, tile);
+      }
+    }
+  }
+  return out;
+}
+
+std::vector<Mapping> pairMoves(const Mapping& m, const Problem& p, const Hardware& hw,
+                               const Constraints& c) {
+  // One dim grows by a step while another shrinks by one: trades capacity between them, which
+  // single-dim moves cannot do once a buffer is full.
+  std::vector<Mapping> out;
+  const int pe = hw.pe(), local = hw.local();
+  struct Step {
+    Dim d;
+    int level;
+    int64_t factor;
+  };
+  std::vector<Step> ups, downs;
+  for (Dim d : kAllDims) {
+    if (p.of(d) <= 1) continue;
+    for (int level : {local, pe}) {
+      if (level == pe && (!contains(c.pe_loops, d) || hw.systolic)) continue;
+      const int64_t f = m.levels[size_t(level)].factor[at(d)];
+      const int64_t cap = ceilDiv(p.of(d), m.tile(level, d, local) / f);
+      if (f < cap) ups.push_back({d, level, std::min(cap, f + std::max<int64_t>(1, f / 4))});
+      if (f > 1) downs.push_back({d, level, std::max<int64_t>(1, f - std::max<int64_t>(1, f / 4))});
+    }
+  }
+  auto apply = [&](Mapping& x, const Step& s) {
+    x.levels[size_t(s.level)].factor[at(s.d)] = s.factor;
+    x.levels[0].factor[at(s.d)] = 1;
+    x.levels[0].factor[at(s.d)] = ceilDiv(p.of(s.d), std::min(p.of(s.d), x.tile(0, s.d, local)));
+  };
+  for (const Step& u : ups) {
+    for (const Step& dn : downs) {
+      if (u.d == dn.d && u.level == dn.level) continue;
+      Mapping x = m;
+      apply(x, dn);
+      apply(x, u);
+      reorder(x);
+      if (checkCapacity(p, x, hw).empty()) out.push_back(std::move(x));
+    }
+  }
+  Mapping flip = m;
+  flip.double_buffered = !m.double_buffered;
+  if (checkCapacity(p, flip, hw).empty()) out.push_back(flip);
+  return out;
+}
+
+std::vector<Mapping> allOrders(const Mapping& m, const Problem& p, const Hardware& hw,
+                               const Constraints& c,
+                               const std::vector<std::vector<Dim>>& dram_orders) {
+  std::vector<Mapping> out;
+  for (Operand local : localOrderChoices(p, hw, c)) {
+    const Mapping base = withOrders(m, p, hw, Operand::Output, local);
+    for (const auto& order : dram_orders) {
+      Mapping x = base;
+      for (int l = 0; l < hw.local(); ++l) {
+        std::vector<Dim> o;
+        for (Dim d : order) {
+          if (x.levels[size_t(l)].factor[at(d)] > 1) o.push_back(d);
+        }
+        x.levels[size_t(l)].order = o;
+      }
+      if (std::find_if(out.begin(), out.end(), [&](const Mapping& y) {
+            for (size_t l = 0; l < y.levels.size(); ++l) {
+              if (y.levels[l].order != x.levels[l].order) return false;
+            }
+            return true;
+          }) == out.end()) {
+        out.push_back(x);
+      }
+    }
+  }
+  return out;
+}
+
+namespace {
+
+struct Enumerator {
+  const Problem& p;
+  const Hardware& hw;
+  const Constraints& c;
+  bool whole_rows;
+  size_t limit;
+  std::vector<Dim> dims;  // dims with extent > 1, in DFS order
+  std::vector<Mapping>* out;
+
+  // Options per dim: (pe factor, local tile) given the spatial factor.
+  std::vector<std::pair<int64_t, int64_t>> options(Dim d, int64_t spatial) const {
+    std::vector<std::pair<int64_t, int64_t>> v;
+    const int64_t left = ceilDiv(p.of(d), spatial);
+    const bool pe_loop = contains(c.pe_loops, d);
+    std::vector<int64_t> pe{1};
+    size_t local_limit = limit;
+    if (pe_loop && !hw.systolic) {
+      const size_t pe_limit = limit == SIZE_MAX ? limit : std::max<size_t>(2, static_cast<size_t>(std::sqrt(static_cast<double>(limit))));
+      pe = tileSizes(left, 1, pe_limit);
+      if (limit != SIZE_MAX) local_limit = std::max<size_t>(2, limit / pe_limit);
+    } else if (pe_loop) {
+      pe = tileSizes(left, 1, limit);
+    }
+    for (int64_t t : pe) {
+      if (hw.systolic && pe_loop) {
+        // A systolic PE streams its whole local tile past the stationary value.
+        if (!whole_rows || d != Dim::K || t * spatial >= p.of(d)) v.emplace_back(t, t * spatial);
+        continue;
+      }
+      for (int64_t tile : tileSizes(p.of(d), t * spatial, local_limit)) {
+        if (whole_rows && d == Dim::K && tile < p.of(d)) continue;
+        v.emplace_back(t, tile);
+      }
+    }
+    return v;
+  }
+
+  void place(Mapping& m, Dim d, int64_t pe, int64_t tile) const {
+    const int64_t spatial = m.spatial(d);
+    const int64_t local_f = ceilDiv(tile, pe * spatial);
+    m.levels[size_t(hw.pe())].factor[at(d)] = pe;
+    m.levels[size_t(hw.local())].factor[at(d)] = local_f;
+    m.levels[0].factor[at(d)] = ceilDiv(p.of(d), tile);
+  }
+
+  void dfs(Mapping& m, size_t i) {
+    if (!checkCapacity(p, m, hw).empty()) return;
+    if (i == dims.size()) {
+      out->push_back(m);
+      return;
+    }
+    const Dim d = dims[i];
+    for (const auto& [pe, tile] : options(d, m.spatial(d))) {
+      const Factors saved_pe = m.levels[size_t(hw.pe())].factor;
+      const Factors saved_local = m.levels[size_t(hw.local())].factor;
+      const Factors saved_dram = m.levels[0].factor;
+      place(m, d, pe, tile);
+      dfs(m, i + 1);
+      m.levels[size_t(hw.pe())].factor = saved_pe;
+      m.levels[size_t(hw.local())].factor = saved_local;
+      m.levels[0].factor = saved_dram;
+    }
+  }
+};
+
+}  // namespace
+
+Mapping skeleton(const Problem& p, const Hardware& hw, const Constraints& c, const Factors& rows,
+                 const Factors& cols, bool double_buffered) {
+  Mapping m;
+  m.levels.resize(hw.levels.size());
+  m.rows = rows;
+  m.cols = cols;
+  m.double_buffered = double_buffered;
+  for (size_t l = 0; l < hw.levels.size(); ++l) {
+    for (size_t t = 0; t < kTensors; ++t) {
+      m.levels[l].keeps[t] = hw.levels[l].can_hold[t];
+      if (static_cast<int>(l) == hw.pe()) m.levels[l].keeps[t] = hw.levels[l].can_hold[t] && c.pe_keeps[t];
+    }
+  }
+  if (hw.l2 >= 0) {
+    const Level& l2 = hw.levels[size_t(hw.l2)];
+    double used = 0;
+    for (size_t t = 0; t < kTensors; ++t) {
+      const auto x = static_cast<Operand>(t);
+      const DType dt = x == Operand::Input ? p.input_dtype : x == Operand::Weight ? p.weight_dtype : p.output_dtype;
+      const double bytes = p.elements(x) * bytesOf(dt);
+      const bool fits = l2.pool_bytes[0] < 0 || used + bytes <= l2.pool_bytes[0] / 2;
+      m.levels[size_t(hw.l2)].keeps[t] = l2.can_hold[t] && fits;
+      if (m.levels[size_t(hw.l2)].keeps[t]) used += bytes;
+    }
+  }
+  return m;
+}
+
+namespace {
+
+// Drops tilings another one dominates by growing one dim's local tile and still fitting.
+bool maximal(const Mapping& m, const Problem& p, const Hardware& hw, const std::vector<Dim>& dims) {
+  for (Dim d : dims) {
+    const int64_t unit = m.tile(hw.pe(), d, hw.local()) * m.spatial(d);
+    const int64_t tile = m.tile(hw.local(), d, hw.local());
+    if (tile >= p.of(d)) continue;
+    Mapping g = m;
+    g.levels[size_t(hw.local())].factor[at(d)] = m.levels[size_t(hw.local())].factor[at(d)] + 1;
+    g.levels[0].factor[at(d)] = ceilDiv(p.of(d), std::min(p.of(d), unit * g.levels[size_t(hw.local())].factor[at(d)]));
+    if (checkCapacity(p, g, hw).empty()) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+std::vector<Mapping> enumerateTilings(const Problem& p, const Hardware& hw, const Constraints& c,
+                                      bool whole_rows, bool exhaustive, int64_t target) {
+  std::vector<Mapping> all;
+  std::vector<Dim> dims;
+  for (Dim d : kAllDims) {
+    if (p.of(d) > 1) dims.push_back(d);
+  }
+  // Large dims first: their choices prune the most.
+  std::stable_sort(dims.begin(), dims.end(), [&](Dim a, Dim b) { return p.of(a) > p.of(b); });
+  const auto splits = spatialSplits(p, hw, c);
+  size_t limit = SIZE_MAX;
+  if (!exhaustive && !dims.empty()) {
+    // Sizes per dim so that splits x sizes^dims stays near the target (PE and local sizes share
+    // a dim's allowance on a spatial array).
+    const double per_split = std::max(1.0, static_cast<double>(target) / static_cast<double>(splits.size()));
+    const double per_dim = std::pow(per_split, 1.0 / static_cast<double>(dims.size()));
+    limit = static_cast<size_t>(std::clamp(per_dim, 2.0, 16.0));
+  }
+  for (const auto& [rows, cols] : splits) {
+    for (bool db : {true, false}) {
+      Mapping m = skeleton(p, hw, c, rows, cols, db);
+      for (Dim d : kAllDims) m.levels[0].factor[at(d)] = ceilDiv(p.of(d), m.spatial(d));
+      Enumerator e{p, hw, c, whole_rows, limit, dims, &all};
+      const size_t before = all.size();
+      e.dfs(m, 0);
+      if (!db) {
+        // Single buffering only where double buffering leaves the tile smaller.
+        std::vector<Mapping> keep(all.begin(), all.begin() + static_cast<long>(before));
+        for (size_t i = before; i < all.size(); ++i) {
+          Mapping twin = all[i];
+          twin.double_buffered = true;
+          if (!checkCapacity(p, twin, hw).empty()) keep.push_back(all[i]);
+        }
+        all.swap(keep);
+      }
+    }
+  }
+  if (!exhaustive && all.size() > 4096) {
+    std::vector<Mapping> kept;
+    for (const Mapping& m : all) {
+      if (maximal(m, p, hw, dims)) kept.push_back(m);
+    }
+    all.swap(kept);
+  }
+  for (Mapping& m : all) {
+    for (size_t l = 0; l < m.levels.size(); ++l) {
+      m.levels[l].order.clear();
+      for (Dim d : kAllDims) {
+        if (m.levels[l].factor[at(d)] > 1) m.levels[l].order.push_back(d);
+      }
+    }
+  }
+  return all;
+}
+
+}  // namespace tessel::dataflows::nest

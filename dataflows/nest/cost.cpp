@@ -1,0 +1,336 @@
+#include "dataflows/nest/cost.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace tessel::dataflows::nest {
+
+namespace {
+
+int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+struct Loop {
+  Dim d;
+  int64_t f;
+  int level;
+  bool spatial;
+};
+
+// How the spatial loops above a cut count: every PE's copy (All), or one read per distinct
+// value when the NoC multicasts inputs / reduces partial sums (Collapse).
+enum class Space : uint8_t { All, Collapse };
+
+class Nest {
+ public:
+  Nest(const Problem& p, const Mapping& m, const Hardware& hw) : p_(p), m_(m), hw_(hw) {
+    for (size_t l = 0; l < m.levels.size(); ++l) {
+      for (Dim d : m.levels[l].order) {
+        if (m.levels[l].factor[at(d)] > 1) loops_.push_back({d, m.levels[l].factor[at(d)], int(l), false});
+      }
+      if (static_cast<int>(l) == hw.local()) {
+        for (Dim d : kAllDims) {
+          if (m.rows[at(d)] > 1) loops_.push_back({d, m.rows[at(d)], int(l), true});
+        }
+        for (Dim d : kAllDims) {
+          if (m.cols[at(d)] > 1) loops_.push_back({d, m.cols[at(d)], int(l), true});
+        }
+      }
+    }
+  }
+
+  size_t size() const { return loops_.size(); }
+
+  // Loops above the tile of `level`: the spatial ones count above the PEs only.
+  size_t cut(int level) const {
+    size_t c = 0;
+    for (const Loop& x : loops_) {
+      if (x.level < level || (x.spatial && level > hw_.local())) ++c;
+    }
+    return c;
+  }
+
+  // Elements of tensor t moved across a cut, summed over every time the tile below it changes.
+  // With `reuse`, trailing loops the tensor does not depend on leave the tile in place; for the
+  // input, the innermost sliding loop (p, q, r, s) only brings in the new rows (halo reuse).
+  double volume(Operand t, size_t cut, bool reuse, Space space) const {
+    int jstar = -1;
+    for (size_t i = 0; i < cut; ++i) {
+      if (!loops_[i].spatial && Problem::relevant(t, loops_[i].d)) jstar = static_cast<int>(i);
+    }
+    const bool sliding = t == Operand::Input && jstar >= 0 && isWindow(loops_[size_t(jstar)].d);
+    const bool halo = reuse && sliding;
+    Factors g = kOnes;  // per dim: the extent one enumerated position covers
+    for (size_t i = 0; i < loops_.size(); ++i) {
+      const Loop& x = loops_[i];
+      bool enumerated = true;
+      if (i >= cut) {
+        enumerated = false;
+      } else if (x.spatial) {
+        // A multicast feeds all PEs that share a value; for the input that includes the PEs
+        // whose windows overlap (Eyeriss' diagonal reuse): count the union of their rows.
+        enumerated = space == Space::All ||
+                     (Problem::relevant(t, x.d) && !(t == Operand::Input && isWindow(x.d)));
+      } else if (reuse) {
+        enumerated = static_cast<int>(i) <= jstar && !(halo && static_cast<int>(i) == jstar);
+      }
+      if (!enumerated) g[at(x.d)] *= x.f;
+    }
+    double v = 1;
+    for (Dim d : kAllDims) {
+      if (t == Operand::Input && isWindow(d)) continue;
+      const int64_t e = p_.of(d);
+      v *= Problem::relevant(t, d) ? static_cast<double>(e)
+                                   : static_cast<double>(ceilDiv(e, std::min(e, g[at(d)])));
+    }
+    if (t == Operand::Input) {
+      v *= windowSum(Dim::P, Dim::R, g, true) * windowSum(Dim::Q, Dim::S, g, false);
+    }
+    return v;
+  }
+
+  // Distinct tiles of the level below a cut over time, one PE's view (spatial loops excluded).
+  double fills(Operand t, size_t cut) const {
+    int jstar = -1;
+    for (size_t i = 0; i < cut; ++i) {
+      if (!loops_[i].spatial && Problem::relevant(t, loops_[i].d)) jstar = static_cast<int>(i);
+    }
+    Factors g = kOnes;
+    for (size_t i = 0; i < loops_.size(); ++i) {
+      const Loop& x = loops_[i];
+      if (i >= cut || x.spatial || static_cast<int>(i) > jstar) g[at(x.d)] *= x.f;
+    }
+    double n = 1;
+    for (Dim d : kAllDims) n *= static_cast<double>(ceilDiv(p_.of(d), std::min(p_.of(d), g[at(d)])));
+    return n;
+  }
+
+ private:
+  static bool isWindow(Dim d) { return d == Dim::P || d == Dim::Q || d == Dim::R || d == Dim::S; }
+
+  // Sum over the tiles of (out, win) at granularity g of the input rows (or columns) each needs.
+  double windowSum(Dim out, Dim win, const Factors& g, bool rows) const {
+    double sum = 0;
+    for (const auto& [po, no] : pieces(p_.of(out), g[at(out)])) {
+      for (const auto& [pw, nw] : pieces(p_.of(win), g[at(win)])) {
+        const int64_t span = rows ? p_.inputRows(po, pw) : p_.inputCols(po, pw);
+        sum += static_cast<double>(no) * static_cast<double>(nw) * static_cast<double>(span);
+      }
+    }
+    return sum;
+  }
+
+  // The tiles of an extent at granularity g: (size, count) for the full ones and the last.
+  static std::vector<std::pair<int64_t, int64_t>> pieces(int64_t e, int64_t g) {
+    g = std::min(g, e);
+    std::vector<std::pair<int64_t, int64_t>> v;
+    if (e / g > 0) v.emplace_back(g, e / g);
+    if (e % g > 0) v.emplace_back(e % g, 1);
+    return v;
+  }
+
+  const Problem& p_;
+  const Mapping& m_;
+  const Hardware& hw_;
+  std::vector<Loop> loops_;
+};
+
+// Array steps along one dim: the nested tiles of each level, down to an array tile spread over
+// its PEs (spatial factor s, each PE running t steps): the longest PE takes min(t, elements).
+double stepsAlong(const Problem& p, const Mapping& m, const Hardware& hw, Dim d) {
+  std::vector<int64_t> sizes;
+  for (int l = 1; l <= hw.local(); ++l) sizes.push_back(m.tile(l, d, hw.local()));
+  const int64_t t = m.tile(hw.pe(), d, hw.local());
+  sizes.push_back(t * m.spatial(d));
+  // steps(e, i): e elements inside a tile of level i (sizes[i] the child tile size).
+  auto steps = [&](auto&& self, int64_t e, size_t i) -> double {
+    if (i == sizes.size()) return static_cast<double>(std::min(t, e));
+    const int64_t child = sizes[i];
+    if (e <= child) return self(self, e, i + 1);
+    const int64_t full = e / child, rem = e % child;
+    return static_cast<double>(full) * self(self, child, i + 1) + (rem ? self(self, rem, i + 1) : 0.0);
+  };
+  return steps(steps, p.of(d), 0);
+}
+
+double sizeOf(DType t) { return static_cast<double>(tessel::bytesOf(t)); }
+
+}  // namespace
+
+double Cost::dramBytes() const {
+  if (reads.empty()) return 0;
+  return reads[0][0] + reads[0][1] + reads[0][2] + writes[0][0] + writes[0][1] + writes[0][2];
+}
+
+// Capacity: each level's kept tiles (two of each when double-buffered on chip) within its pools.
+std::string checkCapacity(const Problem& p, const Mapping& m, const Hardware& hw) {
+  for (int l = 1; l < static_cast<int>(hw.levels.size()); ++l) {
+    const Level& lv = hw.levels[size_t(l)];
+    std::array<double, kTensors> pool{};
+    const Factors tile = m.tileAt(l, hw.local());
+    const double copies = m.double_buffered && !lv.per_pe && !lv.off_chip ? 2.0 : 1.0;
+    for (int t = 0; t < kTensors; ++t) {
+      if (!m.levels[size_t(l)].keeps[size_t(t)]) continue;
+      const auto x = static_cast<Operand>(t);
+      const DType dt = x == Operand::Input    ? p.input_dtype
+                       : x == Operand::Weight ? p.weight_dtype
+                                              : (lv.off_chip ? p.output_dtype : hw.accum_dtype);
+      pool[size_t(lv.pool_of[size_t(t)])] += copies * p.footprint(x, tile) * sizeOf(dt);
+    }
+    for (size_t k = 0; k < kTensors; ++k) {
+      if (lv.pool_bytes[k] >= 0 && pool[k] > lv.pool_bytes[k]) {
+        return lv.name + " needs " + std::to_string(static_cast<int64_t>(pool[k])) +
+               " B for its tiles, has " + std::to_string(static_cast<int64_t>(lv.pool_bytes[k]));
+      }
+    }
+  }
+  return "";
+}
+
+Cost evaluate(const Problem& p, const Mapping& m, const Hardware& hw, const CostOptions& o) {
+  Cost c;
+  c.reason = checkCapacity(p, m, hw);
+  if (!c.reason.empty()) return c;
+  c.ok = true;
+  const Nest nest(p, m, hw);
+  const size_t nl = hw.levels.size();
+  const int pe = hw.pe(), local = hw.local();
+  c.reads.assign(nl, PerTensor{});
+  c.writes.assign(nl, PerTensor{});
+  c.macs = p.macs();
+  const double out_total = p.elements(Operand::Output);
+
+  for (int ti = 0; ti < kTensors; ++ti) {
+    const auto t = static_cast<Operand>(ti);
+    const auto ts = static_cast<size_t>(ti);
+    std::vector<int> chain{o.home[ts]};
+    for (int l = o.home[ts] + 1; l < static_cast<int>(nl); ++l) {
+      if (m.levels[size_t(l)].keeps[ts]) chain.push_back(l);
+    }
+    chain.push_back(static_cast<int>(nl));  // the MACs
+    for (size_t i = 0; i + 1 < chain.size(); ++i) {
+      const int par = chain[i], ch = chain[i + 1];
+      const bool mac = ch == static_cast<int>(nl);
+      const size_t cut = mac ? nest.size() : nest.cut(ch);
+      const bool crosses = par <= local && (mac || ch == pe);
+      const bool share = t == Operand::Output ? hw.reduction : hw.multicast;
+      const Space space = crosses && share ? Space::Collapse : Space::All;
+      const double u = nest.volume(t, cut, !mac, space);
+      const double dlv = crosses ? nest.volume(t, cut, !mac, Space::All) : u;
+      const Level& lp = hw.levels[size_t(par)];
+      if (t != Operand::Output) {
+        const double b = sizeOf(t == Operand::Input ? p.input_dtype : p.weight_dtype);
+        c.reads[size_t(par)][ts] += u * b;
+        if (!mac) c.writes[size_t(ch)][ts] += dlv * b;
+        if (crosses) c.noc_bytes[ts] += u * b, c.delivered[ts] += dlv * b;
+        continue;
+      }
+      // Partial sums: every update lands in the parent; each one after the first of a parent
+      // residency re-reads what is there (accumulate, or a partial re-entering the child).
+      const double first = par == o.home[ts] ? out_total : nest.volume(t, nest.cut(par), true, Space::All);
+      const double again = std::max(0.0, u - first);
+      const double acc_b = sizeOf(hw.accum_dtype);
+      if (lp.off_chip) {
+        c.writes[size_t(par)][ts] += first * sizeOf(p.output_dtype) + again * acc_b;
+      } else {
+        c.writes[size_t(par)][ts] += u * acc_b;
+      }
+      c.reads[size_t(par)][ts] += again * acc_b;
+      if (!mac) {
+        c.reads[size_t(ch)][ts] += dlv * acc_b;
+        c.writes[size_t(ch)][ts] += again * acc_b;
+      }
+      if (crosses) c.noc_bytes[ts] += u * acc_b, c.delivered[ts] += dlv * acc_b;
+    }
+  }
+
+  // Time. The array: steps (partial tiles leave PEs idle), plus on a systolic array the skew of
+  // every local tile and the stationary swaps its second register set cannot hide.
+  c.steps = 1;
+  for (Dim d : kAllDims) c.steps *= stepsAlong(p, m, hw, d);
+  const double pes = static_cast<double>(hw.pes());
+  c.compute = static_cast<double>(c.macs) / (pes * o.mac_rate);
+  c.array = c.steps / o.mac_rate;
+  double tiles = 1;
+  for (Dim d : kAllDims) {
+    tiles *= static_cast<double>(ceilDiv(p.of(d), std::min(p.of(d), m.tile(local, d, local))));
+  }
+  if (hw.systolic) {
+    int stationary = -1;
+    for (int t = 0; t < kTensors; ++t) {
+      if (m.levels[size_t(pe)].keeps[size_t(t)]) stationary = t;
+    }
+    double overhead = tiles * hw.fill_drain;
+    if (stationary >= 0) {
+      const double swaps = std::max(tiles, nest.fills(static_cast<Operand>(stationary), nest.cut(pe)));
+      const double stream = c.array / swaps;
+      const double exposed = hw.weight_double_buffered ? std::max(0.0, hw.rows - stream) : hw.rows;
+      overhead += tiles * hw.rows + (swaps - tiles) * exposed;
+    }
+    c.array += overhead;
+  } else {
+    c.array += tiles * hw.fill_drain;
+  }
+  // Ports: each local pool and the NoC move their bytes at their bandwidth.
+  const Level& ll = hw.levels[size_t(local)];
+  std::array<double, kTensors> pool{};
+  for (size_t t = 0; t < kTensors; ++t) {
+    if (ll.bandwidth[t] > 0) {
+      pool[size_t(ll.pool_of[t])] += (c.reads[size_t(local)][t] + c.writes[size_t(local)][t]) / ll.bandwidth[t];
+    }
+  }
+  c.local = *std::max_element(pool.begin(), pool.end());
+  const double noc_total = c.noc_bytes[0] + c.noc_bytes[1] + c.noc_bytes[2];
+  c.noc = hw.noc_bandwidth > 0 ? noc_total / hw.noc_bandwidth : 0;
+  double prologue = 0, epilogue = 0;
+  if (!o.ideal_memory) {
+    for (int l = 0; l < local; ++l) {
+      const Level& lv = hw.levels[size_t(l)];
+      double bytes = 0;
+      for (size_t t = 0; t < kTensors; ++t) bytes += c.reads[size_t(l)][t] + c.writes[size_t(l)][t];
+      if (lv.bandwidth[0] > 0) c.offchip = std::max(c.offchip, bytes / lv.bandwidth[0]);
+    }
+    // The first tile's loads cannot hide behind compute, nor the last tile's store.
+    const Factors tile = m.tileAt(local, local);
+    const double bw = hw.offchip_bandwidth > 0 ? hw.offchip_bandwidth : 1e300;
+    prologue = hw.offchip_latency + (p.footprint(Operand::Input, tile) * sizeOf(p.input_dtype) +
+                                     p.footprint(Operand::Weight, tile) * sizeOf(p.weight_dtype)) / bw;
+    epilogue = p.footprint(Operand::Output, tile) * sizeOf(p.output_dtype) / bw;
+  }
+  const double busy = std::max({c.array, c.local, c.noc});
+  c.cycles = m.double_buffered ? std::max(busy, c.offchip) + prologue + epilogue
+                               : busy + c.offchip + tiles * (o.ideal_memory ? 0 : hw.offchip_latency);
+  c.utilization = c.cycles > 0 ? static_cast<double>(c.macs) / (c.cycles * pes * o.mac_rate) : 0;
+
+  // Energy: every access at its level's price, every NoC byte, every MAC.
+  c.level_energy.assign(nl, 0);
+  for (size_t l = 0; l < nl; ++l) {
+    for (size_t t = 0; t < kTensors; ++t) {
+      const double e = c.reads[l][t] * hw.levels[l].read_pj[t] + c.writes[l][t] * hw.levels[l].write_pj[t];
+      c.level_energy[l] += e;
+      c.tensor_energy[t] += e;
+    }
+  }
+  // The innermost holder feeding the MACs from a PE register file: one read per operand per MAC
+  // is already in reads[pe]; the NoC carries every byte crossing the fan-out.
+  for (size_t t = 0; t < kTensors; ++t) {
+    c.tensor_energy[t] += c.noc_bytes[t] * hw.noc_pj;
+    c.noc_energy += c.noc_bytes[t] * hw.noc_pj;
+  }
+  c.mac_energy = static_cast<double>(c.macs) * hw.mac_pj;
+  c.energy = c.noc_energy + c.mac_energy;
+  for (double e : c.level_energy) c.energy += e;
+
+  double unique = 0;
+  for (size_t t = 0; t < kTensors; ++t) {
+    if (o.home[t] == hw.dram) {
+      const auto x = static_cast<Operand>(t);
+      const DType dt = x == Operand::Input ? p.input_dtype : x == Operand::Weight ? p.weight_dtype : p.output_dtype;
+      unique += p.elements(x) * sizeOf(dt);
+    }
+  }
+  const double dram_bw = hw.levels[size_t(hw.dram)].bandwidth[0];
+  c.lower_bound = std::max(c.compute, o.ideal_memory || dram_bw <= 0 ? 0.0 : unique / dram_bw);
+  return c;
+}
+
+}  // namespace tessel::dataflows::nest

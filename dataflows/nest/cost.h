@@ -1,0 +1,56 @@
+// What a mapping costs: access counts per level and tensor (temporal reuse, spatial multicast and
+// reduction, partial sums leaving and re-entering a level, convolution halos, partial tiles),
+// the latency they imply (array steps with spatial utilization, systolic skew and stationary
+// swaps, per-level bandwidth, double buffering) and energy = accesses x energy per access.
+// Closed forms over the loop nest: cost does not grow with the number of iterations.
+#pragma once
+
+#include <array>
+#include <string>
+#include <vector>
+
+#include "dataflows/nest/hardware.h"
+#include "dataflows/nest/mapping.h"
+#include "dataflows/nest/problem.h"
+
+namespace tessel::dataflows::nest {
+
+using PerTensor = std::array<double, kTensors>;
+
+struct CostOptions {
+  std::array<int, kTensors> home{0, 0, 0};  // nest level each tensor lives in (DRAM or L2)
+  double mac_rate = 1;                       // MACs per PE per cycle for the problem's dtype
+  bool ideal_memory = false;                 // off-chip transfers are free
+};
+
+struct Cost {
+  bool ok = false;
+  std::string reason;  // why not, when !ok (a tile does not fit)
+  int64_t macs = 0;
+  double steps = 0;         // array steps: MAC slots per PE, partial tiles included
+  double compute = 0;       // macs / (PEs x rate): the ideal
+  double array = 0;         // the array's busy time: steps / rate + systolic skew and swaps
+  double local = 0;         // the local SRAMs' port time
+  double noc = 0;           // the NoC's transfer time
+  double offchip = 0;       // DRAM/L2 transfer time
+  double cycles = 0;        // the op's latency
+  double utilization = 0;   // macs / (cycles x PEs x rate)
+  std::vector<PerTensor> reads, writes;  // bytes per Hardware level and tensor
+  PerTensor noc_bytes{};                 // bytes sent over the NoC (a multicast counts once)
+  PerTensor delivered{};                 // bytes the PEs receive (a multicast counts per PE)
+  std::vector<double> level_energy;      // pJ per Hardware level
+  PerTensor tensor_energy{};             // pJ per tensor, all levels and the NoC
+  double noc_energy = 0, mac_energy = 0;
+  double energy = 0;                     // pJ, everything
+  double lower_bound = 0;                // max(compute, unique off-chip bytes / bandwidth)
+
+  double dramBytes() const;  // reads + writes at level 0
+};
+
+// "" when every level's kept tiles fit its capacity pools (two copies on chip when
+// double-buffered), else which level overflows and by how much.
+std::string checkCapacity(const Problem& p, const Mapping& m, const Hardware& hw);
+
+Cost evaluate(const Problem& p, const Mapping& m, const Hardware& hw, const CostOptions& o);
+
+}  // namespace tessel::dataflows::nest

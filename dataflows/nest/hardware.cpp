@@ -1,0 +1,142 @@
+#include "dataflows/nest/hardware.h"
+
+#include <algorithm>
+
+#include "arch/bandwidth.h"
+#include "util/error.h"
+
+namespace tessel::dataflows::nest {
+
+namespace {
+
+constexpr size_t kIn = 0, kW = 1, kOut = 2;
+
+Level offChipLevel(const arch::Accelerator& acc, size_t index, double bandwidth) {
+  const arch::StorageLevel& s = acc.levels[index];
+  Level l;
+  l.name = s.name;
+  l.off_chip = true;
+  l.arch_level.fill(static_cast<int>(index));
+  l.can_hold = {true, true, true};
+  if (s.kind == arch::LevelKind::L2) l.can_hold = {s.holds.inputs, s.holds.weights, s.holds.outputs};
+  l.pool_of = {0, 0, 0};
+  const double cap = s.capacity_bytes == 0 || s.kind == arch::LevelKind::DRAM
+                         ? -1.0
+                         : static_cast<double>(s.capacity_bytes);
+  l.pool_bytes = {cap, -1, -1};
+  l.bandwidth.fill(bandwidth);
+  l.read_pj.fill(s.read_energy_pj_per_byte);
+  l.write_pj.fill(s.write_energy_pj_per_byte);
+  return l;
+}
+
+// One SRAM level per tensor role: a scratchpad with an accumulator (Gemmini), or one global
+// buffer (Eyeriss). A scratchpad whose `holds` leaves weights out streams them past (TPU).
+Level localLevel(const arch::Accelerator& acc) {
+  auto index = [&](arch::LevelKind k) -> int {
+    for (size_t i = 0; i < acc.levels.size(); ++i) {
+      if (acc.levels[i].kind == k) return static_cast<int>(i);
+    }
+    return -1;
+  };
+  const int sp = index(arch::LevelKind::Scratchpad);
+  const int accum = index(arch::LevelKind::Accumulator);
+  const int gb = index(arch::LevelKind::GlobalBuffer);
+  const int in_level = sp >= 0 ? sp : gb;
+  if (in_level < 0) {
+    throw InfeasibleError("accelerator '" + acc.name +
+                          "' has no scratchpad or global buffer next to its array");
+  }
+  const int out_level = sp >= 0 && accum >= 0 ? accum : in_level;
+  const arch::StorageLevel& a = acc.levels[static_cast<size_t>(in_level)];
+  const arch::StorageLevel& o = acc.levels[static_cast<size_t>(out_level)];
+  Level l;
+  l.name = a.name + (out_level != in_level ? "+" + o.name : "");
+  l.arch_level = {in_level, in_level, out_level};
+  l.can_hold = {a.holds.inputs, a.holds.weights, o.holds.outputs};
+  l.pool_of = {0, 0, out_level != in_level ? 1 : 0};
+  l.pool_bytes = {static_cast<double>(a.capacity_bytes), static_cast<double>(o.capacity_bytes),
+                  -1};
+  const double in_bw = a.bandwidth * std::max(1, a.ports);
+  l.bandwidth = {in_bw, in_bw, o.bandwidth * std::max(1, o.ports)};
+  l.read_pj = {a.read_energy_pj_per_byte, a.read_energy_pj_per_byte, o.read_energy_pj_per_byte};
+  l.write_pj = {a.write_energy_pj_per_byte, a.write_energy_pj_per_byte,
+                o.write_energy_pj_per_byte};
+  return l;
+}
+
+// A systolic PE keeps one element of a tensor in its pipeline register (Gemmini's PE holds a
+// weight, or an output in OS). A spatial PE has its register file, shared or split per tensor.
+Level peLevel(const arch::Accelerator& acc) {
+  const arch::ComputeArray& a = acc.array;
+  Level l;
+  l.name = "pe";
+  l.per_pe = true;
+  l.arch_level = {-1, -1, -1};
+  l.read_pj.fill(a.rf_energy_pj_per_byte);
+  l.write_pj.fill(a.rf_energy_pj_per_byte);
+  if (a.kind == arch::ArrayKind::Systolic) {
+    l.can_hold = {true, true, true};
+    l.pool_of = {0, 1, 2};
+    l.pool_bytes = {static_cast<double>(bytesOf(a.input_dtype)),
+                    static_cast<double>(bytesOf(a.weight_dtype)),
+                    static_cast<double>(bytesOf(a.accum_dtype))};
+    return l;
+  }
+  if (a.rf_partitioned) {
+    l.pool_of = {0, 1, 2};
+    l.pool_bytes = {static_cast<double>(a.rf_input_bytes), static_cast<double>(a.rf_weight_bytes),
+                    static_cast<double>(a.rf_output_bytes)};
+    l.can_hold = {a.rf_input_bytes > 0, a.rf_weight_bytes > 0, a.rf_output_bytes > 0};
+  } else {
+    l.pool_of = {0, 0, 0};
+    l.pool_bytes = {static_cast<double>(a.pe_register_file_bytes), -1, -1};
+    const bool any = a.pe_register_file_bytes > 0;
+    l.can_hold = {any, any, any};
+  }
+  return l;
+}
+
+}  // namespace
+
+Hardware hardwareOf(const arch::Accelerator& acc) {
+  Hardware hw;
+  const arch::OffChipBandwidth off = arch::offChipBandwidth(acc);
+  hw.offchip_bandwidth = off.bytes_per_cycle;
+  hw.offchip_latency = acc.levels.at(0).latency;
+  for (size_t i = 0; i < acc.levels.size(); ++i) {
+    const arch::LevelKind k = acc.levels[i].kind;
+    if (k == arch::LevelKind::DRAM) {
+      hw.dram = static_cast<int>(hw.levels.size());
+      hw.levels.push_back(offChipLevel(acc, i, off.bytes_per_cycle));
+    } else if (k == arch::LevelKind::L2) {
+      hw.l2 = static_cast<int>(hw.levels.size());
+      hw.offchip_latency += acc.levels[i].latency;
+      const double bw = std::min(acc.levels[i].bandwidth, acc.dma.bus_bytes_per_cycle);
+      hw.levels.push_back(offChipLevel(acc, i, bw));
+    }
+  }
+  hw.levels.push_back(localLevel(acc));
+  hw.levels.push_back(peLevel(acc));
+  const arch::ComputeArray& a = acc.array;
+  hw.rows = a.rows;
+  hw.cols = a.cols;
+  hw.systolic = a.kind == arch::ArrayKind::Systolic;
+  // Systolic links forward operands PE to PE (a multicast in space) and add partial sums down
+  // the columns (a reduction); a spatial array has what its NoC section says.
+  hw.multicast = hw.systolic || acc.noc.multicast;
+  hw.reduction = hw.systolic || acc.noc.reduction;
+  hw.noc_bandwidth = acc.noc.bandwidth;
+  hw.noc_pj = acc.noc.energy_pj_per_byte;
+  hw.mac_pj = a.mac_energy_pj;
+  hw.fill_drain = a.pipeline_latency >= 0 ? a.pipeline_latency : a.rows + a.cols - 2.0;
+  if (!hw.systolic) hw.fill_drain = std::max(0.0, a.pipeline_latency);
+  hw.weight_double_buffered = a.weight_double_buffered;
+  hw.accum_dtype = a.accum_dtype;
+  (void)kIn;
+  (void)kW;
+  (void)kOut;
+  return hw;
+}
+
+}  // namespace tessel::dataflows::nest

@@ -1,0 +1,136 @@
+#include "dataflows/nest/mapping.h"
+
+#include <algorithm>
+
+namespace tessel::dataflows::nest {
+
+int64_t Mapping::tile(int level, Dim d, int local) const {
+  int64_t t = level <= local ? spatial(d) : 1;
+  for (size_t l = static_cast<size_t>(level); l < levels.size(); ++l) t *= levels[l].factor[at(d)];
+  return t;
+}
+
+Factors Mapping::tileAt(int level, int local) const {
+  Factors f = kOnes;
+  for (Dim d : kAllDims) f[at(d)] = tile(level, d, local);
+  return f;
+}
+
+namespace {
+
+const char* kTensorNames[kTensors] = {"inputs", "weights", "outputs"};
+
+std::string keepsText(const LevelLoops& l) {
+  std::string s;
+  for (int t = 0; t < kTensors; ++t) {
+    if (l.keeps[static_cast<size_t>(t)]) s += std::string(s.empty() ? "" : ",") + kTensorNames[t];
+  }
+  return s.empty() ? "-" : s;
+}
+
+std::string spatialText(const Mapping& m, const Problem& p) {
+  std::string rows, cols;
+  for (Dim d : kAllDims) {
+    if (m.rows[at(d)] > 1) rows += " " + p.dimName(d) + ":" + std::to_string(m.rows[at(d)]);
+    if (m.cols[at(d)] > 1) cols += " " + p.dimName(d) + ":" + std::to_string(m.cols[at(d)]);
+  }
+  return "rows" + (rows.empty() ? std::string(" -") : rows) + "  cols" +
+         (cols.empty() ? std::string(" -") : cols);
+}
+
+std::string loopsText(const LevelLoops& l, const Problem& p, const char* sep) {
+  std::string s;
+  for (Dim d : l.order) {
+    s += (s.empty() ? "" : sep);
+    s += "for " + p.dimName(d) + " in [0:" + std::to_string(l.factor[at(d)]) + ")";
+  }
+  return s;
+}
+
+}  // namespace
+
+std::string Mapping::loopNest(const Problem& p, const Hardware& hw) const {
+  std::string out;
+  std::string indent;
+  for (size_t l = 0; l < levels.size(); ++l) {
+    const std::string label = hw.levels[l].name + " [" + keepsText(levels[l]) + "]";
+    std::string pad(std::max<size_t>(1, 34 - std::min<size_t>(33, label.size())), ' ');
+    const std::string loops = loopsText(levels[l], p, "  ");
+    out += label + pad + indent + (loops.empty() ? "(no loops)" : loops) + "\n";
+    indent += "  ";
+    if (static_cast<int>(l) == hw.local()) {
+      out += std::string(34, ' ') + indent + "parallel " + spatialText(*this, p) + "\n";
+      indent += "  ";
+    }
+  }
+  return out;
+}
+
+std::string Mapping::brief(const Problem& p, const Hardware& hw) const {
+  std::string s = spatialText(*this, p);
+  for (size_t i = levels.size(); i-- > 0;) {
+    std::string f;
+    for (Dim d : levels[i].order) f += " " + p.dimName(d) + std::to_string(levels[i].factor[at(d)]);
+    s += " | " + hw.levels[i].name + (f.empty() ? " -" : f);
+  }
+  return s + (double_buffered ? "" : " | single-buffered");
+}
+
+std::vector<std::pair<std::string, std::string>> Mapping::flatten(const Problem& p,
+                                                                  const Hardware& hw) const {
+  std::vector<std::pair<std::string, std::string>> kv;
+  kv.emplace_back("spatial", spatialText(*this, p));
+  for (size_t l = 0; l < levels.size(); ++l) {
+    std::string f;
+    for (Dim d : levels[l].order) {
+      f += (f.empty() ? "" : " ") + p.dimName(d) + "=" + std::to_string(levels[l].factor[at(d)]);
+    }
+    kv.emplace_back(hw.levels[l].name,
+                    (f.empty() ? std::string("-") : f) + " keeps " + keepsText(levels[l]));
+  }
+  kv.emplace_back("double_buffered", double_buffered ? "true" : "false");
+  return kv;
+}
+
+std::string checkShape(const Mapping& m, const Problem& p, const Hardware& hw) {
+  if (m.levels.size() != hw.levels.size()) {
+    return "the mapping has " + std::to_string(m.levels.size()) + " levels, the hardware " +
+           std::to_string(hw.levels.size());
+  }
+  int64_t rows = 1, cols = 1;
+  for (Dim d : kAllDims) {
+    if (m.rows[at(d)] < 1 || m.cols[at(d)] < 1) return "spatial factors must be >= 1";
+    rows *= m.rows[at(d)];
+    cols *= m.cols[at(d)];
+  }
+  if (rows > hw.rows || cols > hw.cols) {
+    return "spatial unrolling " + std::to_string(rows) + "x" + std::to_string(cols) +
+           " exceeds the " + std::to_string(hw.rows) + "x" + std::to_string(hw.cols) + " array";
+  }
+  for (size_t l = 0; l < m.levels.size(); ++l) {
+    const LevelLoops& ll = m.levels[l];
+    for (Dim d : kAllDims) {
+      if (ll.factor[at(d)] < 1) return "factors must be >= 1";
+      const auto n = std::count(ll.order.begin(), ll.order.end(), d);
+      if ((ll.factor[at(d)] > 1) != (n == 1) || n > 1) {
+        return hw.levels[l].name + ": the loop order must list each dim with a factor > 1 once (" +
+               p.dimName(d) + ")";
+      }
+    }
+    for (int t = 0; t < kTensors; ++t) {
+      const auto ti = static_cast<size_t>(t);
+      if (ll.keeps[ti] && !hw.levels[l].can_hold[ti]) {
+        return hw.levels[l].name + " cannot hold " + kTensorNames[t];
+      }
+    }
+  }
+  for (Dim d : kAllDims) {
+    if (m.tile(0, d, hw.local()) < p.of(d)) {
+      return "the factors of " + p.dimName(d) + " cover " +
+             std::to_string(m.tile(0, d, hw.local())) + " of its " + std::to_string(p.of(d));
+    }
+  }
+  return "";
+}
+
+}  // namespace tessel::dataflows::nest

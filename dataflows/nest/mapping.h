@@ -1,0 +1,53 @@
+// A mapping of one loop nest onto the hardware chain: per storage level, the temporal loops that
+// iterate over the tiles of the level below (factor and order) and the tensors it keeps; between
+// the innermost shared level and the PEs, the spatial unrolling over array rows and columns.
+// Factors need not divide the extents: a loop's last iteration may be partial, and the cost model
+// counts those partial tiles exactly (no rounding of the workload).
+#pragma once
+
+#include <array>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "dataflows/nest/hardware.h"
+#include "dataflows/nest/problem.h"
+
+namespace tessel::dataflows::nest {
+
+struct LevelLoops {
+  Factors factor = kOnes;
+  std::vector<Dim> order;  // outermost first; every dim with factor > 1 appears once
+  std::array<bool, kTensors> keeps{true, true, true};  // false = the tensor bypasses this level
+};
+
+struct Mapping {
+  std::vector<LevelLoops> levels;  // like Hardware::levels, outermost first; the last is the PE
+  Factors rows = kOnes;            // spatial factors across array rows (product <= rows)
+  Factors cols = kOnes;            // and columns
+  bool double_buffered = true;     // on-chip tiles are double-buffered: loads hide under compute
+
+  // Elements along d of the tile held at `level` (its factors and everything below, spatial
+  // included when level is at or above the fan-out).
+  int64_t tile(int level, Dim d, int local) const;
+  Factors tileAt(int level, int local) const;
+  int64_t spatial(Dim d) const { return rows[at(d)] * cols[at(d)]; }
+  // Readable loop nest, one loop per line, e.g.
+  //   dram           for n in [0:4)
+  //   scratchpad     for k in [0:12)
+  //                  spatial rows k:16  cols n:16
+  //   pe  [weights]  for m in [0:128)
+  std::string loopNest(const Problem& p, const Hardware& hw) const;
+  // One line: "spatial k16 x n16 | pe m128 | scratchpad k12 | dram n4 m1".
+  std::string brief(const Problem& p, const Hardware& hw) const;
+  // Flat key/value form for reports: ("spatial", ...), ("<level>", "factors order keeps").
+  std::vector<std::pair<std::string, std::string>> flatten(const Problem& p,
+                                                           const Hardware& hw) const;
+};
+
+// "" when the mapping is well formed for (p, hw): one entry per level, orders list exactly the
+// dims with factor > 1, spatial products within the array, every extent covered, nothing kept
+// where the level cannot hold it. Otherwise why not (capacity is the cost model's business).
+std::string checkShape(const Mapping& m, const Problem& p, const Hardware& hw);
+
+}  // namespace tessel::dataflows::nest

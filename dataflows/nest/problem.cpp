@@ -1,0 +1,147 @@
+#include "dataflows/nest/problem.h"
+
+#include <algorithm>
+#include <cctype>
+
+#include "models/graph.h"
+#include "util/error.h"
+
+namespace tessel::dataflows::nest {
+
+namespace {
+constexpr std::array<const char*, kDims> kConvNames{"G", "N", "K", "C", "P", "Q", "R", "S"};
+}  // namespace
+
+std::string_view convName(Dim d) { return kConvNames[at(d)]; }
+
+std::optional<Dim> dimFromConvName(std::string_view name) {
+  if (name.size() != 1) return std::nullopt;
+  const char c = static_cast<char>(std::toupper(static_cast<unsigned char>(name[0])));
+  for (Dim d : kAllDims) {
+    if (kConvNames[at(d)][0] == c) return d;
+  }
+  return std::nullopt;
+}
+
+int64_t Problem::macs() const {
+  int64_t m = 1;
+  for (int64_t e : extent) m *= e;
+  return m;
+}
+
+bool Problem::relevant(Operand t, Dim d) {
+  switch (t) {
+    case Operand::Input:
+      return d != Dim::K;
+    case Operand::Weight:
+      return d == Dim::G || d == Dim::K || d == Dim::C || d == Dim::R || d == Dim::S;
+    case Operand::Output:
+      return d == Dim::G || d == Dim::N || d == Dim::K || d == Dim::P || d == Dim::Q;
+  }
+  return false;
+}
+
+int64_t Problem::inputRows(int64_t p, int64_t r) const {
+  const int64_t rows = (p - 1) * stride_h + (r - 1) * dilation_h + 1;
+  return input_h > 0 ? std::min(rows, input_h) : rows;
+}
+
+int64_t Problem::inputCols(int64_t q, int64_t s) const {
+  const int64_t cols = (q - 1) * stride_w + (s - 1) * dilation_w + 1;
+  return input_w > 0 ? std::min(cols, input_w) : cols;
+}
+
+double Problem::footprint(Operand t, const Factors& x) const {
+  auto f = [&](Dim d) { return static_cast<double>(x[at(d)]); };
+  switch (t) {
+    case Operand::Input:
+      return f(Dim::G) * f(Dim::N) * f(Dim::C) *
+             static_cast<double>(inputRows(x[at(Dim::P)], x[at(Dim::R)])) *
+             static_cast<double>(inputCols(x[at(Dim::Q)], x[at(Dim::S)]));
+    case Operand::Weight:
+      return f(Dim::G) * f(Dim::K) * f(Dim::C) * f(Dim::R) * f(Dim::S);
+    case Operand::Output:
+      return f(Dim::G) * f(Dim::N) * f(Dim::K) * f(Dim::P) * f(Dim::Q);
+  }
+  return 0;
+}
+
+std::string Problem::dimName(Dim d) const {
+  if (!gemm) return kConvNames[at(d)];
+  switch (d) {
+    case Dim::G:
+      return "b";
+    case Dim::P:
+      return "m";
+    case Dim::K:
+      return "n";
+    case Dim::C:
+      return "k";
+    default:
+      return "";
+  }
+}
+
+std::optional<Dim> Problem::dimByName(std::string_view name) const {
+  if (!gemm) return dimFromConvName(name);
+  for (Dim d : kAllDims) {
+    if (!dimName(d).empty() && dimName(d) == name) return d;
+  }
+  return std::nullopt;
+}
+
+std::string Problem::describe() const {
+  std::string s = gemm ? "gemm" : "conv";
+  for (Dim d : kAllDims) {
+    const std::string n = dimName(d);
+    if (n.empty() || (gemm && d == Dim::G && of(d) == 1)) continue;
+    s += " " + n + "=" + std::to_string(of(d));
+  }
+  if (!gemm && (stride_h != 1 || stride_w != 1)) s += " stride " + std::to_string(stride_h);
+  if (!gemm && (dilation_h != 1 || dilation_w != 1)) {
+    s += " dilation " + std::to_string(dilation_h);
+  }
+  return s;
+}
+
+Problem gemmProblem(int64_t batch, int64_t m, int64_t n, int64_t k, DType in, DType w,
+                    DType out) {
+  Problem p;
+  p.gemm = true;
+  p.extent[at(Dim::G)] = batch;
+  p.extent[at(Dim::P)] = m;
+  p.extent[at(Dim::K)] = n;
+  p.extent[at(Dim::C)] = k;
+  p.input_dtype = in;
+  p.weight_dtype = w;
+  p.output_dtype = out;
+  return p;
+}
+
+Problem problemOf(const models::Op& op, const models::Graph& g) {
+  if (!op.isGemmLike()) throw Error("op '" + op.name + "' is not a GEMM-like op");
+  const DType in = g.tensor(op.inputs.at(0)).dtype;
+  const DType w = g.tensor(op.inputs.at(1)).dtype;
+  const DType out = g.tensor(op.outputs.at(0)).dtype;
+  if (op.kind != models::OpKind::Conv2d) {
+    return gemmProblem(op.gemm.batch, op.gemm.m, op.gemm.n, op.gemm.k, in, w, out);
+  }
+  const models::ConvShape& c = op.conv;
+  Problem p;
+  p.extent[at(Dim::N)] = c.n;
+  p.extent[at(Dim::K)] = c.k;
+  p.extent[at(Dim::C)] = c.c;
+  p.extent[at(Dim::P)] = c.p;
+  p.extent[at(Dim::Q)] = c.q;
+  p.extent[at(Dim::R)] = c.r;
+  p.extent[at(Dim::S)] = c.s;
+  p.stride_h = p.stride_w = c.stride;
+  p.input_h = c.h;
+  p.input_w = c.w;
+  p.input_dtype = in;
+  p.weight_dtype = w;
+  p.output_dtype = out;
+  return p;
+}
+
+}  // namespace tessel::dataflows::nest

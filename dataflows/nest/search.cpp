@@ -1,0 +1,165 @@
+#include "dataflows/nest/search.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numeric>
+#include <thread>
+
+#include "dataflows/nest/candidates.h"
+
+namespace tessel::dataflows::nest {
+
+std::optional<Objective> parseObjective(std::string_view s) {
+  if (s == "latency") return Objective::Latency;
+  if (s == "energy") return Objective::Energy;
+  if (s == "edp") return Objective::Edp;
+  return std::nullopt;
+}
+
+std::string_view nameOf(Objective o) {
+  switch (o) {
+    case Objective::Latency:
+      return "latency";
+    case Objective::Energy:
+      return "energy";
+    case Objective::Edp:
+      return "edp";
+  }
+  return "?";
+}
+
+double score(const Cost& c, Objective o) {
+  if (!c.ok) return std::numeric_limits<double>::infinity();
+  switch (o) {
+    case Objective::Latency:
+      // Ties in time go to the cheaper mapping, then to fewer DRAM bytes.
+      return c.cycles * (1 + 1e-9 * c.energy / std::max(1.0, c.cycles * 1e3));
+    case Objective::Energy:
+      return c.energy * (1 + 1e-9 * c.cycles / std::max(1.0, c.energy * 1e3));
+    case Objective::Edp:
+      return c.energy * c.cycles;
+  }
+  return c.cycles;
+}
+
+namespace {
+
+struct Scored {
+  double score = std::numeric_limits<double>::infinity();
+  size_t index = 0;
+  bool operator<(const Scored& o) const {
+    return score < o.score || (score == o.score && index < o.index);
+  }
+};
+
+// Scores candidates on `threads` threads; each thread takes a fixed stride, so results do not
+// depend on scheduling.
+std::vector<Scored> scoreAll(const std::vector<Mapping>& cands, const Problem& p,
+                             const Hardware& hw, const SearchOptions& o, int threads) {
+  std::vector<Scored> out(cands.size());
+  auto work = [&](size_t first, size_t step) {
+    for (size_t i = first; i < cands.size(); i += step) {
+      out[i] = {score(evaluate(p, cands[i], hw, o.cost), o.objective), i};
+    }
+  };
+  const size_t n = std::max<size_t>(1, std::min<size_t>(static_cast<size_t>(threads), cands.size() / 64 + 1));
+  std::vector<std::thread> pool;
+  for (size_t t = 1; t < n; ++t) pool.emplace_back(work, t, n);
+  work(0, n);
+  for (auto& th : pool) th.join();
+  return out;
+}
+
+}  // namespace
+
+SearchResult search(const Problem& p, const Hardware& hw, const Constraints& c,
+                    const SearchOptions& o) {
+  SearchResult r;
+  const int threads = o.threads > 0 ? o.threads
+                                    : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+  const std::vector<Mapping> tilings = enumerateTilings(p, hw, c, o.whole_rows, o.budget <= 0, std::max<int64_t>(64, o.budget));
+  const std::vector<std::vector<Dim>> dram_orders = orderChoices(p, hw, 0);
+  r.space = static_cast<int64_t>(tilings.size()) * static_cast<int64_t>(dram_orders.size()) *
+            static_cast<int64_t>(localOrderChoices(p, hw, c).size());
+  // Stage 1: every tiling (a deterministic stride through them when the budget is short) under
+  // each tensor's stationary order at the outer levels.
+  const int64_t budget = o.budget > 0 ? o.budget : std::numeric_limits<int64_t>::max();
+  std::vector<Mapping> stage1 = o.seeds;
+  const size_t per = 3;
+  const size_t room = static_cast<size_t>(std::max<int64_t>(1, budget * 2 / 5 / static_cast<int64_t>(per)));
+  const double stride = tilings.size() > room ? static_cast<double>(tilings.size()) / static_cast<double>(room) : 1.0;
+  for (double x = 0; static_cast<size_t>(x) < tilings.size(); x += stride) {
+    for (int t = 0; t < kTensors; ++t) {
+      stage1.push_back(withOrders(tilings[static_cast<size_t>(x)], p, hw, static_cast<Operand>(t), Operand::Output));
+    }
+  }
+  std::vector<Scored> s1 = scoreAll(stage1, p, hw, o, threads);
+  r.evaluated = static_cast<int64_t>(stage1.size());
+  std::sort(s1.begin(), s1.end());
+  if (s1.empty() || !std::isfinite(s1.front().score)) {
+    r.reason = tilings.empty() ? "no tile of the array fits the local memories and register files"
+                               : "no candidate fits";
+    if (!s1.empty()) r.reason = evaluate(p, stage1[s1.front().index], hw, o.cost).reason;
+    return r;
+  }
+  // Stage 2: the best distinct tilings under every order the outer levels and the PE allow.
+  std::vector<Mapping> stage2;
+  const int64_t left = std::max<int64_t>(0, budget * 3 / 5 - r.evaluated);
+  for (size_t i = 0; i < s1.size() && std::isfinite(s1[i].score); ++i) {
+    const Mapping& base = stage1[s1[i].index];
+    std::vector<Mapping> more = allOrders(base, p, hw, c, dram_orders);
+    if (static_cast<int64_t>(stage2.size() + more.size()) > left && !stage2.empty()) break;
+    stage2.insert(stage2.end(), more.begin(), more.end());
+    if (i >= 63) break;
+  }
+  std::vector<Scored> s2 = scoreAll(stage2, p, hw, o, threads);
+  r.evaluated += static_cast<int64_t>(stage2.size());
+  Scored best = s1.front();
+  const Mapping* best_m = &stage1[best.index];
+  for (const Scored& s : s2) {
+    if (s.score < best.score) {
+      best = {s.score, 0};
+      best_m = &stage2[s.index];
+    }
+  }
+  // Stage 3: from the best few distinct starts, walk while anything improves and the budget
+  // lasts: one dim's tile through every size it may take, two factors traded, buffering flipped,
+  // every order.
+  std::vector<Mapping> starts{*best_m};
+  for (size_t i = 0; i < s1.size() && starts.size() < 8; ++i) {
+    if (std::isfinite(s1[i].score) && s1[i].index != best.index) starts.push_back(stage1[s1[i].index]);
+  }
+  std::vector<Mapping> climbed;
+  climbed.reserve(starts.size());
+  for (const Mapping& start : starts) {
+    if (r.evaluated >= budget) break;
+    Mapping cur = start;
+    double cur_score = score(evaluate(p, cur, hw, o.cost), o.objective);
+    ++r.evaluated;
+    for (int round = 0; round < 16 && r.evaluated < budget; ++round) {
+      std::vector<Mapping> moves = neighbours(cur, p, hw, c, o.whole_rows);
+      for (auto&& v : {pairMoves(cur, p, hw, c), allOrders(cur, p, hw, c, dram_orders)}) {
+        moves.insert(moves.end(), v.begin(), v.end());
+      }
+      const std::vector<Scored> sc = scoreAll(moves, p, hw, o, threads);
+      r.evaluated += static_cast<int64_t>(moves.size());
+      const auto it = std::min_element(sc.begin(), sc.end());
+      if (it == sc.end() || !(it->score < cur_score)) break;
+      cur = moves[it->index];
+      cur_score = it->score;
+    }
+    climbed.push_back(cur);
+    if (cur_score < best.score) {
+      best = {cur_score, 0};
+      best_m = &climbed.back();
+    }
+  }
+  r.ok = true;
+  r.mapping = *best_m;
+  r.cost = evaluate(p, r.mapping, hw, o.cost);
+  r.gap = r.cost.lower_bound > 0 ? r.cost.cycles / r.cost.lower_bound - 1 : 0;
+  return r;
+}
+
+}  // namespace tessel::dataflows::nest

@@ -1,0 +1,166 @@
+// The `search` mapper: the loop-nest search of dataflows/nest/ behind the Mapper interface. It
+// caches results per distinct layer (shape, dtypes, homes, constraints), so the twelve identical
+// blocks of a transformer are searched once, and seeds every GEMM's search with the mapping
+// gemmini-auto picks, so it is never worse than that heuristic under the same cost model.
+#include <map>
+#include <mutex>
+
+#include "dataflows/mapper.h"
+#include "dataflows/nest/candidates.h"
+#include "dataflows/nest/search.h"
+
+namespace tessel::dataflows {
+
+std::unique_ptr<Mapper> makeGemminiAutoMapper(const MapperOptions& options);
+
+namespace {
+
+nest::Dim nestDim(Dim d) {
+  return d == Dim::M ? nest::Dim::P : d == Dim::N ? nest::Dim::K : nest::Dim::C;
+}
+
+int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+// Gemmini's tile as a loop nest: array blocks across rows and columns, the stream dim inside
+// the PEs, the blocks of one tile in the local level, the tiles in DRAM in its loop order.
+std::optional<nest::Mapping> asNest(const Mapping& t, const Problem& p, const nest::Hardware& hw,
+                                    const Dataflow& df) {
+  const nest::Problem& q = p.loops;
+  if (!q.gemm || !df.gemm_view) return std::nullopt;
+  nest::Mapping m = nest::skeleton(q, hw, df.nest, nest::kOnes, nest::kOnes, t.double_buffered);
+  auto set = [&](Dim d, int64_t spatial_rows, int64_t spatial_cols, int64_t pe) {
+    const nest::Dim x = nestDim(d);
+    const int64_t tile = std::max<int64_t>(1, std::min(t.tileOf(d), q.of(x)));
+    m.rows[nest::at(x)] = spatial_rows;
+    m.cols[nest::at(x)] = spatial_cols;
+    m.levels[size_t(hw.pe())].factor[nest::at(x)] = pe;
+    m.levels[size_t(hw.local())].factor[nest::at(x)] = ceilDiv(tile, spatial_rows * spatial_cols * pe);
+    m.levels[0].factor[nest::at(x)] = ceilDiv(q.of(x), tile);
+  };
+  set(df.row_dim, std::min<int64_t>(hw.rows, std::min(t.tileOf(df.row_dim), q.of(nestDim(df.row_dim)))), 1, 1);
+  set(df.col_dim, 1, std::min<int64_t>(hw.cols, std::min(t.tileOf(df.col_dim), q.of(nestDim(df.col_dim)))), 1);
+  set(df.stream_dim, 1, 1, std::max<int64_t>(1, std::min(t.tileOf(df.stream_dim), q.of(nestDim(df.stream_dim)))));
+  m.levels[0].factor[nest::at(nest::Dim::G)] = q.of(nest::Dim::G);
+  std::vector<nest::Dim> outer{nest::Dim::G};
+  for (Dim d : t.loop_order) outer.push_back(nestDim(d));
+  for (size_t l = 0; l < m.levels.size(); ++l) {
+    auto& lv = m.levels[l];
+    lv.order.clear();
+    const std::vector<nest::Dim> pref =
+        static_cast<int>(l) < hw.local() ? outer
+                                         : std::vector<nest::Dim>{nest::Dim::K, nest::Dim::C, nest::Dim::P};
+    for (nest::Dim d : pref) {
+      if (lv.factor[nest::at(d)] > 1) lv.order.push_back(d);
+    }
+  }
+  if (!nest::checkShape(m, q, hw).empty() || !nest::checkCapacity(q, m, hw).empty()) return std::nullopt;
+  return m;
+}
+
+class SearchMapper final : public Mapper {
+ public:
+  explicit SearchMapper(const MapperOptions& o) : o_(o) {}
+  std::string_view name() const override { return "search"; }
+
+  MapResult map(const Problem& p, const arch::Accelerator& acc, const Dataflow& df,
+                const MapConstraints& constraints) const override {
+    const std::string key = p.loops.describe() + "|" + std::string(nameOf(p.input_dtype)) +
+                            std::string(nameOf(p.weight_dtype)) + std::string(nameOf(p.output_dtype)) + "|" +
+                            std::to_string(constraints.homes[0]) + std::to_string(constraints.homes[1]) +
+                            std::to_string(constraints.homes[2]) + (constraints.whole_rows ? "w" : "") +
+                            "|" + df.name + "|" + acc.hash();
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      if (auto it = cache_.find(key); it != cache_.end()) return it->second;
+    }
+    MapResult r = mapUncached(p, acc, df, constraints);
+    std::lock_guard<std::mutex> lock(mu_);
+    cache_.emplace(key, r);
+    return r;
+  }
+
+ private:
+  MapResult mapUncached(const Problem& p, const arch::Accelerator& acc, const Dataflow& df,
+                        const MapConstraints& constraints) const {
+    MapResult r;
+    const auto objective = nest::parseObjective(o_.objective);
+    if (!objective) {
+      r.reason = "unknown objective '" + o_.objective + "' (latency, energy, edp)";
+      return r;
+    }
+    auto hw = std::make_shared<const nest::Hardware>(nest::hardwareOf(acc));
+    nest::SearchOptions so;
+    so.objective = *objective;
+    so.budget = o_.budget;
+    so.threads = o_.threads;
+    so.whole_rows = constraints.whole_rows;
+    so.cost.mac_rate = acc.array.macRate(p.input_dtype);
+    so.cost.ideal_memory = o_.ideal_memory;
+    for (size_t t = 0; t < 3; ++t) {
+      const int home = constraints.homes[t];
+      const bool in_l2 = home >= 0 && static_cast<size_t>(home) < acc.levels.size() &&
+                         acc.levels[static_cast<size_t>(home)].kind == arch::LevelKind::L2;
+      so.cost.home[t] = in_l2 && hw->l2 >= 0 ? hw->l2 : hw->dram;
+    }
+    if (so.cost.mac_rate <= 0) {
+      r.reason = "the array has no " + std::string(nameOf(p.input_dtype)) + " MACs";
+      return r;
+    }
+    const bool systolic = acc.array.kind == arch::ArrayKind::Systolic;
+    nest::SearchResult s = nest::search(p.loops, *hw, df.nest, so);
+    nest::Problem loops = p.loops;
+    if (systolic && df.gemm_view) {
+      // A systolic array may also run the op as the GEMM Gemmini's hardware im2col presents (a
+      // convolution's window flattened into k, so all rows fill); that view starts from the
+      // mapping gemmini-auto picks. The better of the two views wins.
+      Problem gemm = p;
+      gemm.loops = nest::gemmProblem(p.batch, p.m, p.n, p.k, p.input_dtype, p.weight_dtype, p.output_dtype);
+      nest::SearchOptions go = so;
+      const MapResult seed = makeGemminiAutoMapper(o_)->map(gemm, acc, df, constraints);
+      if (seed.ok) {
+        if (auto m = asNest(seed.mapping, gemm, *hw, df)) go.seeds.push_back(*m);
+      }
+      nest::SearchResult g = nest::search(gemm.loops, *hw, df.nest, go);
+      if (g.ok && (!s.ok || nest::score(g.cost, *objective) < nest::score(s.cost, *objective))) {
+        g.space += s.space;
+        g.evaluated += s.evaluated;
+        s = g;
+        loops = gemm.loops;
+      }
+    }
+    if (!s.ok) {
+      r.reason = s.reason;
+      return r;
+    }
+    r.ok = true;
+    Mapping& m = r.mapping;
+    m.dataflow = df.name;
+    m.mapper = "search";
+    m.array_rows = acc.array.rows;
+    m.array_cols = acc.array.cols;
+    m.tile_m = s.mapping.tile(hw->local(), nest::Dim::P, hw->local());
+    m.tile_n = s.mapping.tile(hw->local(), nest::Dim::K, hw->local());
+    m.tile_k = s.mapping.tile(hw->local(), nest::Dim::C, hw->local());
+    m.double_buffered = s.mapping.double_buffered;
+    m.has_nest = true;
+    m.nest = s.mapping;
+    m.loops = loops;
+    m.hw = hw;
+    m.space = s.space;
+    m.evaluated = s.evaluated;
+    m.gap = s.gap;
+    return r;
+  }
+
+  MapperOptions o_;
+  mutable std::mutex mu_;
+  mutable std::map<std::string, MapResult> cache_;
+};
+
+}  // namespace
+
+std::unique_ptr<Mapper> makeSearchMapper(const MapperOptions& options) {
+  return std::make_unique<SearchMapper>(options);
+}
+
+}  // namespace tessel::dataflows

@@ -1,0 +1,71 @@
+#include "sim/analytical/nest_stats.h"
+
+#include <algorithm>
+
+#include "dataflows/nest/cost.h"
+#include "util/checked.h"
+#include "util/error.h"
+
+namespace tessel::sim::analytical {
+
+void fillNestStats(OpStats& s, const dataflows::OpPlan& plan, const arch::Accelerator& acc,
+                   bool ideal_memory) {
+  namespace nest = dataflows::nest;
+  const dataflows::Mapping& mp = plan.mapping;
+  const nest::Hardware& hw = *mp.hw;
+  nest::CostOptions o;
+  o.mac_rate = acc.array.macRate(plan.problem.input_dtype);
+  o.ideal_memory = ideal_memory;
+  for (size_t t = 0; t < 3; ++t) {
+    const int home = t == 0 ? plan.input_home : t == 1 ? plan.weight_home : plan.output_home;
+    const bool in_l2 = home >= 0 && static_cast<size_t>(home) < acc.levels.size() &&
+                       acc.levels[static_cast<size_t>(home)].kind == arch::LevelKind::L2;
+    o.home[t] = in_l2 && hw.l2 >= 0 ? hw.l2 : hw.dram;
+  }
+  nest::Problem problem = mp.loops;
+  problem.output_dtype = plan.problem.output_dtype;
+  const nest::Cost c = nest::evaluate(problem, mp.nest, hw, o);
+  if (!c.ok) throw InfeasibleError("op '" + plan.op->name + "': " + c.reason);
+  const double busy = std::max({c.array, c.local, c.noc});
+  s.cycles_by_cause[static_cast<size_t>(Cause::Compute)] = c.compute;
+  s.cycles_by_cause[static_cast<size_t>(Cause::FillDrain)] = c.array - c.compute;
+  s.cycles_by_cause[static_cast<size_t>(Cause::Noc)] = busy - c.array;
+  s.cycles_by_cause[static_cast<size_t>(Cause::MemoryStall)] = c.cycles - busy;
+  double rf_pj = 0;
+  for (size_t l = 0; l < hw.levels.size(); ++l) {
+    for (size_t t = 0; t < 3; ++t) {
+      const int a = hw.levels[l].arch_level[t];
+      if (a < 0) {
+        rf_pj += c.reads[l][t] * hw.levels[l].read_pj[t] + c.writes[l][t] * hw.levels[l].write_pj[t];
+        continue;
+      }
+      LevelTraffic& tr = s.traffic[static_cast<size_t>(a)];
+      auto count = [&](double v, const char* dir) {
+        return checked::toCount(v, [&] {
+          return "op '" + plan.op->name + "': bytes " + dir + " " + tr.level;
+        });
+      };
+      tr.read_bytes[t] += count(c.reads[l][t], "read from");
+      tr.write_bytes[t] += count(c.writes[l][t], "written to");
+    }
+  }
+  for (size_t l = 0; l < acc.levels.size(); ++l) {
+    const auto& lv = acc.levels[l];
+    double pj = 0;
+    for (size_t x = 0; x < kNumOperands; ++x) {
+      pj += static_cast<double>(s.traffic[l].read_bytes[x]) * lv.read_energy_pj_per_byte;
+      pj += static_cast<double>(s.traffic[l].write_bytes[x]) * lv.write_energy_pj_per_byte;
+    }
+    s.energy_pj.emplace_back(lv.name, pj);
+  }
+  s.energy_pj.emplace_back("register_file", rf_pj);
+  s.energy_pj.emplace_back("array", c.mac_energy);
+  s.energy_pj.emplace_back("noc", c.noc_energy);
+  s.energy_pj.emplace_back("sfu", 0.0);
+  s.energy_pj.emplace_back("host", 0.0);
+  for (size_t t = 0; t < 3; ++t) s.energy_by_operand_pj[t] = c.tensor_energy[t];
+  s.mapping = mp.flatten();
+  s.loop_nest = mp.loopNest(plan.problem);
+}
+
+}  // namespace tessel::sim::analytical
