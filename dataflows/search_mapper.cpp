@@ -6,6 +6,7 @@
 #include <mutex>
 
 #include "dataflows/mapper.h"
+#include "dataflows/tile_as_nest.h"
 #include "dataflows/nest/candidates.h"
 #include "dataflows/nest/search.h"
 
@@ -21,9 +22,9 @@ nest::Dim nestDim(Dim d) {
 
 int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
-// Gemmini's tile as a loop nest: array blocks across rows and columns, the stream dim inside
-// the PEs, the blocks of one tile in the local level, the tiles in DRAM in its loop order.
-std::optional<nest::Mapping> asNest(const Mapping& t, const Problem& p, const nest::Hardware& hw,
+}  // namespace
+
+std::optional<nest::Mapping> tileAsNest(const Mapping& t, const Problem& p, const nest::Hardware& hw,
                                     const Dataflow& df) {
   const nest::Problem& q = p.loops;
   if (!q.gemm || !df.gemm_view) return std::nullopt;
@@ -56,6 +57,8 @@ std::optional<nest::Mapping> asNest(const Mapping& t, const Problem& p, const ne
   if (!nest::checkShape(m, q, hw).empty() || !nest::checkCapacity(q, m, hw).empty()) return std::nullopt;
   return m;
 }
+
+namespace {
 
 class SearchMapper final : public Mapper {
  public:
@@ -118,7 +121,7 @@ class SearchMapper final : public Mapper {
       nest::SearchOptions go = so;
       const MapResult seed = makeGemminiAutoMapper(o_)->map(gemm, acc, df, constraints);
       if (seed.ok) {
-        if (auto m = asNest(seed.mapping, gemm, *hw, df)) go.seeds.push_back(*m);
+        if (auto m = tileAsNest(seed.mapping, gemm, *hw, df)) go.seeds.push_back(*m);
       }
       nest::SearchResult g = nest::search(gemm.loops, *hw, df.nest, go);
       if (g.ok && (!s.ok || nest::score(g.cost, *objective) < nest::score(s.cost, *objective))) {

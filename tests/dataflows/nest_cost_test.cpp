@@ -1,0 +1,185 @@
+// The loop-nest cost model against counts derived by hand: a 4x4x4 GEMM on a 2x2 systolic
+// array, a 1-D convolution's halo, and a 3x3 convolution on a 4x4 input under row-stationary.
+#include "dataflows/nest/cost.h"
+
+#include <gtest/gtest.h>
+
+#include "tests/dataflows/nest_fixtures.h"
+
+namespace tessel {
+namespace {
+
+using dataflows::Operand;
+using dataflows::nest::CostOptions;
+using dataflows::nest::evaluate;
+using dataflows::nest::gemmProblem;
+using dataflows::nest::Problem;
+using namespace testing;
+
+constexpr size_t kI = 0, kW = 1, kO = 2;
+
+// GEMM m = n = k = 4 (p = 4, K = 4, C = 4), INT8 in and out, INT32 partial sums, on a 2x2
+// weight-stationary systolic array: rows take C:2, columns K:2, the PE keeps its weight while
+// the 4 rows of m stream past (pe P:4), the buffer loops over the 2x2 weight blocks (K:2, C:2).
+//
+// Weights: DRAM -> buffer once: 16 B. Buffer -> PEs: each weight once (both spatial dims are
+// weight dims): 16 B, 4 swaps per PE. Every MAC reads its PE's weight: 64 B from the PE.
+// Inputs bypass the PEs: each MAC takes its input from the buffer, but a column multicast
+// (K is not an input dim) feeds both columns with one read: 4 m x 4 k x 2 K-blocks = 32 B read;
+// the PEs receive 64 B.
+// Outputs: a column adds its partial sums on the way down (C is not an output dim), so the
+// buffer sees 4 m x 4 n x 2 C-blocks = 32 updates x 4 B = 128 B written; 16 of those updates
+// start an output, the other 16 read the sum first: 64 B read; the final drain to DRAM reads 16
+// sums (64 B more) and writes 16 INT8 outputs.
+// Time: 16 steps (64 MACs on 4 PEs); one buffer tile: skew 2 + 2 + a 2-cycle first preload;
+// the 3 later swaps hide behind the 4-row stream. 20 cycles with free memory.
+TEST(NestCost, Gemm4x4x4OnTwoByTwoSystolicWs) {
+  const Hardware hw = tinyNest(2, 2, true);
+  const Problem p = gemmProblem(1, 4, 4, 4, DType::Int8, DType::Int8, DType::Int8);
+  Mapping m = nestMapping(hw, kOnes, {}, dims({{Dim::K, 2}, {Dim::C, 2}}), {Dim::K, Dim::C},
+                          dims({{Dim::P, 4}}), {Dim::P}, dims({{Dim::C, 2}}), dims({{Dim::K, 2}}));
+  m.levels[2].keeps = {false, true, false};
+  ASSERT_EQ(checkShape(m, p, hw), "");
+  CostOptions o;
+  o.ideal_memory = true;
+  const auto c = evaluate(p, m, hw, o);
+  ASSERT_TRUE(c.ok) << c.reason;
+  EXPECT_EQ(c.reads[0][kI], 16);
+  EXPECT_EQ(c.reads[0][kW], 16);
+  EXPECT_EQ(c.reads[0][kO], 0);
+  EXPECT_EQ(c.writes[0][kO], 16);
+  EXPECT_EQ(c.writes[1][kI], 16);
+  EXPECT_EQ(c.writes[1][kW], 16);
+  EXPECT_EQ(c.reads[1][kW], 16);
+  EXPECT_EQ(c.reads[1][kI], 32);
+  EXPECT_EQ(c.writes[1][kO], 128);
+  EXPECT_EQ(c.reads[1][kO], 64 + 64);
+  EXPECT_EQ(c.writes[2][kW], 16);
+  EXPECT_EQ(c.reads[2][kW], 64);
+  EXPECT_EQ(c.noc_bytes[kI], 32);
+  EXPECT_EQ(c.delivered[kI], 64);
+  EXPECT_EQ(c.noc_bytes[kO], 128);
+  EXPECT_EQ(c.steps, 16);
+  EXPECT_EQ(c.array, 20);
+  EXPECT_EQ(c.cycles, 20);
+  // Energy: DRAM 48 B x 200, buffer (16+16+16 writes, 16+32+128 reads, 128 writes) x 6,
+  // PE 80 B x 1, NoC (32 + 16 + 128) x 2, 64 MACs x 1.
+  const double buffer = (16 + 16 + 128 + 16 + 32 + 128) * 6.0;
+  EXPECT_DOUBLE_EQ(c.energy, 48 * 200.0 + buffer + 80 + 176 * 2.0 + 64);
+}
+
+// A 1-D convolution: 6 outputs (P), a 3-tap filter (R), 2 input channels (C), stride 1: 8 input
+// rows per channel, 16 input elements in all. The buffer holds 2 outputs' window (4 rows); DRAM
+// loops P:3 and C:2.
+//   - P innermost at DRAM: consecutive tiles overlap by 2 rows, which stay: each channel's 8
+//     rows are read once, 16 in total (halo reuse).
+//   - C innermost: the channel changes between neighbouring windows, so each window reloads its
+//     4 rows: 3 windows x 4 rows x 2 channels = 24.
+TEST(NestCost, OneDimensionalConvolutionHalo) {
+  const Hardware hw = tinyNest(1, 1, false, 1 << 20, 64);
+  Problem p;
+  p.extent[static_cast<size_t>(Dim::P)] = 6;
+  p.extent[static_cast<size_t>(Dim::R)] = 3;
+  p.extent[static_cast<size_t>(Dim::C)] = 2;
+  auto mapping = [&](std::vector<Dim> order) {
+    Mapping m = nestMapping(hw, dims({{Dim::P, 3}, {Dim::C, 2}}), std::move(order),
+                            dims({{Dim::P, 2}, {Dim::R, 3}}), {Dim::P, Dim::R}, kOnes, {}, kOnes,
+                            kOnes);
+    m.levels[2].keeps = {false, false, false};
+    return m;
+  };
+  CostOptions o;
+  o.ideal_memory = true;
+  const auto sliding = evaluate(p, mapping({Dim::C, Dim::P}), hw, o);
+  const auto reload = evaluate(p, mapping({Dim::P, Dim::C}), hw, o);
+  ASSERT_TRUE(sliding.ok && reload.ok);
+  EXPECT_EQ(sliding.reads[0][kI], 16);
+  EXPECT_EQ(reload.reads[0][kI], 24);
+  // The weights (6) stay in the buffer while P turns inside C (sliding: 6 reads); with C inside
+  // P they are reloaded for each of the 3 windows (18).
+  EXPECT_EQ(sliding.reads[0][kW], 6);
+  EXPECT_EQ(reload.reads[0][kW], 18);
+}
+
+// A 3x3 convolution on a 4x4 input (no padding: 2x2 outputs, C = K = 1) on 3x2 spatial PEs under
+// row-stationary: PE (r, p) holds filter row r, input row p + r and the partial-sum row of output
+// row p; it runs the 1-D convolution over Q:2 and S:3 itself.
+//   - Inputs: the multicast NoC sends each input row once to every PE on its diagonal: the
+//     buffer reads the whole 4x4 input once (16 B); the PEs receive 6 rows x 4 = 24 B.
+//   - Weights: each filter row is sent once to both columns: 9 B read, 18 B received.
+//   - Partial sums: the 3 PEs of a column add theirs vertically, so the buffer receives the 4
+//     outputs once (16 B at INT32) and never reads one back; each PE drains its 2 sums (12 x 4 B).
+//   - In the PEs: 36 MACs each update a sum (36 x 4 B written); all but each PE's first update of
+//     each of its 2 sums read it first: (36 - 12) x 4 B.
+//   - 6 steps: 36 MACs over 6 PEs, all busy.
+TEST(NestCost, ThreeByThreeConvRowStationaryMulticastAndReduction) {
+  const Hardware hw = tinyNest(3, 2, false, 1 << 20, 64);
+  Problem p;
+  p.extent[static_cast<size_t>(Dim::P)] = 2;
+  p.extent[static_cast<size_t>(Dim::Q)] = 2;
+  p.extent[static_cast<size_t>(Dim::R)] = 3;
+  p.extent[static_cast<size_t>(Dim::S)] = 3;
+  p.input_h = p.input_w = 4;
+  Mapping m = nestMapping(hw, kOnes, {}, kOnes, {}, dims({{Dim::Q, 2}, {Dim::S, 3}}),
+                          {Dim::Q, Dim::S}, dims({{Dim::R, 3}}), dims({{Dim::P, 2}}));
+  m.levels[2].keeps = {true, true, true};
+  ASSERT_EQ(checkShape(m, p, hw), "");
+  CostOptions o;
+  o.ideal_memory = true;
+  const auto c = evaluate(p, m, hw, o);
+  ASSERT_TRUE(c.ok) << c.reason;
+  EXPECT_EQ(c.reads[1][kI], 16);
+  EXPECT_EQ(c.writes[2][kI], 24);
+  EXPECT_EQ(c.reads[1][kW], 9);
+  EXPECT_EQ(c.writes[2][kW], 18);
+  EXPECT_EQ(c.writes[1][kO], 16);
+  EXPECT_EQ(c.reads[2][kO], 12 * 4 + (36 - 12) * 4);
+  EXPECT_EQ(c.writes[2][kO], 36 * 4);
+  EXPECT_EQ(c.steps, 6);
+  EXPECT_DOUBLE_EQ(c.utilization, 1.0);
+  // Without the reduction every PE's partial sums go to the buffer (12 updates, 8 of them
+  // re-reading a sum): the count grows by exactly the PEs that used to add in the network.
+  Hardware no_reduce = hw;
+  no_reduce.reduction = false;
+  const auto n = evaluate(p, m, no_reduce, o);
+  EXPECT_EQ(n.writes[1][kO], 12 * 4);
+  EXPECT_EQ(n.reads[1][kO], (12 - 4) * 4 + 4 * 4);
+}
+
+// Shapes that do not divide: m = 5 streams in PE tiles of 2 (2 + 2 + 1 rows: a short stream
+// takes fewer steps) and n = 4 spreads over 3 columns (3 + 1: the second pass leaves two
+// columns idle). The MACs stay 5 x 4 x 3 = 60, nothing rounded; the array spends 5 steps along
+// m times 2 passes along n = 10 steps of 9 PEs, so 60 / 90 of the slots do work.
+TEST(NestCost, PartialTilesAreCountedNotRounded) {
+  const Hardware hw = tinyNest(3, 3, true);
+  const Problem p = gemmProblem(1, 5, 4, 3);
+  Mapping m = nestMapping(hw, dims({{Dim::P, 3}, {Dim::K, 2}}), {Dim::K, Dim::P}, kOnes, {},
+                          dims({{Dim::P, 2}}), {Dim::P}, dims({{Dim::C, 3}}), dims({{Dim::K, 3}}));
+  m.levels[2].keeps = {false, true, false};
+  ASSERT_EQ(checkShape(m, p, hw), "");
+  CostOptions o;
+  o.ideal_memory = true;
+  const auto c = evaluate(p, m, hw, o);
+  ASSERT_TRUE(c.ok) << c.reason;
+  EXPECT_EQ(c.macs, 60);
+  EXPECT_EQ(c.steps, 10);
+  // Inputs: 5 x 3, multicast over the columns, read once per pass along n: 30 B.
+  EXPECT_EQ(c.reads[1][kI], 30);
+  // Weights stay in the PEs while the 3 m tiles pass (P innermost at DRAM): each of the 12 is
+  // loaded once: 9 in the first pass, 3 in the second.
+  EXPECT_EQ(c.writes[2][kW], 12);
+}
+
+TEST(NestCost, CapacityIsChecked) {
+  const Hardware hw = tinyNest(2, 2, true, 16);
+  const Problem p = gemmProblem(1, 4, 4, 4);
+  Mapping m = nestMapping(hw, kOnes, {}, dims({{Dim::K, 2}, {Dim::C, 2}}), {Dim::K, Dim::C},
+                          dims({{Dim::P, 4}}), {Dim::P}, dims({{Dim::C, 2}}), dims({{Dim::K, 2}}));
+  m.levels[2].keeps = {false, true, false};
+  const auto c = evaluate(p, m, hw, CostOptions{});
+  EXPECT_FALSE(c.ok);
+  EXPECT_NE(c.reason.find("buffer"), std::string::npos) << c.reason;
+}
+
+}  // namespace
+}  // namespace tessel
