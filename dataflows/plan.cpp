@@ -4,6 +4,7 @@
 #include <functional>
 
 #include "dataflows/mapper.h"
+#include "dataflows/pinned_mapping.h"
 #include "util/checked.h"
 #include "util/error.h"
 
@@ -133,10 +134,15 @@ void fillTensors(OpPlan& p, const models::Graph& g, const Homes& homes, int fina
 // Maps one GEMM; if its group needs whole rows and they do not fit, drops the row-wise tail of
 // the epilogue (those ops then run on their own).
 void mapGemm(OpPlan& p, const models::Graph& g, const arch::Accelerator& acc, const Dataflow& df,
-             const Mapper& mapper, models::FusionGroup* group) {
+             const Mapper& mapper, models::FusionGroup* group, const PinnedMapping* pin) {
   p.problem = problemOf(*p.op, g);
   MapResult r;
   const std::array<int, 3> homes{p.input_home, p.weight_home, p.output_home};
+  if (pin && pinnedOp(*pin) == p.op->name) {
+    const bool whole = group && group->needs_whole_rows;
+    p.mapping = pinnedMapping(*pin, p.problem, acc, df, MapConstraints{whole, homes}).mapping;
+    return;
+  }
   if (group && group->needs_whole_rows) {
     r = mapper.map(p.problem, acc, df, MapConstraints{true, homes});
     if (!r.ok) {
@@ -167,6 +173,17 @@ int sideInput(const models::Graph& g, const models::FusionGroup& group, const mo
 std::vector<OpPlan> plan(const models::Graph& g, const arch::Accelerator& acc, const Dataflow& df,
                          const PlanOptions& options) {
   const auto mapper = makeMapper(options.mapper, options.mapper_options);
+  const PinnedMapping* pin = options.pinned.get();
+  if (pin) {
+    const int id = g.findOp(pinnedOp(*pin));
+    if (id < 0 || !g.op(id).isGemmLike()) {
+      std::vector<std::string> names;
+      for (const models::Op& op : g.ops()) {
+        if (op.isGemmLike()) names.push_back(op.name);
+      }
+      failUnknownOp(*pin, names);
+    }
+  }
   const Homes homes = homesOf(acc);
   models::Fusion fusion = options.fuse ? models::fuse(g, fuseRulesFor(acc)) : models::Fusion{};
   fusion.group_of.resize(g.ops().size(), -1);
@@ -188,10 +205,10 @@ std::vector<OpPlan> plan(const models::Graph& g, const arch::Accelerator& acc, c
     if (p.placement == Placement::Host) {
       // Nothing to map.
     } else if (group && group->anchor == op.id && op.isGemmLike()) {
-      mapGemm(p, g, acc, df, *mapper, group);
+      mapGemm(p, g, acc, df, *mapper, group, pin);
       p.epilogue = group->epilogue;
     } else if (op.isGemmLike()) {
-      mapGemm(p, g, acc, df, *mapper, nullptr);
+      mapGemm(p, g, acc, df, *mapper, nullptr, pin);
     }
     const bool member =
         group && group->anchor != op.id &&

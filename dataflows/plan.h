@@ -2,6 +2,7 @@
 // GEMM's epilogue), its mapping when it is a GEMM, and where its tensors live.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -44,10 +45,14 @@ struct OpPlan {
   std::string unit_op;  // name the arch lists use: "softmax", "add", "relu", ...
 };
 
+struct PinnedMapping;
+
 struct PlanOptions {
   std::string mapper = "gemmini-auto";
   MapperOptions mapper_options;  // objective and budget of a searching mapper
   bool fuse = true;  // fuse epilogues the hardware supports (relu, folded batch norm, ...)
+  // One op's mapping pinned by the user (pinned_mapping.h); ConfigError if no op has its name.
+  std::shared_ptr<const PinnedMapping> pinned;
 };
 
 // Throws InfeasibleError naming the op when no mapping fits.

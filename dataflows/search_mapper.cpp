@@ -110,6 +110,9 @@ class SearchMapper final : public Mapper {
       return r;
     }
     const bool systolic = acc.array.kind == arch::ArrayKind::Systolic;
+    // A convolution on a systolic array is searched in two views; they share the budget.
+    const bool two_views = systolic && df.gemm_view && !p.loops.gemm;
+    if (two_views && so.budget > 0) so.budget = std::max<int64_t>(1, so.budget / 2);
     nest::SearchResult s = nest::search(p.loops, *hw, df.nest, so);
     nest::Problem loops = p.loops;
     if (systolic && df.gemm_view) {

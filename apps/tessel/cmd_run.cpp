@@ -8,6 +8,7 @@
 #include "apps/tessel/workload_args.h"
 #include "arch/load.h"
 #include "dataflows/dataflow.h"
+#include "dataflows/pinned_mapping.h"
 #include "models/precision.h"
 #include "models/workload.h"
 #include "reports/csv.h"
@@ -46,6 +47,7 @@ std::vector<std::pair<std::string, std::string>> labels(const RunArgs& args,
       {"fuse", args.no_fuse ? "false" : "true"},
   };
   if (!args.precision_plan.empty()) l.emplace_back("precision_plan", args.precision_plan);
+  if (!args.mapping_path.empty()) l.emplace_back("mapping", args.mapping_path);
   for (const auto& o : args.overrides) l.emplace_back("override", o);
   return l;
 }
@@ -67,7 +69,7 @@ int topCount(const std::string& text) {
 int runCommand(const RunArgs& args, std::ostream& out) {
   topCount(args.top);  // a bad value fails before any work
   checkOutputs({{"--json", args.json_path}, {"--csv", args.csv_path}},
-               {args.arch, args.precision_plan, args.dataflow});
+               {args.arch, args.precision_plan, args.dataflow, args.mapping_path});
   const arch::Accelerator acc = arch::loadFile(args.arch, args.overrides);
   const dataflows::Dataflow df = pickDataflow(args, acc);
   models::Graph graph =
@@ -82,6 +84,7 @@ int runCommand(const RunArgs& args, std::ostream& out) {
   options.plan.mapper_options.objective = args.objective;
   options.plan.mapper_options.budget = args.budget;
   options.plan.mapper_options.ideal_memory = args.ideal_memory;
+  if (!args.mapping_path.empty()) options.plan.pinned = dataflows::loadPinnedMapping(args.mapping_path);
   options.plan.fuse = !args.no_fuse;
   options.engine_options.ideal_memory = args.ideal_memory;
   options.labels = labels(args, df.name);

@@ -188,6 +188,23 @@ std::vector<Mapping> neighbours(const Mapping& m, const Problem& p, const Hardwa
   return out;
 }
 
+double spaceSize(const Problem& p, const Hardware& hw, const Constraints& c) {
+  double total = 0;
+  for (const auto& [rows, cols] : spatialSplits(p, hw, c)) {
+    double n = 1;
+    for (Dim d : kAllDims) {
+      if (p.of(d) <= 1) continue;
+      const int64_t s = rows[at(d)] * cols[at(d)];
+      const double sizes = static_cast<double>(tileSizes(p.of(d), s, SIZE_MAX).size());
+      const bool pe_loop = contains(c.pe_loops, d);
+      n *= pe_loop && !hw.systolic ? sizes * sizes : sizes;
+    }
+    total += n;
+  }
+  return total * static_cast<double>(orderChoices(p, hw, 0).size()) *
+         static_cast<double>(localOrderChoices(p, hw, c).size()) * 2;
+}
+
 std::vector<Mapping> pairMoves(const Mapping& m, const Problem& p, const Hardware& hw,
                                const Constraints& c) {
   // One dim grows by a step while another shrinks by one: trades capacity between them, which
@@ -252,7 +269,7 @@ std::vector<Mapping> allOrders(const Mapping& m, const Problem& p, const Hardwar
             }
             return true;
           }) == out.end()) {
-        out.push_back(x);
+        out.push_back(std::move(x));
       }
     }
   }
@@ -377,6 +394,7 @@ bool maximal(const Mapping& m, const Problem& p, const Hardware& hw, const std::
 std::vector<Mapping> enumerateTilings(const Problem& p, const Hardware& hw, const Constraints& c,
                                       bool whole_rows, bool exhaustive, int64_t target) {
   std::vector<Mapping> all;
+  all.reserve(4096);
   std::vector<Dim> dims;
   for (Dim d : kAllDims) {
     if (p.of(d) > 1) dims.push_back(d);
@@ -388,7 +406,8 @@ std::vector<Mapping> enumerateTilings(const Problem& p, const Hardware& hw, cons
   if (!exhaustive && !dims.empty()) {
     // Sizes per dim so that splits x sizes^dims stays near the target (PE and local sizes share
     // a dim's allowance on a spatial array).
-    const double per_split = std::max(1.0, static_cast<double>(target) / static_cast<double>(splits.size()));
+    const double per_split =
+        std::max(1.0, static_cast<double>(target) / (2.0 * static_cast<double>(splits.size())));
     const double per_dim = std::pow(per_split, 1.0 / static_cast<double>(dims.size()));
     limit = static_cast<size_t>(std::clamp(per_dim, 2.0, 16.0));
   }

@@ -46,6 +46,10 @@ std::vector<Operand> localOrderChoices(const Problem& p, const Hardware& hw, con
 std::vector<Mapping> neighbours(const Mapping& m, const Problem& p, const Hardware& hw,
                                 const Constraints& c, bool whole_rows);
 
+// Mappings the constraints allow before capacities are checked: spatial splits x tile sizes per
+// dim (every distinct size, PE and local) x loop orders x buffering. What --budget samples.
+double spaceSize(const Problem& p, const Hardware& hw, const Constraints& c);
+
 // Mappings that grow one factor a step and shrink another (trading a full buffer's room), and
 // `m` with double buffering flipped when that still fits.
 std::vector<Mapping> pairMoves(const Mapping& m, const Problem& p, const Hardware& hw,

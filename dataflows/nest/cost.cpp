@@ -10,10 +10,10 @@ namespace {
 int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
 struct Loop {
-  Dim d;
-  int64_t f;
-  int level;
-  bool spatial;
+  Dim d = Dim::G;
+  int64_t f = 1;
+  int level = 0;
+  bool spatial = false;
 };
 
 // How the spatial loops above a cut count: every PE's copy (All), or one read per distinct
@@ -131,7 +131,7 @@ class Nest {
   const Problem& p_;
   const Mapping& m_;
   const Hardware& hw_;
-  std::vector<Loop> loops_;
+  SmallVector<Loop, 6 * kDims + 2 * kDims> loops_;
 };
 
 // Array steps along one dim: the nested tiles of each level, down to an array tile spread over

@@ -12,17 +12,18 @@
 
 #include "dataflows/nest/hardware.h"
 #include "dataflows/nest/problem.h"
+#include "dataflows/nest/small_vector.h"
 
 namespace tessel::dataflows::nest {
 
 struct LevelLoops {
   Factors factor = kOnes;
-  std::vector<Dim> order;  // outermost first; every dim with factor > 1 appears once
+  SmallVector<Dim, kDims> order;  // outermost first; every dim with factor > 1 appears once
   std::array<bool, kTensors> keeps{true, true, true};  // false = the tensor bypasses this level
 };
 
 struct Mapping {
-  std::vector<LevelLoops> levels;  // like Hardware::levels, outermost first; the last is the PE
+  SmallVector<LevelLoops, 6> levels;  // like Hardware::levels, outermost first; the last is the PE
   Factors rows = kOnes;            // spatial factors across array rows (product <= rows)
   Factors cols = kOnes;            // and columns
   bool double_buffered = true;     // on-chip tiles are double-buffered: loads hide under compute

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 #include <numeric>
+#include <iterator>
 #include <thread>
 
 #include "dataflows/nest/candidates.h"
@@ -80,18 +81,24 @@ SearchResult search(const Problem& p, const Hardware& hw, const Constraints& c,
                                     : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
   const std::vector<Mapping> tilings = enumerateTilings(p, hw, c, o.whole_rows, o.budget <= 0, std::max<int64_t>(64, o.budget));
   const std::vector<std::vector<Dim>> dram_orders = orderChoices(p, hw, 0);
-  r.space = static_cast<int64_t>(tilings.size()) * static_cast<int64_t>(dram_orders.size()) *
-            static_cast<int64_t>(localOrderChoices(p, hw, c).size());
+  r.space = static_cast<int64_t>(std::min(spaceSize(p, hw, c), 4e18));
   // Stage 1: every tiling (a deterministic stride through them when the budget is short) under
   // each tensor's stationary order at the outer levels.
-  const int64_t budget = o.budget > 0 ? o.budget : std::numeric_limits<int64_t>::max();
+  const bool exhaustive = o.budget <= 0;
+  const int64_t budget = exhaustive ? std::numeric_limits<int64_t>::max() / 4 : o.budget;
   std::vector<Mapping> stage1 = o.seeds;
   const size_t per = 3;
   const size_t room = static_cast<size_t>(std::max<int64_t>(1, budget * 2 / 5 / static_cast<int64_t>(per)));
   const double stride = tilings.size() > room ? static_cast<double>(tilings.size()) / static_cast<double>(room) : 1.0;
   for (double x = 0; static_cast<size_t>(x) < tilings.size(); x += stride) {
+    const Mapping& tiling = tilings[static_cast<size_t>(x)];
+    if (exhaustive) {
+      // Every order of every tiling: the whole space, nothing ranked away.
+      for (Mapping& m : allOrders(tiling, p, hw, c, dram_orders)) stage1.push_back(std::move(m));
+      continue;
+    }
     for (int t = 0; t < kTensors; ++t) {
-      stage1.push_back(withOrders(tilings[static_cast<size_t>(x)], p, hw, static_cast<Operand>(t), Operand::Output));
+      stage1.push_back(withOrders(tiling, p, hw, static_cast<Operand>(t), Operand::Output));
     }
   }
   std::vector<Scored> s1 = scoreAll(stage1, p, hw, o, threads);
@@ -137,17 +144,28 @@ SearchResult search(const Problem& p, const Hardware& hw, const Constraints& c,
     Mapping cur = start;
     double cur_score = score(evaluate(p, cur, hw, o.cost), o.objective);
     ++r.evaluated;
-    for (int round = 0; round < 16 && r.evaluated < budget; ++round) {
-      std::vector<Mapping> moves = neighbours(cur, p, hw, c, o.whole_rows);
-      for (auto&& v : {pairMoves(cur, p, hw, c), allOrders(cur, p, hw, c, dram_orders)}) {
-        moves.insert(moves.end(), v.begin(), v.end());
+    // Tile moves until they stop helping; then the orders once; go on while either helps.
+    bool orders = false;
+    for (int round = 0; round < 24 && r.evaluated < budget; ++round) {
+      std::vector<Mapping> moves;
+      if (orders) {
+        moves = allOrders(cur, p, hw, c, dram_orders);
+      } else {
+        moves = neighbours(cur, p, hw, c, o.whole_rows);
+        std::vector<Mapping> pairs = pairMoves(cur, p, hw, c);
+        moves.insert(moves.end(), std::make_move_iterator(pairs.begin()), std::make_move_iterator(pairs.end()));
       }
       const std::vector<Scored> sc = scoreAll(moves, p, hw, o, threads);
       r.evaluated += static_cast<int64_t>(moves.size());
       const auto it = std::min_element(sc.begin(), sc.end());
-      if (it == sc.end() || !(it->score < cur_score)) break;
+      if (it == sc.end() || !(it->score < cur_score)) {
+        if (orders) break;
+        orders = true;
+        continue;
+      }
       cur = moves[it->index];
       cur_score = it->score;
+      orders = false;
     }
     climbed.push_back(cur);
     if (cur_score < best.score) {
