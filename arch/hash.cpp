@@ -78,6 +78,11 @@ void putArray(Canon& c, const ComputeArray& a) {
     c.put("array.throughput." + std::string(nameOf(t)), rate);
   c.put("array.weight_double_buffered", a.weight_double_buffered);
   c.put("array.register_file", a.pe_register_file_bytes);
+  if (a.rf_partitioned) {  // only then: the hashes of designs without split pads stay as they were
+    c.put("array.register_file.inputs", a.rf_input_bytes);
+    c.put("array.register_file.weights", a.rf_weight_bytes);
+    c.put("array.register_file.outputs", a.rf_output_bytes);
+  }
   c.put("array.register_file_energy", a.rf_energy_pj_per_byte);
   c.put("array.epilogue_ops", a.epilogue_ops);
   c.put("array.mac_energy", a.mac_energy_pj);

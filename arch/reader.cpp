@@ -20,7 +20,7 @@ std::string quoted(const std::string& s) { return "'" + s + "'"; }
 // What one element of a list or map key is called in messages.
 std::string nounFor(const std::string& key) {
   if (key == "dataflows") return "dataflow";
-  if (key == "holds") return "tensor";
+  if (key == "holds" || key == "register_file") return "tensor";
   return "op";
 }
 
@@ -161,6 +161,21 @@ Value convert(const ParamSpec& p, const yaml::Node& n, Building& b, bool record)
     case T::OpCosts:
       v.pairs = pairsOf(p, n);
       break;
+    case T::TensorBytes:
+      if (n.isMap()) {
+        for (const auto& [key, value] : n.entries()) {
+          const std::string name = pick(key, nounFor(p.key), p.choices);
+          const uint64_t bytes = units::parseBytes(value.scalar("a size"), value.where());
+          checkRange(T::Bytes, static_cast<double>(bytes), value);
+          v.pairs.emplace_back(name, static_cast<double>(bytes));
+        }
+        if (v.pairs.empty()) n.fail("must name at least one tensor's size");
+        return v;
+      }
+      v.bytes = units::parseBytes(n.scalar("a size, or a map tensor -> size"), n.where());
+      v.number = static_cast<double>(v.bytes);
+      checkRange(T::Bytes, v.number, n);
+      return v;
     default:
       convertQuantity(p, n, b, v);
       return v;

@@ -36,6 +36,11 @@ void assign(F& field, const Value& v) {
   }
 }
 
+int checkedInt(uint64_t bytes) {
+  if (bytes > INT_MAX) throw std::out_of_range("too large for this parameter");
+  return static_cast<int>(bytes);
+}
+
 // into(part, &Struct::member): an Apply storing the value into that member of that part.
 template <class S, class F>
 Apply into(S& (*part)(Building&), F S::*member) {
@@ -235,6 +240,26 @@ Apply throughputApply() {
   };
 }
 
+// A shared pool, or a scratch pad per tensor (tensors left out of the map get none).
+Apply registerFileApply() {
+  return [](Building& b, const Value& v) {
+    ComputeArray& a = b.acc.array;
+    a.rf_partitioned = !v.pairs.empty();
+    a.rf_input_bytes = a.rf_weight_bytes = a.rf_output_bytes = 0;
+    if (!a.rf_partitioned) {
+      a.pe_register_file_bytes = checkedInt(v.bytes);
+      return;
+    }
+    for (const auto& [tensor, bytes] : v.pairs) {
+      int& slot = tensor == "inputs" ? a.rf_input_bytes
+                  : tensor == "weights" ? a.rf_weight_bytes
+                                        : a.rf_output_bytes;
+      slot = checkedInt(static_cast<uint64_t>(bytes));
+    }
+    a.pe_register_file_bytes = a.rf_input_bytes + a.rf_weight_bytes + a.rf_output_bytes;
+  };
+}
+
 std::vector<ParamSpec> arrayParams() {
   return {
       among({"systolic", "spatial"}, opt("kind", T::Choice, "systolic",
@@ -266,8 +291,12 @@ std::vector<ParamSpec> arrayParams() {
       among(epilogueOpNames(), opt("epilogue_ops", T::NameList, "[]",
                                    "ops applied on the accumulator path, never leaving the array",
                                    into(arr, &ComputeArray::epilogue_ops))),
-      opt("register_file", T::Bytes, "0 B", "register file per PE",
-          into(arr, &ComputeArray::pe_register_file_bytes)),
+      among(kTensors,
+            opt("register_file", T::TensorBytes, "0 B",
+                "register file per PE: one size all tensors share, or a scratch pad per tensor "
+                "({inputs: 24 B, weights: 448 B, outputs: 48 B}); 0 = none (systolic arrays "
+                "keep one element in a pipeline register)",
+                registerFileApply())),
       der("register_file_energy", T::EnergyPerByte, "1 x mac_energy per byte (Eyeriss ratio)",
           "energy per byte read or written in a PE register file",
           into(arr, &ComputeArray::rf_energy_pj_per_byte)),
@@ -410,6 +439,7 @@ const std::vector<SectionSpec>& schema() {
 ValueRange valueRange(ValueType t) {
   switch (t) {
     case T::Bytes:
+    case T::TensorBytes:
       return {1, static_cast<double>(uint64_t{1} << 50), "B (1 PiB)"};
     case T::Bandwidth:
       return {1e-6, 1e12, "B/cycle"};
@@ -467,6 +497,8 @@ std::string_view unitOf(ValueType t) {
       return "map dtype -> number";
     case T::OpCosts:
       return "map op -> cycles";
+    case T::TensorBytes:
+      return "size (B, KiB, ...) shared, or map tensor -> size";
   }
   return "";
 }

@@ -34,6 +34,9 @@ enum class ValueType : uint8_t {
   NameList,    // a list of distinct ParamSpec::choices
   DTypeRates,  // {dtype: number}
   OpCosts,     // {op: number}, ops from ParamSpec::choices
+  // One size for a pool every tensor shares ("512 B"), or one per tensor
+  // ({inputs: 24 B, weights: 448 B, outputs: 48 B}); tensors from ParamSpec::choices.
+  TensorBytes,
 };
 
 enum class Need : uint8_t {
@@ -50,7 +53,8 @@ struct Value {
   std::string text;    // Text, Choice
   DType dtype = DType::Int8;
   std::vector<std::string> names;                     // NameList
-  std::vector<std::pair<std::string, double>> pairs;  // DTypeRates, OpCosts (keys as written)
+  // DTypeRates, OpCosts (keys as written); TensorBytes given as a map (bytes per tensor)
+  std::vector<std::pair<std::string, double>> pairs;
 };
 
 // Stores a parsed value into the spec; may throw std::out_of_range (reported at the value).

@@ -14,6 +14,7 @@ std::string typeText(const ParamSpec& p) {
   if (p.type == ValueType::Choice || p.type == ValueType::NameList)
     t += ": " + joinNames(p.choices);
   if (p.type == ValueType::OpCosts) t += " (ops: " + joinNames(p.choices) + ")";
+  if (p.type == ValueType::TensorBytes) t += " (tensors: " + joinNames(p.choices) + ")";
   return t;
 }
 

@@ -61,6 +61,11 @@ void arrayLines(std::ostringstream& out, const ComputeArray& a) {
       << (a.weight_double_buffered ? "; weights double-buffered" : "");
   if (a.pe_register_file_bytes > 0) {
     out << "; " << formatBytes(static_cast<uint64_t>(a.pe_register_file_bytes)) << " RF per PE";
+    if (a.rf_partitioned) {
+      out << " (inputs " << formatBytes(static_cast<uint64_t>(a.rf_input_bytes)) << ", weights "
+          << formatBytes(static_cast<uint64_t>(a.rf_weight_bytes)) << ", outputs "
+          << formatBytes(static_cast<uint64_t>(a.rf_output_bytes)) << ")";
+    }
   }
   out << "\n";
 }

@@ -150,19 +150,13 @@ void checkLevel(Building& b, StorageLevel& l) {
   if (local) checkTile(b, l);
 }
 
-// Parameters the schema describes for designs the analytical engine does not time yet (spatial
-// arrays with PE register files and a multicast NoC). Accepting them silently would suggest an
-// effect they do not have: each one given is a warning at the value.
+// Parameters the schema describes that the analytical engine does not time yet. Accepting them
+// silently would suggest an effect they do not have: each one given is a warning at the value.
 void warnUnmodeled(Building& b) {
   static const char* const kUnmodeled[] = {"scratchpad.latency",
                                            "accumulator.latency",
                                            "global_buffer.latency",
-                                           "l2.banks",
-                                           "noc.kind",
-                                           "noc.multicast",
-                                           "noc.reduction",
-                                           "array.register_file",
-                                           "array.register_file_energy"};
+                                           "l2.banks"};
   for (const char* path : kUnmodeled) {
     if (b.isGiven(path)) {
       b.warn(path, std::string(path) +
@@ -175,11 +169,6 @@ void warnUnmodeled(Building& b) {
     b.warn("array.weight_dtype",
            "array.weight_dtype differs from array.input_dtype: ops compute in one dtype each "
            "(--dtype or a precision plan), so it only sizes the one-tile check");
-  }
-  if (b.acc.array.kind == ArrayKind::Spatial) {
-    b.warn("array.kind",
-           "spatial arrays are timed like systolic ones (no register-file reuse, "
-           "no NoC multicast yet)");
   }
 }
 

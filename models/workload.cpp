@@ -154,7 +154,7 @@ Graph build(const std::string& name, const WorkloadOptions& options) {
     rejectDecode(name, options);
     rejectLayers(name, options);
     rejectAllLogits(name, options, false);
-    rejectUnusedOptions(name, options, {"--batch", "--dtype"},
+    rejectUnusedOptions(name, options, optionsOf(name),
                         "a single layer takes its shape from its parameters; --batch sets B/N");
     const std::string params = name.substr(5);
     return key[0] == 'g' ? detail::buildGemm(params, options) : detail::buildConv(params, options);
@@ -164,20 +164,27 @@ Graph build(const std::string& name, const WorkloadOptions& options) {
     if (!f.decode) rejectDecode(name, options);
     if (f.build == detail::buildResnet50) rejectLayers(name, options);
     rejectAllLogits(name, options, f.decode);  // the families with a decode phase are GPT-2's
-    if (f.build == detail::buildResnet50) {
-      rejectUnusedOptions(name, options, {"--batch", "--dtype", "--image"},
-                          "resnet50 takes --image, --batch and --dtype");
-    } else {
-      std::vector<std::string> used = {"--batch", "--dtype", "--seq", "--layers"};
-      if (f.decode) used.insert(used.end(), {"--phase", "--all-logits"});
-      rejectUnusedOptions(name, options, used,
-                          f.decode ? "gpt2 takes --seq, --batch, --phase, --layers, --all-logits "
+    rejectUnusedOptions(name, options, optionsOf(name),
+                        f.build == detail::buildResnet50 ? "resnet50 takes --image, --batch and --dtype"
+                        : f.decode ? "gpt2 takes --seq, --batch, --phase, --layers, --all-logits "
                                      "and --dtype"
                                    : "bert takes --seq, --batch, --layers and --dtype");
-    }
     return f.build(options);
   }
   unknownWorkload(name);
+}
+
+std::vector<std::string> optionsOf(const std::string& name) {
+  const std::string key = lower(name);
+  if (key.rfind("gemm:", 0) == 0 || key.rfind("conv:", 0) == 0) return {"--batch", "--dtype"};
+  for (const Family& f : families()) {
+    if (key != f.name) continue;
+    if (f.build == detail::buildResnet50) return {"--batch", "--dtype", "--image"};
+    std::vector<std::string> used = {"--batch", "--dtype", "--seq", "--layers"};
+    if (f.decode) used.insert(used.end(), {"--phase", "--all-logits"});
+    return used;
+  }
+  return {};
 }
 
 std::vector<std::string> workloadNames() {

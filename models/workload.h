@@ -29,6 +29,8 @@ struct WorkloadOptions {
 // conv:H=..,W=..,C=..,K=..,R=..,S=..[,stride=..][,pad=..][,N=..]. Unknown names or bad parameters
 // throw ConfigError (with a suggestion when one is close).
 Graph build(const std::string& name, const WorkloadOptions& options);
+// The options ("--seq", "--batch", ...) workload `name` reads; empty for an unknown name.
+std::vector<std::string> optionsOf(const std::string& name);
 
 // The names build() accepts (families, not every gemm:/conv: spelling).
 std::vector<std::string> workloadNames();

@@ -30,16 +30,30 @@ Json metadata(const sim::RunStats& run) {
           {"options", options}};
 }
 
+Json perTensor(const std::array<double, sim::kNumOperands>& pj) {
+  Json out = Json::object();
+  for (int r = 0; r < sim::kNumOperands; ++r) {
+    out[std::string(sim::nameOf(static_cast<sim::Operand>(r)))] = roundQuantity(pj[r]);
+  }
+  return out;
+}
+
 Json totals(const sim::RunStats& run) {
   Json levels = Json::object();
   for (const std::string& level : run.level_names) levels[level] = run.bytesAt(level);
+  Json energy = Json::object();
+  for (const auto& [component, pj] : run.energyByComponent()) energy[component] = roundQuantity(pj);
   return {{"cycles", roundQuantity(run.totalCycles())},
           {"seconds", roundQuantity(run.seconds())},
           {"energy_pj", roundQuantity(run.energyTotalPj())},
           {"macs", run.totalMacs()},
           {"utilization", roundRatio(run.utilization())},
           {"dram_bytes", dramBytes(run)},
-          {"bytes_by_level", levels}};
+          {"bytes_by_level", levels},
+          {"register_file_bytes", run.registerFileBytes()},
+          {"noc_bytes", run.nocBytes()},
+          {"energy_by_component", energy},
+          {"energy_by_tensor", perTensor(run.energyByOperand())}};
 }
 
 Json breakdown(const sim::RunStats& run) {
@@ -94,6 +108,9 @@ Json opRecord(const sim::OpStats& op) {
           {"cycles_by_cause", causes},
           {"traffic", traffic},
           {"energy_pj", energy},
+          {"energy_by_tensor", perTensor(op.energy_by_operand_pj)},
+          {"register_file_bytes", op.register_file_bytes},
+          {"noc_bytes", op.noc_bytes},
           {"utilization", roundRatio(op.utilization)},
           {"mapping", mapping},
           {"loop_nest", op.loop_nest}};

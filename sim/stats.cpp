@@ -1,5 +1,7 @@
 #include "sim/stats.h"
 
+#include <algorithm>
+
 #include "util/checked.h"
 
 namespace tessel::sim {
@@ -92,6 +94,42 @@ double RunStats::energyTotalPj() const {
   double sum = 0;
   for (const OpStats& op : ops) sum += op.energyTotal();
   return sum;
+}
+
+int64_t RunStats::registerFileBytes() const {
+  int64_t sum = 0;
+  for (const OpStats& op : ops) sum = checked::add(sum, op.register_file_bytes, "the RF bytes");
+  return sum;
+}
+
+int64_t RunStats::nocBytes() const {
+  int64_t sum = 0;
+  for (const OpStats& op : ops) sum = checked::add(sum, op.noc_bytes, "the NoC bytes");
+  return sum;
+}
+
+std::vector<std::pair<std::string, double>> RunStats::energyByComponent() const {
+  std::vector<std::pair<std::string, double>> sums;
+  for (const OpStats& op : ops) {
+    for (const auto& [component, pj] : op.energy_pj) {
+      auto it = std::find_if(sums.begin(), sums.end(),
+                             [&](const auto& e) { return e.first == component; });
+      if (it == sums.end()) {
+        sums.emplace_back(component, pj);
+      } else {
+        it->second += pj;
+      }
+    }
+  }
+  return sums;
+}
+
+std::array<double, kNumOperands> RunStats::energyByOperand() const {
+  std::array<double, kNumOperands> sums{};
+  for (const OpStats& op : ops) {
+    for (int t = 0; t < kNumOperands; ++t) sums[t] += op.energy_by_operand_pj[t];
+  }
+  return sums;
 }
 
 // The cycle-weighted mean of the ops' utilizations: each is against the peak of its own dtype

@@ -56,6 +56,11 @@ struct OpStats {
   // The same energy split by the tensor it moved (inputs, weights, outputs); MACs and the SFU
   // and host belong to none. Filled for loop-nest mappings, zeros otherwise.
   std::array<double, kNumOperands> energy_by_operand_pj{};
+  // Accesses below the storage levels: bytes read and written in the PEs' register files, and
+  // bytes the NoC carried from the local memories to the PEs (a multicast once). Loop-nest
+  // mappings fill them; 0 otherwise.
+  int64_t register_file_bytes = 0;
+  int64_t noc_bytes = 0;
   double utilization = 0;  // macs / (cycles * PEs * MACs/PE/cycle of its dtype); 0 on the host
 
   // The mapping, flattened for reports: ("dataflow","ws"), ("tile_i","4"), ...
@@ -90,6 +95,12 @@ struct RunStats {
   double energyTotalPj() const;
   double utilization() const;  // cycle-weighted mean of the ops' utilization, <= 1
   int64_t bytesAt(std::string_view level) const;
+  int64_t registerFileBytes() const;
+  int64_t nocBytes() const;
+  // Energy per component (dram, scratchpad, register_file, array, noc, sfu, host...), in the
+  // order components first appear; and per tensor (inputs, weights, outputs).
+  std::vector<std::pair<std::string, double>> energyByComponent() const;
+  std::array<double, kNumOperands> energyByOperand() const;
   std::array<double, kNumCauses> cyclesByCause() const;
   // Cycles per op class, in OpClass order (all 9 classes, zeros included).
   std::vector<std::pair<models::OpClass, double>> cyclesByClass() const;

@@ -135,7 +135,7 @@ void addRun(CLI::App& app, RunArgs& run, std::function<int()>& action, std::ostr
                   "gemm:M=..,K=..,N=.., conv:H=..,W=..,C=..,K=..,R=..,S=..")
       ->required();
   addWorkloadOptions(cmd, run.workload);
-  cmd->add_option("--dataflow", run.dataflow, "ws | os | is | a dataflow YAML file");
+  cmd->add_option("--dataflow", run.dataflow, "ws | os | is | rs | nlr | a dataflow YAML file");
   cmd->add_option("--engine", run.engine, "analytical")->capture_default_str();
   cmd->add_option("--mapper", run.mapper,
                   "search (explores the mappings the dataflow allows) or gemmini-auto (Gemmini's "
@@ -168,6 +168,35 @@ void addRun(CLI::App& app, RunArgs& run, std::function<int()>& action, std::ostr
   });
 }
 
+void addCompare(CLI::App& app, tessel::app::CompareArgs& c, std::function<int()>& action,
+                std::ostream& out) {
+  CLI::App* cmd = app.add_subcommand(
+      "compare", "run several dataflows on several workloads and compare them");
+  cmd->add_option("--arch", c.arch, "accelerator YAML file")->required();
+  cmd->add_option("--dataflows", c.dataflows, "dataflow names or YAML files, comma-separated")
+      ->delimiter(',')
+      ->capture_default_str();
+  cmd->add_option("--workloads", c.workloads, "workloads, comma-separated")
+      ->delimiter(',')
+      ->capture_default_str();
+  addWorkloadOptions(cmd, c.workload);
+  cmd->add_option("--objective", c.objective, "what the search minimizes: latency, energy, edp")
+      ->check(CLI::IsMember({"latency", "energy", "edp"}))
+      ->capture_default_str();
+  cmd->add_option("--budget", c.budget,
+                  "cost evaluations per distinct layer for the search (0 = the whole space)")
+      ->check(CLI::Range(int64_t{0}, int64_t{1} << 40))
+      ->capture_default_str();
+  cmd->add_option("-p,--param", c.overrides, "override a YAML key (repeatable)");
+  cmd->add_option("--json", c.json_path, "write the comparison as JSON; - = standard output");
+  cmd->add_option("--csv", c.csv_path, "write one CSV row per workload and dataflow");
+  cmd->add_flag("-q,--quiet", c.quiet, "no table on stdout");
+  cmd->callback([&, cmd] {
+    c.workload.given = givenOptions(cmd);
+    action = [&] { return tessel::app::compareCommand(c, out); };
+  });
+}
+
 }  // namespace
 
 namespace tessel::app {
@@ -180,6 +209,8 @@ int runCli(int argc, const char* const* argv, std::ostream& out, std::ostream& e
 
   RunArgs run;
   addRun(app, run, action, out);
+  tessel::app::CompareArgs compare;
+  addCompare(app, compare, action, out);
 
   CLI::App* arch = app.add_subcommand("arch", "accelerator descriptions");
   arch->require_subcommand(1);

@@ -311,10 +311,14 @@ Cost evaluate(const Problem& p, const Mapping& m, const Hardware& hw, const Cost
     }
   }
   // The innermost holder feeding the MACs from a PE register file: one read per operand per MAC
-  // is already in reads[pe]; the NoC carries every byte crossing the fan-out.
+  // is already in reads[pe]. The NoC: a bus pays once per distinct value it carries; neighbour
+  // links and a mesh once per PE the value reaches (one link each). Partial sums add up over
+  // the links between neighbouring PEs on every kind: one hop per PE that contributes.
   for (size_t t = 0; t < kTensors; ++t) {
-    c.tensor_energy[t] += c.noc_bytes[t] * hw.noc_pj;
-    c.noc_energy += c.noc_bytes[t] * hw.noc_pj;
+    const bool per_transfer = hw.noc_bus && static_cast<Operand>(t) != Operand::Output;
+    const double e = (per_transfer ? c.noc_bytes[t] : c.delivered[t]) * hw.noc_pj;
+    c.tensor_energy[t] += e;
+    c.noc_energy += e;
   }
   c.mac_energy = static_cast<double>(c.macs) * hw.mac_pj;
   c.energy = c.noc_energy + c.mac_energy;

@@ -128,6 +128,7 @@ Hardware hardwareOf(const arch::Accelerator& acc) {
   hw.reduction = hw.systolic || acc.noc.reduction;
   hw.noc_bandwidth = acc.noc.bandwidth;
   hw.noc_pj = acc.noc.energy_pj_per_byte;
+  hw.noc_bus = !hw.systolic && acc.noc.kind == "bus";
   hw.mac_pj = a.mac_energy_pj;
   hw.fill_drain = a.pipeline_latency >= 0 ? a.pipeline_latency : a.rows + a.cols - 2.0;
   if (!hw.systolic) hw.fill_drain = std::max(0.0, a.pipeline_latency);

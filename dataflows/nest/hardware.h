@@ -38,7 +38,11 @@ struct Hardware {
   bool multicast = true;  // one buffer read may feed every PE that needs the value
   bool reduction = true;  // partial sums of different PEs add up in the network
   double noc_bandwidth = 0;  // bytes/cycle, 0 = unlimited
-  double noc_pj = 0;         // per byte moved over the NoC
+  double noc_pj = 0;         // per byte per hop (per transfer on a bus)
+  // A bus broadcasts inputs and weights: one transfer per distinct value, however many PEs take
+  // it. Neighbour links (systolic) and a mesh's multicast tree cross one link per PE reached;
+  // partial sums always add up over neighbour links, a hop per contributing PE.
+  bool noc_bus = false;
   double mac_pj = 0;
   double offchip_bandwidth = 0;  // bytes/cycle between the off-chip levels and the local ones
   double offchip_latency = 0;    // cycles

@@ -31,12 +31,13 @@ void fillNestStats(OpStats& s, const dataflows::OpPlan& plan, const arch::Accele
   s.cycles_by_cause[static_cast<size_t>(Cause::FillDrain)] = c.array - c.compute;
   s.cycles_by_cause[static_cast<size_t>(Cause::Noc)] = busy - c.array;
   s.cycles_by_cause[static_cast<size_t>(Cause::MemoryStall)] = c.cycles - busy;
-  double rf_pj = 0;
+  double rf_pj = 0, rf_bytes = 0;
   for (size_t l = 0; l < hw.levels.size(); ++l) {
     for (size_t t = 0; t < 3; ++t) {
       const int a = hw.levels[l].arch_level[t];
       if (a < 0) {
         rf_pj += c.reads[l][t] * hw.levels[l].read_pj[t] + c.writes[l][t] * hw.levels[l].write_pj[t];
+        rf_bytes += c.reads[l][t] + c.writes[l][t];
         continue;
       }
       LevelTraffic& tr = s.traffic[static_cast<size_t>(a)];
@@ -64,6 +65,12 @@ void fillNestStats(OpStats& s, const dataflows::OpPlan& plan, const arch::Accele
   s.energy_pj.emplace_back("sfu", 0.0);
   s.energy_pj.emplace_back("host", 0.0);
   for (size_t t = 0; t < 3; ++t) s.energy_by_operand_pj[t] = c.tensor_energy[t];
+  s.register_file_bytes = checked::toCount(rf_bytes, [&] {
+    return "op '" + plan.op->name + "': register-file bytes";
+  });
+  s.noc_bytes = checked::toCount(c.noc_bytes[0] + c.noc_bytes[1] + c.noc_bytes[2], [&] {
+    return "op '" + plan.op->name + "': NoC bytes";
+  });
   s.mapping = mp.flatten();
   s.loop_nest = mp.loopNest(plan.problem);
 }

@@ -63,9 +63,13 @@ TEST(NestCost, Gemm4x4x4OnTwoByTwoSystolicWs) {
   EXPECT_EQ(c.array, 20);
   EXPECT_EQ(c.cycles, 20);
   // Energy: DRAM 48 B x 200, buffer (16+16+16 writes, 16+32+128 reads, 128 writes) x 6,
-  // PE 80 B x 1, NoC (32 + 16 + 128) x 2, 64 MACs x 1.
+  // PE 80 B x 1, 64 MACs x 1. Neighbour links cost a hop per PE a value reaches: every MAC's
+  // input (64 B) and partial sum (64 x 4 B) crosses one link, each weight one on its way in
+  // (16 B): (64 + 16 + 256) x 2.
+  EXPECT_EQ(c.delivered[kO], 256);
+  EXPECT_EQ(c.delivered[kW], 16);
   const double buffer = (16 + 16 + 128 + 16 + 32 + 128) * 6.0;
-  EXPECT_DOUBLE_EQ(c.energy, 48 * 200.0 + buffer + 80 + 176 * 2.0 + 64);
+  EXPECT_DOUBLE_EQ(c.energy, 48 * 200.0 + buffer + 80 + (64 + 16 + 256) * 2.0 + 64);
 }
 
 // A 1-D convolution: 6 outputs (P), a 3-tap filter (R), 2 input channels (C), stride 1: 8 input
