@@ -1,4 +1,5 @@
 // Walks schema() over a YAML document: presence, types, units and ranges of each value.
+#include <climits>
 #include <cmath>
 #include <cstdio>
 #include <optional>
@@ -167,6 +168,7 @@ Value convert(const ParamSpec& p, const yaml::Node& n, Building& b, bool record)
           const std::string name = pick(key, nounFor(p.key), p.choices);
           const uint64_t bytes = units::parseBytes(value.scalar("a size"), value.where());
           checkRange(T::Bytes, static_cast<double>(bytes), value);
+          if (bytes > INT_MAX) value.fail(value.describe() + " is too large for " + quoted(p.key));
           v.pairs.emplace_back(name, static_cast<double>(bytes));
         }
         if (v.pairs.empty()) n.fail("must name at least one tensor's size");

@@ -214,7 +214,22 @@ std::string whyNotRunnable(const Dataflow& df, const arch::Accelerator& acc) {
            acc.name + "' has a " + kind + " array";
   }
   if (acc.array.kind != arch::ArrayKind::Systolic) {
-    // A spatial PE keeps what its register file can hold.
+    // The array's controller runs the dataflows its array.dataflows lists (a user's file runs
+    // when it allows the same loop nest as one of them), and a PE keeps what its register file
+    // can hold.
+    bool listed = false;
+    for (const std::string& name : acc.array.dataflows) {
+      const auto shipped = builtinDataflows();
+      if (std::find(shipped.begin(), shipped.end(), name) == shipped.end()) continue;
+      const Dataflow d = loadDataflow(name);
+      listed = listed || name == df.name ||
+               (d.nest.rows == df.nest.rows && d.nest.cols == df.nest.cols &&
+                d.nest.pe_keeps == df.nest.pe_keeps && d.nest.pe_loops == df.nest.pe_loops);
+    }
+    if (!listed) {
+      return "accelerator '" + acc.name + "' does not run " + what + ": its array.dataflows lists " +
+             joinNames(acc.array.dataflows) + ", and none allows the same loop nest";
+    }
     static const char* const kTensor[] = {"inputs", "weights", "outputs"};
     const nest::Hardware hw = nest::hardwareOf(acc);
     for (size_t t = 0; t < 3; ++t) {

@@ -176,8 +176,8 @@ void addCompare(CLI::App& app, tessel::app::CompareArgs& c, std::function<int()>
   cmd->add_option("--dataflows", c.dataflows, "dataflow names or YAML files, comma-separated")
       ->delimiter(',')
       ->capture_default_str();
-  cmd->add_option("--workloads", c.workloads, "workloads, comma-separated")
-      ->delimiter(',')
+  // Not split here: a single layer's own parameters are comma-separated (gemm:M=..,K=..).
+  cmd->add_option("--workloads", c.workloads_text, "workloads, comma-separated")
       ->capture_default_str();
   addWorkloadOptions(cmd, c.workload);
   cmd->add_option("--objective", c.objective, "what the search minimizes: latency, energy, edp")

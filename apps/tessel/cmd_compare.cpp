@@ -77,7 +77,27 @@ reports::CompareRun runOne(const CompareArgs& args, const arch::Accelerator& acc
 
 }  // namespace
 
-int compareCommand(const CompareArgs& args, std::ostream& out) {
+std::vector<std::string> splitWorkloads(const std::string& text) {
+  std::vector<std::string> out;
+  size_t start = 0;
+  while (start <= text.size()) {
+    const size_t comma = std::min(text.find(',', start), text.size());
+    const std::string piece = text.substr(start, comma - start);
+    const bool continues = !out.empty() && piece.find('=') != std::string::npos &&
+                           piece.find(':') == std::string::npos;
+    if (continues) {
+      out.back() += "," + piece;
+    } else if (!piece.empty()) {
+      out.push_back(piece);
+    }
+    start = comma + 1;
+  }
+  return out;
+}
+
+int compareCommand(const CompareArgs& given, std::ostream& out) {
+  CompareArgs args = given;
+  args.workloads = splitWorkloads(args.workloads_text);
   if (args.dataflows.empty()) throw ConfigError({"", 0, 0, "--dataflows"}, "names no dataflow");
   if (args.workloads.empty()) throw ConfigError({"", 0, 0, "--workloads"}, "names no workload");
   std::vector<std::string> inputs{args.arch};

@@ -85,7 +85,8 @@ int dataflowsCommand(std::ostream& out);
 struct CompareArgs {
   std::string arch;
   std::vector<std::string> dataflows{"ws", "os", "is", "rs", "nlr"};
-  std::vector<std::string> workloads{"resnet50", "gpt2"};
+  std::string workloads_text = "resnet50,gpt2";  // as given; see splitWorkloads
+  std::vector<std::string> workloads;             // split from workloads_text
   WorkloadArgs workload;  // options; --seq and --phase apply to the transformers
   std::string objective = "latency";
   int64_t budget = 4000;
@@ -95,6 +96,9 @@ struct CompareArgs {
   bool quiet = false;
 };
 int compareCommand(const CompareArgs& args, std::ostream& out);
+// "resnet50,gemm:M=64,K=96,N=80,gpt2" -> resnet50, gemm:M=64,K=96,N=80, gpt2: a piece with '='
+// and no ':' continues the single layer before it.
+std::vector<std::string> splitWorkloads(const std::string& text);
 
 // One output a command was asked to write: the option that named it ("--json") and its path.
 struct OutputPath {

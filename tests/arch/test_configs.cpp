@@ -143,6 +143,59 @@ TEST(ArchConfigTest, AnEyerissLikeGlobalBufferDesignLoads) {
   EXPECT_EQ(a.noc.kind, "mesh");
 }
 
+TEST(ArchConfigTest, ShippedEyerissLikeMatchesThePapers) {
+  const Accelerator a = shipped("eyeriss-like");
+  EXPECT_DOUBLE_EQ(a.clock_hz, 200e6);
+  EXPECT_DOUBLE_EQ(a.levels[0].bandwidth, 720e6 / 200e6);  // 64-bit bus at 90 MHz: 3.6 B/cycle
+  const StorageLevel* gb = a.level(LevelKind::GlobalBuffer);
+  ASSERT_NE(gb, nullptr);
+  EXPECT_EQ(gb->capacity_bytes, 108000u);
+  EXPECT_EQ(a.array.rows * a.array.cols, 168);
+  EXPECT_EQ(a.array.kind, ArrayKind::Spatial);
+  // 16-bit scratch-pad entries: filter 224, ifmap 12, psum 24.
+  EXPECT_TRUE(a.array.rf_partitioned);
+  EXPECT_EQ(a.array.rf_weight_bytes, 224 * 2);
+  EXPECT_EQ(a.array.rf_input_bytes, 12 * 2);
+  EXPECT_EQ(a.array.rf_output_bytes, 24 * 2);
+  EXPECT_EQ(a.array.pe_register_file_bytes, 520);
+  // Per 16-bit access, normalized to a MAC: RF 1, NoC 2, buffer 6, DRAM 200 (per byte: half).
+  const double mac = a.array.mac_energy_pj;
+  EXPECT_DOUBLE_EQ(a.array.rf_energy_pj_per_byte * 2, 1 * mac);
+  EXPECT_DOUBLE_EQ(a.noc.energy_pj_per_byte * 2, 2 * mac);
+  EXPECT_DOUBLE_EQ(gb->read_energy_pj_per_byte * 2, 6 * mac);
+  EXPECT_DOUBLE_EQ(a.levels[0].read_energy_pj_per_byte * 2, 200 * mac);
+  EXPECT_TRUE(a.noc.multicast && a.noc.reduction);
+  EXPECT_EQ(a.array.dataflows.front(), "rs");
+  EXPECT_TRUE(a.warnings.empty());
+}
+
+TEST(ArchConfigTest, ShippedShiDianNaoLikeMatchesThePaper) {
+  const Accelerator a = shipped("shidiannao-like");
+  EXPECT_DOUBLE_EQ(a.clock_hz, 1e9);
+  EXPECT_EQ(a.array.rows, 8);
+  EXPECT_EQ(a.array.cols, 8);
+  EXPECT_EQ(a.level(LevelKind::Scratchpad)->capacity_bytes, 192000u);  // NBin 64 KB + SB 128 KB
+  EXPECT_EQ(a.level(LevelKind::Accumulator)->capacity_bytes, 64000u);  // NBout
+  EXPECT_EQ(a.array.rf_weight_bytes, 0);  // synapses are broadcast, never kept
+  EXPECT_EQ(a.noc.kind, "mesh");
+  EXPECT_TRUE(a.warnings.empty());
+}
+
+TEST(ArchConfigTest, RegisterFileIsOneSizeOrOnePerTensor) {
+  const std::string base = testing::join(testing::kTiny);
+  const Accelerator shared = loadString(base, "tiny.yaml", {"array.register_file=64 B"});
+  EXPECT_FALSE(shared.array.rf_partitioned);
+  EXPECT_EQ(shared.array.pe_register_file_bytes, 64);
+  const Accelerator split =
+      loadString(base, "tiny.yaml", {"array.register_file={inputs: 8 B, outputs: 16 B}"});
+  EXPECT_TRUE(split.array.rf_partitioned);
+  EXPECT_EQ(split.array.rf_input_bytes, 8);
+  EXPECT_EQ(split.array.rf_weight_bytes, 0);  // left out: no pad for weights
+  EXPECT_EQ(split.array.rf_output_bytes, 16);
+  EXPECT_EQ(split.array.pe_register_file_bytes, 24);
+  EXPECT_NE(shared.hash(), split.hash());
+}
+
 TEST(ArchConfigTest, LeftOutSectionsTakeTheirDefaults) {
   const Accelerator a = loadString(testing::join(testing::kTiny), "tiny.yaml");
   EXPECT_DOUBLE_EQ(a.dma.bus_bytes_per_cycle, 16);

@@ -99,6 +99,25 @@ TEST(ArchErrorTest, ValueTooLargeForTheField) {
                 ": at 'array.register_file': '4 GiB' is too large for 'register_file'");
 }
 
+TEST(ArchErrorTest, RegisterFilePerTensorMistakesAreLocated) {
+  const std::string typo = "  register_file: {weigths: 448 B}";
+  EXPECT_EQ(loadError(tinyPlus({typo})),
+            "tiny.yaml:16:" + std::to_string(col(typo, "weigths")) +
+                ": at 'array.register_file.weigths': unknown tensor 'weigths'; accepted: inputs, "
+                "weights, outputs; did you mean 'weights'?");
+  const std::string unit = "  register_file: {inputs: 24 bytes}";
+  EXPECT_THAT(loadError(tinyPlus({unit})),
+              ::testing::HasSubstr("tiny.yaml:16:" + std::to_string(col(unit, "24 bytes")) +
+                                   ": at 'array.register_file.inputs': unknown unit 'bytes'"));
+  const std::string huge = "  register_file: {outputs: 4 GiB}";
+  EXPECT_THAT(loadError(tinyPlus({huge})),
+              ::testing::HasSubstr("'4 GiB' is too large for 'register_file'"));
+  EXPECT_THAT(loadError(tinyPlus({"  register_file: {}"})),
+              ::testing::HasSubstr("at 'array.register_file': must name at least one tensor"));
+  EXPECT_THAT(loadError(tinyPlus({"  register_file: [inputs]"})),
+              ::testing::HasSubstr("at 'array.register_file'"));
+}
+
 TEST(ArchErrorTest, UnknownDtype) {
   EXPECT_EQ(loadError(tinyPlus({"  input_dtype: int4"})),
             "tiny.yaml:16:16: at 'array.input_dtype': unknown dtype 'int4'; accepted: int8, "

@@ -82,7 +82,7 @@ TEST_P(ArchMutations, EverySingleLineMutationLoadsOrFailsCleanly) {
 
 INSTANTIATE_TEST_SUITE_P(ShippedConfigs, ArchMutations,
                          ::testing::Values("gemmini-default", "gemmini-survey-model",
-                                           "tpu-v1-like"));
+                                           "tpu-v1-like", "eyeriss-like", "shidiannao-like"));
 
 }  // namespace
 }  // namespace tessel::arch

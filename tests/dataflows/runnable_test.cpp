@@ -53,6 +53,35 @@ TEST(DataflowRunnable, TheArraysListIsEnforced) {
                         "'gemmini-default' has a systolic array"));
 }
 
+arch::Accelerator spatial(const std::string& name) {
+  return arch::loadFile(std::string(TESSEL_SOURCE_DIR) + "/configs/arch/" + name + ".yaml");
+}
+
+TEST(DataflowRunnable, ASpatialArrayRunsWhatItListsAndItsPadsCanKeep) {
+  // Eyeriss-like lists all five, and its scratch pads hold every tensor.
+  for (const char* df : {"ws", "os", "is", "rs", "nlr"}) {
+    EXPECT_NO_THROW(checkRunnable(loadDataflow(df), spatial("eyeriss-like"))) << df;
+  }
+  // ShiDianNao-like lists os and nlr only...
+  const auto sdn = spatial("shidiannao-like");
+  EXPECT_NO_THROW(checkRunnable(loadDataflow("os"), sdn));
+  EXPECT_THAT(errorOf([&] { checkRunnable(loadDataflow("rs"), sdn); }),
+              HasSubstr("its array.dataflows lists os, nlr, and none allows the same loop nest"));
+  // ...and a user's copy of OS under another name runs, as the nest is the same.
+  const std::string os_copy = writeTemp(
+      "spatial-os.yaml",
+      "name: my-os\narrays: [spatial]\nnest: {rows: [P, Q, N], cols: [K], pe_keeps: [outputs], "
+      "pe_loops: [C, R, S]}\n");
+  EXPECT_NO_THROW(checkRunnable(loadDataflow(os_copy), sdn));
+  // Listing WS does not give the PEs a weight pad: refused with the reason.
+  const auto listed = arch::loadFile(std::string(TESSEL_SOURCE_DIR) +
+                                         "/configs/arch/shidiannao-like.yaml",
+                                     {"array.dataflows=[os, ws]"});
+  EXPECT_THAT(errorOf([&] { checkRunnable(loadDataflow("ws"), listed); }),
+              HasSubstr("keeps weights in the PEs, but accelerator 'shidiannao-like' has no "
+                        "register file for them (array.register_file)"));
+}
+
 TEST(DataflowRunnable, PathsAreNamedAsPaths) {
   EXPECT_THAT(errorOf([] { loadDataflow(TESSEL_SOURCE_DIR); }),
               HasSubstr("is a directory, expected a YAML file"));
