@@ -48,6 +48,7 @@ bench: deps
 	./$(BUILD)/bench/bench_engine
 	./$(BUILD)/bench/bench_kernels
 	./$(BUILD)/bench/bench_executor
+	./$(BUILD)/bench/bench_mapper
 
 format:
 	@clang-format -i $$(git ls-files '*.h' '*.cpp')

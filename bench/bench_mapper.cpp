@@ -1,7 +1,8 @@
 // The searching mapper over whole networks: every layer of ResNet-50 and GPT-2 small (prefill
 // 512) searched and simulated, on both cores. Target (issue): under 1 s each, within 1% of the
-// best a 10x larger budget finds. The `vs_10x` counter is this budget's total cycles over the
-// 10x budget's (1.00 = as good; below 1 the larger budget's walk ended elsewhere).
+// best a 10x larger budget finds. `array_cycles` sums the ops mapped on the array; `vs_10x` is
+// that sum over the 10x budget's (1.00 = as good; below 1 the larger budget's walk ended
+// elsewhere).
 #include <benchmark/benchmark.h>
 
 #include <filesystem>
@@ -14,12 +15,17 @@ namespace {
 
 using namespace tessel;
 
+// Cycles of the ops the mapper placed on the array (host-run ops would dilute the comparison).
 double simulate(const models::Graph& g, const arch::Accelerator& acc,
                 const dataflows::Dataflow& df, int64_t budget) {
   sim::RunOptions o;
   o.plan.mapper = "search";
   o.plan.mapper_options.budget = budget;
-  return sim::simulate(g, acc, df, o).totalCycles();
+  double cycles = 0;
+  for (const sim::OpStats& op : sim::simulate(g, acc, df, o).ops) {
+    if (op.macs > 0 && op.placement == sim::Placement::Array) cycles += op.cycles;
+  }
+  return cycles;
 }
 
 void searchWorkload(benchmark::State& state, const std::string& config, const std::string& dataflow,
@@ -41,7 +47,7 @@ void searchWorkload(benchmark::State& state, const std::string& config, const st
     cycles = simulate(g, acc, df, budget);
     benchmark::DoNotOptimize(cycles);
   }
-  state.counters["sim_cycles"] = cycles;
+  state.counters["array_cycles"] = cycles;
   state.counters["vs_10x"] = cycles / simulate(g, acc, df, 10 * budget);
 }
 
@@ -57,6 +63,9 @@ void BM_SearchResnet50EyerissRs(benchmark::State& s) {
 void BM_SearchGpt2SmallEyerissRs(benchmark::State& s) {
   searchWorkload(s, "eyeriss-like", "rs", "gpt2-small");
 }
+void BM_SearchResnet50ShiDianNaoOs(benchmark::State& s) {
+  searchWorkload(s, "shidiannao-like", "os", "resnet50");
+}
 
 }  // namespace
 
@@ -64,5 +73,6 @@ BENCHMARK(BM_SearchResnet50GemminiWs)->Unit(benchmark::kMillisecond)->Iterations
 BENCHMARK(BM_SearchGpt2SmallGemminiWs)->Unit(benchmark::kMillisecond)->Iterations(3);
 BENCHMARK(BM_SearchResnet50EyerissRs)->Unit(benchmark::kMillisecond)->Iterations(3);
 BENCHMARK(BM_SearchGpt2SmallEyerissRs)->Unit(benchmark::kMillisecond)->Iterations(3);
+BENCHMARK(BM_SearchResnet50ShiDianNaoOs)->Unit(benchmark::kMillisecond)->Iterations(3);
 
 BENCHMARK_MAIN();

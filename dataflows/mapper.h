@@ -39,12 +39,24 @@ struct MapResult {
   Mapping mapping;
 };
 
+// One map() call to answer ahead of time.
+struct MapRequest {
+  Problem problem;
+  MapConstraints constraints;
+};
+
 class Mapper {
  public:
   virtual ~Mapper() = default;
   virtual std::string_view name() const = 0;
   virtual MapResult map(const Problem& problem, const arch::Accelerator& acc,
                         const Dataflow& dataflow, const MapConstraints& constraints) const = 0;
+  // Maps these ahead, in parallel where the mapper can, so that the same map() calls later
+  // return at once. Results are those map() would give; a heuristic mapper does nothing.
+  virtual void prefetch(const std::vector<MapRequest>& requests, const arch::Accelerator& acc,
+                        const Dataflow& dataflow) const {
+    (void)requests, (void)acc, (void)dataflow;
+  }
 };
 
 // The registered mapper called `name`; throws ConfigError listing the names if unknown.

@@ -188,6 +188,26 @@ std::vector<OpPlan> plan(const models::Graph& g, const arch::Accelerator& acc, c
   models::Fusion fusion = options.fuse ? models::fuse(g, fuseRulesFor(acc)) : models::Fusion{};
   fusion.group_of.resize(g.ops().size(), -1);
 
+  // The GEMMs' first mapping requests, answered ahead on all cores; the loop below then asks
+  // the same questions in the same order and finds them answered.
+  std::vector<MapRequest> requests;
+  for (const models::Op& op : g.ops()) {
+    if (!op.isGemmLike() || (pin && pinnedOp(*pin) == op.name)) continue;
+    if (placementOf(op, acc, [&](const models::Op& o) { return g.tensor(o.inputs.at(0)).dtype; }) ==
+        Placement::Host) {
+      continue;
+    }
+    OpPlan p;
+    p.op = &op;
+    p.graph = &g;
+    fillTensors(p, g, homes, op.outputs.at(0));
+    const int gi = fusion.group_of[static_cast<size_t>(op.id)];
+    const bool whole = gi >= 0 && fusion.groups[static_cast<size_t>(gi)].anchor == op.id &&
+                       fusion.groups[static_cast<size_t>(gi)].needs_whole_rows;
+    requests.push_back({problemOf(op, g), MapConstraints{whole, {p.input_home, p.weight_home, p.output_home}}});
+  }
+  mapper->prefetch(requests, acc, df);
+
   std::vector<OpPlan> plans(g.ops().size());
   for (const models::Op& op : g.ops()) {
     OpPlan& p = plans[static_cast<size_t>(op.id)];

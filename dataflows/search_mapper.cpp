@@ -2,8 +2,11 @@
 // caches results per distinct layer (shape, dtypes, homes, constraints), so the twelve identical
 // blocks of a transformer are searched once, and seeds every GEMM's search with the mapping
 // gemmini-auto picks, so it is never worse than that heuristic under the same cost model.
+#include <algorithm>
+#include <atomic>
 #include <map>
 #include <mutex>
+#include <thread>
 
 #include "dataflows/mapper.h"
 #include "dataflows/tile_as_nest.h"
@@ -67,24 +70,63 @@ class SearchMapper final : public Mapper {
 
   MapResult map(const Problem& p, const arch::Accelerator& acc, const Dataflow& df,
                 const MapConstraints& constraints) const override {
-    const std::string key = p.loops.describe() + "|" + std::string(nameOf(p.input_dtype)) +
-                            std::string(nameOf(p.weight_dtype)) + std::string(nameOf(p.output_dtype)) + "|" +
-                            std::to_string(constraints.homes[0]) + std::to_string(constraints.homes[1]) +
-                            std::to_string(constraints.homes[2]) + (constraints.whole_rows ? "w" : "") +
-                            "|" + df.name + "|" + acc.hash();
+    const std::string key = keyOf(p, acc, df, constraints);
     {
       std::lock_guard<std::mutex> lock(mu_);
       if (auto it = cache_.find(key); it != cache_.end()) return it->second;
     }
-    MapResult r = mapUncached(p, acc, df, constraints);
+    MapResult r = mapUncached(p, acc, df, constraints, o_.threads);
     std::lock_guard<std::mutex> lock(mu_);
     cache_.emplace(key, r);
     return r;
   }
 
+  // Distinct layers on all cores, one search per core (a search's result does not depend on its
+  // thread count, so this changes nothing but the wall time).
+  void prefetch(const std::vector<MapRequest>& requests, const arch::Accelerator& acc,
+                const Dataflow& df) const override {
+    std::vector<std::pair<std::string, const MapRequest*>> todo;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      for (const MapRequest& q : requests) {
+        std::string key = keyOf(q.problem, acc, df, q.constraints);
+        const bool seen = cache_.count(key) > 0 ||
+                          std::any_of(todo.begin(), todo.end(),
+                                      [&](const auto& t) { return t.first == key; });
+        if (!seen) todo.emplace_back(std::move(key), &q);
+      }
+    }
+    const int cores = o_.threads > 0 ? o_.threads
+                                     : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+    const size_t workers = std::min<size_t>(static_cast<size_t>(cores), todo.size());
+    if (workers < 2) return;  // map() will do it, with all cores inside the one search
+    std::atomic<size_t> next{0};
+    auto work = [&] {
+      for (size_t i = next++; i < todo.size(); i = next++) {
+        const MapRequest& q = *todo[i].second;
+        MapResult r = mapUncached(q.problem, acc, df, q.constraints, 1);
+        std::lock_guard<std::mutex> lock(mu_);
+        cache_.emplace(todo[i].first, std::move(r));
+      }
+    };
+    std::vector<std::thread> pool;
+    for (size_t t = 1; t < workers; ++t) pool.emplace_back(work);
+    work();
+    for (auto& th : pool) th.join();
+  }
+
  private:
+  static std::string keyOf(const Problem& p, const arch::Accelerator& acc, const Dataflow& df,
+                           const MapConstraints& constraints) {
+    return p.loops.describe() + "|" + std::string(nameOf(p.input_dtype)) +
+           std::string(nameOf(p.weight_dtype)) + std::string(nameOf(p.output_dtype)) + "|" +
+           std::to_string(constraints.homes[0]) + std::to_string(constraints.homes[1]) +
+           std::to_string(constraints.homes[2]) + (constraints.whole_rows ? "w" : "") + "|" +
+           df.name + "|" + acc.hash();
+  }
+
   MapResult mapUncached(const Problem& p, const arch::Accelerator& acc, const Dataflow& df,
-                        const MapConstraints& constraints) const {
+                        const MapConstraints& constraints, int threads) const {
     MapResult r;
     const auto objective = nest::parseObjective(o_.objective);
     if (!objective) {
@@ -95,7 +137,7 @@ class SearchMapper final : public Mapper {
     nest::SearchOptions so;
     so.objective = *objective;
     so.budget = o_.budget;
-    so.threads = o_.threads;
+    so.threads = threads;
     so.whole_rows = constraints.whole_rows;
     so.cost.mac_rate = acc.array.macRate(p.input_dtype);
     so.cost.ideal_memory = o_.ideal_memory;

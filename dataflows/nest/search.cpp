@@ -64,7 +64,8 @@ std::vector<Scored> scoreAll(const std::vector<Mapping>& cands, const Problem& p
       out[i] = {score(evaluate(p, cands[i], hw, o.cost), o.objective), i};
     }
   };
-  const size_t n = std::max<size_t>(1, std::min<size_t>(static_cast<size_t>(threads), cands.size() / 64 + 1));
+  // A thread costs about as much to start as a few hundred evaluations: small batches stay on one.
+  const size_t n = std::max<size_t>(1, std::min<size_t>(static_cast<size_t>(threads), cands.size() / 128 + 1));
   std::vector<std::thread> pool;
   for (size_t t = 1; t < n; ++t) pool.emplace_back(work, t, n);
   work(0, n);
@@ -79,16 +80,26 @@ SearchResult search(const Problem& p, const Hardware& hw, const Constraints& c,
   SearchResult r;
   const int threads = o.threads > 0 ? o.threads
                                     : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
-  const std::vector<Mapping> tilings = enumerateTilings(p, hw, c, o.whole_rows, o.budget <= 0, std::max<int64_t>(64, o.budget));
+  const bool exhaustive = o.budget <= 0;
+  const int64_t budget = exhaustive ? std::numeric_limits<int64_t>::max() / 4 : o.budget;
+  const size_t per = 3;
+  const size_t room = static_cast<size_t>(std::max<int64_t>(1, budget * 2 / 5 / static_cast<int64_t>(per)));
+  // Capacities prune most tilings, so a target of `budget` often yields far fewer: offer each
+  // dim more sizes while stage 1 has room for them.
+  int64_t target = std::max<int64_t>(64, o.budget);
+  std::vector<Mapping> tilings = enumerateTilings(p, hw, c, o.whole_rows, exhaustive, target);
+  for (int grow = 0; !exhaustive && grow < 1 && tilings.size() < room / 2; ++grow) {
+    target *= 4;
+    std::vector<Mapping> more = enumerateTilings(p, hw, c, o.whole_rows, false, target);
+    if (more.size() <= tilings.size()) break;
+    tilings.swap(more);
+  }
   const std::vector<std::vector<Dim>> dram_orders = orderChoices(p, hw, 0);
   r.space = static_cast<int64_t>(std::min(spaceSize(p, hw, c), 4e18));
   // Stage 1: every tiling (a deterministic stride through them when the budget is short) under
   // each tensor's stationary order at the outer levels.
-  const bool exhaustive = o.budget <= 0;
-  const int64_t budget = exhaustive ? std::numeric_limits<int64_t>::max() / 4 : o.budget;
   std::vector<Mapping> stage1 = o.seeds;
-  const size_t per = 3;
-  const size_t room = static_cast<size_t>(std::max<int64_t>(1, budget * 2 / 5 / static_cast<int64_t>(per)));
+  stage1.reserve(o.seeds.size() + per * std::min(tilings.size(), room + 1));
   const double stride = tilings.size() > room ? static_cast<double>(tilings.size()) / static_cast<double>(room) : 1.0;
   for (double x = 0; static_cast<size_t>(x) < tilings.size(); x += stride) {
     const Mapping& tiling = tilings[static_cast<size_t>(x)];
@@ -130,11 +141,11 @@ SearchResult search(const Problem& p, const Hardware& hw, const Constraints& c,
       best_m = &stage2[s.index];
     }
   }
-  // Stage 3: from the best few distinct starts, walk while anything improves and the budget
-  // lasts: one dim's tile through every size it may take, two factors traded, buffering flipped,
-  // every order.
+  // Stage 3: from the best distinct starts, walk while anything improves and the budget lasts:
+  // one dim's tile through every size it may take, two factors traded, buffering flipped, every
+  // order.
   std::vector<Mapping> starts{*best_m};
-  for (size_t i = 0; i < s1.size() && starts.size() < 8; ++i) {
+  for (size_t i = 0; i < s1.size() && starts.size() < 32; ++i) {
     if (std::isfinite(s1[i].score) && s1[i].index != best.index) starts.push_back(stage1[s1[i].index]);
   }
   std::vector<Mapping> climbed;
