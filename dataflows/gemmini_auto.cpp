@@ -12,6 +12,8 @@
 #include <cmath>
 
 #include "dataflows/mapper.h"
+#include "dataflows/nest/hardware.h"
+#include "dataflows/tile_as_nest.h"
 #include "util/units.h"
 
 namespace tessel::dataflows {
@@ -203,7 +205,18 @@ class GemminiAutoMapper final : public Mapper {
     r.mapping.tile_k = std::max<int64_t>(1, t[at(Dim::K)]);
     r.mapping.loop_order = {Dim::M, Dim::N, Dim::K};
     r.mapping.double_buffered = double_buffered;
-    (void)p;
+    // The tile as a loop nest over the GEMM Gemmini's im2col presents: the engines cost every
+    // mapping with the one loop-nest model, whichever mapper chose it.
+    Problem gemm = p;
+    gemm.loops = nest::gemmProblem(p.batch, p.m, p.n, p.k, p.input_dtype, p.weight_dtype,
+                                   p.output_dtype);
+    auto hw = std::make_shared<const nest::Hardware>(nest::hardwareOf(acc));
+    if (auto m = tileAsNest(r.mapping, gemm, *hw, df)) {
+      r.mapping.has_nest = true;
+      r.mapping.nest = *m;
+      r.mapping.loops = gemm.loops;
+      r.mapping.hw = std::move(hw);
+    }
     return r;
   }
 };

@@ -39,6 +39,17 @@ std::vector<std::pair<std::string, std::string>> Mapping::flatten() const {
   if (has_nest) {
     std::vector<std::pair<std::string, std::string>> kv{{"dataflow", dataflow}, {"mapper", mapper}};
     for (auto& entry : nest.flatten(loops, *hw)) kv.push_back(entry);
+    // The tile the local memories hold, in the problem's own dims ("m=80 n=96 k=736").
+    std::string tile;
+    const nest::Factors t = nest.tileAt(hw->local(), hw->local());
+    const std::vector<nest::Dim> dims =
+        loops.gemm ? std::vector<nest::Dim>{nest::Dim::G, nest::Dim::P, nest::Dim::K, nest::Dim::C}
+                   : std::vector<nest::Dim>(nest::kAllDims.begin(), nest::kAllDims.end());
+    for (nest::Dim d : dims) {
+      if (loops.of(d) <= 1) continue;
+      tile += (tile.empty() ? "" : " ") + loops.dimName(d) + "=" + std::to_string(t[nest::at(d)]);
+    }
+    kv.emplace_back("local_tile", tile);
     kv.emplace_back("searched", std::to_string(evaluated) + " of " + std::to_string(space));
     kv.emplace_back("gap_to_bound", std::to_string(gap));
     return kv;

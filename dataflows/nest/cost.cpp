@@ -1,5 +1,7 @@
 #include "dataflows/nest/cost.h"
 
+#include "dataflows/nest/small_vector.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -136,20 +138,49 @@ class Nest {
 
 // Array steps along one dim: the nested tiles of each level, down to an array tile spread over
 // its PEs (spatial factor s, each PE running t steps): the longest PE takes min(t, elements).
-double stepsAlong(const Problem& p, const Mapping& m, const Hardware& hw, Dim d) {
-  std::vector<int64_t> sizes;
-  for (int l = 1; l <= hw.local(); ++l) sizes.push_back(m.tile(l, d, hw.local()));
+// `e` elements starting at level `from` (1 = below DRAM: the whole extent; local: one tile).
+double stepsAlong(const Mapping& m, const Hardware& hw, Dim d, int64_t e, int from) {
+  SmallVector<int64_t, 8> sizes;
+  for (int l = from; l <= hw.local(); ++l) sizes.push_back(m.tile(l, d, hw.local()));
   const int64_t t = m.tile(hw.pe(), d, hw.local());
   sizes.push_back(t * m.spatial(d));
   // steps(e, i): e elements inside a tile of level i (sizes[i] the child tile size).
-  auto steps = [&](auto&& self, int64_t e, size_t i) -> double {
-    if (i == sizes.size()) return static_cast<double>(std::min(t, e));
+  auto steps = [&](auto&& self, int64_t x, size_t i) -> double {
+    if (i == sizes.size()) return static_cast<double>(std::min(t, x));
     const int64_t child = sizes[i];
-    if (e <= child) return self(self, e, i + 1);
-    const int64_t full = e / child, rem = e % child;
+    if (x <= child) return self(self, x, i + 1);
+    const int64_t full = x / child, rem = x % child;
     return static_cast<double>(full) * self(self, child, i + 1) + (rem ? self(self, rem, i + 1) : 0.0);
   };
-  return steps(steps, p.of(d), 0);
+  return steps(steps, e, 0);
+}
+
+// The local tiles of a mapping, grouped by shape: along each dim a tile is full or the
+// remainder, so there are at most 2^dims classes (one when every factor divides).
+struct TileClass {
+  Factors size = kOnes;
+  double count = 1;
+};
+
+SmallVector<TileClass, 16> tileClasses(const Problem& p, const Mapping& m, const Hardware& hw) {
+  SmallVector<TileClass, 16> classes;
+  classes.push_back(TileClass{});
+  for (Dim d : kAllDims) {
+    const int64_t e = p.of(d), g = std::min(e, m.tile(hw.local(), d, hw.local()));
+    const int64_t full = e / g, rem = e % g;
+    const size_t n = classes.size();
+    for (size_t i = 0; i < n; ++i) {
+      if (rem > 0) {
+        if (classes.size() == classes.capacity()) return {};  // too many shapes: caller averages
+        TileClass r = classes[i];
+        r.size[at(d)] = rem;
+        classes.push_back(r);
+      }
+      classes[i].size[at(d)] = g;
+      classes[i].count *= static_cast<double>(full);
+    }
+  }
+  return classes;
 }
 
 double sizeOf(DType t) { return static_cast<double>(tessel::bytesOf(t)); }
@@ -185,6 +216,55 @@ std::string checkCapacity(const Problem& p, const Mapping& m, const Hardware& hw
   }
   return "";
 }
+
+namespace {
+
+// Double buffering hides a tile's transfers behind a tile's compute, not behind the whole op's:
+// a short remainder tile next to a long transfer still waits. Per tile class, the longer of the
+// two; each tensor's off-chip time is shared among the tiles by the size of its tile in each.
+// `rest` is the off-chip time left once the first tile's loads and the last tile's store are
+// taken out (they are the prologue and the epilogue).
+double overlapped(const Problem& p, const Mapping& m, const Hardware& hw, const Cost& c,
+                  double busy, double tiles, double rest, const CostOptions& o) {
+  if (o.ideal_memory || c.offchip <= 0) return busy;
+  const auto classes = tileClasses(p, m, hw);
+  if (classes.size() <= 1) return std::max(busy, rest);
+  const double scale = rest / c.offchip;
+  // The binding off-chip level's time, per tensor.
+  int bind = 0;
+  double worst = -1;
+  for (int l = 0; l < hw.local(); ++l) {
+    const Level& lv = hw.levels[size_t(l)];
+    double bytes = 0;
+    for (size_t t = 0; t < kTensors; ++t) bytes += c.reads[size_t(l)][t] + c.writes[size_t(l)][t];
+    const double time = lv.bandwidth[0] > 0 ? bytes / lv.bandwidth[0] : 0;
+    if (time > worst) worst = time, bind = l;
+  }
+  const Level& lb = hw.levels[size_t(bind)];
+  std::array<double, kTensors> off{}, total_fp{};
+  for (size_t t = 0; t < kTensors; ++t) {
+    off[t] = lb.bandwidth[0] > 0
+                 ? scale * (c.reads[size_t(bind)][t] + c.writes[size_t(bind)][t]) / lb.bandwidth[0]
+                 : 0;
+    for (const TileClass& k : classes) total_fp[t] += k.count * p.footprint(static_cast<Operand>(t), k.size);
+  }
+  const double overhead = (c.array - c.steps / o.mac_rate) / tiles;  // skew and swaps per tile
+  double sum = 0;
+  for (const TileClass& k : classes) {
+    double steps = 1;
+    for (Dim d : kAllDims) steps *= stepsAlong(m, hw, d, k.size[at(d)], hw.local());
+    const double share = c.steps > 0 ? steps / c.steps : 0;
+    const double work = std::max({steps / o.mac_rate + overhead, c.local * share, c.noc * share});
+    double move = 0;
+    for (size_t t = 0; t < kTensors; ++t) {
+      if (total_fp[t] > 0) move += off[t] * p.footprint(static_cast<Operand>(t), k.size) / total_fp[t];
+    }
+    sum += k.count * std::max(work, move);
+  }
+  return std::max({sum, busy, rest});
+}
+
+}  // namespace
 
 Cost evaluate(const Problem& p, const Mapping& m, const Hardware& hw, const CostOptions& o) {
   Cost c;
@@ -246,7 +326,7 @@ Cost evaluate(const Problem& p, const Mapping& m, const Hardware& hw, const Cost
   // Time. The array: steps (partial tiles leave PEs idle), plus on a systolic array the skew of
   // every local tile and the stationary swaps its second register set cannot hide.
   c.steps = 1;
-  for (Dim d : kAllDims) c.steps *= stepsAlong(p, m, hw, d);
+  for (Dim d : kAllDims) c.steps *= stepsAlong(m, hw, d, p.of(d), 1);
   const double pes = static_cast<double>(hw.pes());
   c.compute = static_cast<double>(c.macs) / (pes * o.mac_rate);
   c.array = c.steps / o.mac_rate;
@@ -281,7 +361,7 @@ Cost evaluate(const Problem& p, const Mapping& m, const Hardware& hw, const Cost
   c.local = *std::max_element(pool.begin(), pool.end());
   const double noc_total = c.noc_bytes[0] + c.noc_bytes[1] + c.noc_bytes[2];
   c.noc = hw.noc_bandwidth > 0 ? noc_total / hw.noc_bandwidth : 0;
-  double prologue = 0, epilogue = 0;
+  double prologue = 0, epilogue = 0, edges = 0;
   if (!o.ideal_memory) {
     for (int l = 0; l < local; ++l) {
       const Level& lv = hw.levels[size_t(l)];
@@ -292,12 +372,16 @@ Cost evaluate(const Problem& p, const Mapping& m, const Hardware& hw, const Cost
     // The first tile's loads cannot hide behind compute, nor the last tile's store.
     const Factors tile = m.tileAt(local, local);
     const double bw = hw.offchip_bandwidth > 0 ? hw.offchip_bandwidth : 1e300;
-    prologue = hw.offchip_latency + (p.footprint(Operand::Input, tile) * sizeOf(p.input_dtype) +
-                                     p.footprint(Operand::Weight, tile) * sizeOf(p.weight_dtype)) / bw;
+    const double loads = (p.footprint(Operand::Input, tile) * sizeOf(p.input_dtype) +
+                          p.footprint(Operand::Weight, tile) * sizeOf(p.weight_dtype)) / bw;
+    prologue = hw.offchip_latency + loads;
     epilogue = p.footprint(Operand::Output, tile) * sizeOf(p.output_dtype) / bw;
+    // Those transfers are the first and last of the off-chip stream: the rest overlaps compute.
+    edges = std::min(c.offchip, loads + epilogue);
   }
   const double busy = std::max({c.array, c.local, c.noc});
-  c.cycles = m.double_buffered ? std::max(busy, c.offchip) + prologue + epilogue
+  c.cycles = m.double_buffered
+                 ? overlapped(p, m, hw, c, busy, tiles, c.offchip - edges, o) + prologue + epilogue
                                : busy + c.offchip + tiles * (o.ideal_memory ? 0 : hw.offchip_latency);
   c.utilization = c.cycles > 0 ? static_cast<double>(c.macs) / (c.cycles * pes * o.mac_rate) : 0;
 

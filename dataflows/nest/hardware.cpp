@@ -76,11 +76,12 @@ Level peLevel(const arch::Accelerator& acc) {
   l.read_pj.fill(a.rf_energy_pj_per_byte);
   l.write_pj.fill(a.rf_energy_pj_per_byte);
   if (a.kind == arch::ArrayKind::Systolic) {
+    // One element of any dtype the array computes (an FP16 weight on an INT8 + FP16 array).
+    double widest = std::max(bytesOf(a.input_dtype), bytesOf(a.weight_dtype));
+    for (const auto& [dtype, rate] : a.macs_per_cycle) widest = std::max<double>(widest, bytesOf(dtype));
     l.can_hold = {true, true, true};
     l.pool_of = {0, 1, 2};
-    l.pool_bytes = {static_cast<double>(bytesOf(a.input_dtype)),
-                    static_cast<double>(bytesOf(a.weight_dtype)),
-                    static_cast<double>(bytesOf(a.accum_dtype))};
+    l.pool_bytes = {widest, widest, std::max<double>(widest, bytesOf(a.accum_dtype))};
     return l;
   }
   if (a.rf_partitioned) {

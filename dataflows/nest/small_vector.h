@@ -29,6 +29,7 @@ class SmallVector {
     n_ = n;
   }
   size_t size() const { return n_; }
+  static constexpr size_t capacity() { return N; }
   bool empty() const { return n_ == 0; }
   T& operator[](size_t i) { return data_[i]; }
   const T& operator[](size_t i) const { return data_[i]; }

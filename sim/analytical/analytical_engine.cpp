@@ -1,8 +1,8 @@
-// The analytical engine: closed-form per-tile-class timing of GEMMs (gemm_model), streaming
-// costs of vector ops (vector_model), and the memory model both share.
+// The analytical engine: GEMMs and convolutions costed by the loop-nest model of
+// dataflows/nest/cost.h (whichever mapper chose the nest), streaming costs of vector ops
+// (vector_model) and the memory model they use.
 #include <algorithm>
 
-#include "sim/analytical/gemm_model.h"
 #include "sim/analytical/memory_model.h"
 #include "sim/analytical/nest_stats.h"
 #include "sim/analytical/vector_model.h"
@@ -37,11 +37,13 @@ class AnalyticalEngine final : public Engine {
 
   OpStats evaluate(const dataflows::OpPlan& plan) override {
     OpStats s = header(plan);
-    if (plan.op->isGemmLike() && plan.placement != dataflows::Placement::Host &&
-        plan.mapping.has_nest) {
+    if (plan.op->isGemmLike() && plan.placement != dataflows::Placement::Host) {
+      // Every mapper hands over a loop nest; one cost model times them all.
+      if (!plan.mapping.has_nest) {
+        throw InfeasibleError("op '" + plan.op->name + "': mapper '" + plan.mapping.mapper +
+                              "' gave no loop nest the engine can cost");
+      }
       fillNestStats(s, plan, acc_, options_.ideal_memory);
-    } else if (plan.op->isGemmLike() && plan.placement != dataflows::Placement::Host) {
-      fillGemm(s, plan);
     } else {
       fillVector(s, plan);
     }
@@ -89,24 +91,6 @@ class AnalyticalEngine final : public Engine {
     s.macs = plan.op->macs;
     for (const auto& level : acc_.levels) s.traffic.push_back(LevelTraffic{level.name, {}, {}});
     return s;
-  }
-
-  void fillGemm(OpStats& s, const dataflows::OpPlan& plan) const {
-    const GemmCost c = evaluateGemm(plan, acc_, df_, mem_);
-    s.cycles_by_cause[static_cast<size_t>(Cause::Compute)] = c.compute;
-    s.cycles_by_cause[static_cast<size_t>(Cause::FillDrain)] = c.fill_drain;
-    s.cycles_by_cause[static_cast<size_t>(Cause::Noc)] = c.noc;
-    s.cycles_by_cause[static_cast<size_t>(Cause::MemoryStall)] = c.memory;
-    for (size_t l = 0; l < acc_.levels.size(); ++l) {
-      for (size_t x = 0; x < kNumOperands; ++x) {
-        s.traffic[l].read_bytes[x] = bytes(plan, c.read[l][x], acc_.levels[l].name, "read from");
-        s.traffic[l].write_bytes[x] = bytes(plan, c.write[l][x], acc_.levels[l].name, "written to");
-      }
-    }
-    s.mapping = plan.mapping.flatten();
-    s.loop_nest = plan.mapping.loopNest(plan.problem);
-    addEnergy(s, static_cast<double>(s.macs) * acc_.array.mac_energy_pj,
-              c.noc_bytes * acc_.noc.energy_pj_per_byte, 0, 0);
   }
 
   void fillVector(OpStats& s, const dataflows::OpPlan& plan) const {

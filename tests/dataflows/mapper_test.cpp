@@ -43,7 +43,10 @@ TEST(DataflowsGemminiAuto, GptQkvOnDefaultConfig) {
   EXPECT_EQ(r.mapping.tile_m, 80);
   EXPECT_EQ(r.mapping.tile_n, 96);
   EXPECT_EQ(r.mapping.tile_k, 736);
-  EXPECT_EQ(r.mapping.brief(), "ws m=80 n=96 k=736");
+  // The same tile as the loop nest the engines cost: 16x16 blocks, the 80 rows of m streamed
+  // through the PEs, 6 x 46 blocks per tile, 7 x 24 x 2 tiles (the last m and k tiles partial).
+  EXPECT_EQ(r.mapping.brief(),
+            "ws rows k:16  cols n:16 | pe m80 | scratchpad+accumulator n6 k46 | dram m7 n24 k2");
 }
 
 TEST(DataflowsGemminiAuto, SmallProblemsClampToTheirSize) {
