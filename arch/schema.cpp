@@ -309,8 +309,11 @@ std::vector<ParamSpec> arrayParams() {
 
 std::vector<ParamSpec> nocParams() {
   return {
-      among({"systolic", "bus", "mesh"}, opt("kind", T::Choice, "systolic",
-                                             "how operands reach the PEs", into(noc, &Noc::kind))),
+      among({"systolic", "bus", "mesh"},
+            opt("kind", T::Choice, "systolic",
+                "how operands reach the PEs: neighbour links, row/column buses (a multicast is "
+                "one transfer) or a mesh (one hop per PE reached)",
+                into(noc, &Noc::kind))),
       opt("bandwidth", T::Bandwidth, "0 B/cycle",
           "bytes per cycle from the buffers to the "
           "array; 0 = unlimited",
@@ -320,7 +323,8 @@ std::vector<ParamSpec> nocParams() {
       opt("reduction", T::Boolean, "false", "partial sums can be added in the network",
           into(noc, &Noc::reduction)),
       der("energy", T::EnergyPerByte, "2 x array.mac_energy per byte (Eyeriss ratio)",
-          "energy per byte moved", into(noc, &Noc::energy_pj_per_byte)),
+          "energy per byte per hop (per transfer on a bus); partial sums pay a hop per PE",
+          into(noc, &Noc::energy_pj_per_byte)),
   };
 }
 
