@@ -72,6 +72,99 @@ TEST(NestCost, Gemm4x4x4OnTwoByTwoSystolicWs) {
   EXPECT_DOUBLE_EQ(c.energy, 48 * 200.0 + buffer + 80 + (64 + 16 + 256) * 2.0 + 64);
 }
 
+// The same 4x4x4 GEMM (p = m, K = n, C = k; INT8 in, INT32 partial sums) on a 2x2 spatial array
+// whose NoC multicasts and reduces, under the three other dataflows, free memory. Each row of a
+// table is one tensor's bytes: buffer reads / PE writes (received) / MAC-side reads.
+//
+// OS: rows P:2, cols K:2; the buffer loops over the 2x2 output blocks (P:2, K:2); the PE keeps
+// its output while the whole reduction C:4 passes.
+//   inputs  (p, c): one read per MAC but the columns share it (K is not an input dim); the
+//           buffer's K loop re-sends: 4 x 4 x 2 = 32 B read, 64 B received.
+//   weights (c, k): likewise over the rows and the buffer's P loop: 32 B read, 64 B received.
+//   outputs: each PE's 4 sums start in the PE and leave once: 16 x 4 B written to the buffer,
+//           never read back before the drain (64 B); in the PE 64 updates (256 B written), 48
+//           of them re-reading the sum and 16 drained (192 + 64 B read).
+TEST(NestCost, Gemm4x4x4OutputStationary) {
+  const Hardware hw = tinyNest(2, 2, false, 1 << 20, 64);
+  const Problem p = gemmProblem(1, 4, 4, 4);
+  Mapping m = nestMapping(hw, kOnes, {}, dims({{Dim::P, 2}, {Dim::K, 2}}), {Dim::P, Dim::K},
+                          dims({{Dim::C, 4}}), {Dim::C}, dims({{Dim::P, 2}}), dims({{Dim::K, 2}}));
+  m.levels[2].keeps = {false, false, true};
+  ASSERT_EQ(checkShape(m, p, hw), "");
+  CostOptions o;
+  o.ideal_memory = true;
+  const auto c = evaluate(p, m, hw, o);
+  ASSERT_TRUE(c.ok) << c.reason;
+  EXPECT_EQ(c.reads[1][kI], 32);
+  EXPECT_EQ(c.delivered[kI], 64);
+  EXPECT_EQ(c.reads[1][kW], 32);
+  EXPECT_EQ(c.delivered[kW], 64);
+  EXPECT_EQ(c.writes[1][kO], 16 * 4);
+  EXPECT_EQ(c.reads[1][kO], 16 * 4);  // the drain to DRAM only
+  EXPECT_EQ(c.writes[2][kO], 64 * 4);
+  EXPECT_EQ(c.reads[2][kO], (48 + 16) * 4);
+  EXPECT_EQ(c.writes[0][kO], 16);
+  EXPECT_EQ(c.steps, 16);
+  EXPECT_EQ(c.cycles, 16);
+}
+
+// IS: rows C:2, cols P:2; the buffer loops P:2, C:2; the PE keeps its input while all 4 output
+// channels (K:4) read it.
+//   inputs:  each sent once to its PE: 16 B read, 16 B received, 64 B read by the MACs in it.
+//   weights: one per MAC, shared by the columns (P is not a weight dim), re-sent for the
+//            buffer's P loop: 32 B read, 64 B received.
+//   outputs: the two rows add theirs in the network (C is not an output dim) but the buffer's
+//            C loop makes each sum leave twice: 32 updates x 4 B written, 16 of them re-reading
+//            the sum (64 B) plus the drain (64 B).
+TEST(NestCost, Gemm4x4x4InputStationary) {
+  const Hardware hw = tinyNest(2, 2, false, 1 << 20, 64);
+  const Problem p = gemmProblem(1, 4, 4, 4);
+  Mapping m = nestMapping(hw, kOnes, {}, dims({{Dim::P, 2}, {Dim::C, 2}}), {Dim::P, Dim::C},
+                          dims({{Dim::K, 4}}), {Dim::K}, dims({{Dim::C, 2}}), dims({{Dim::P, 2}}));
+  m.levels[2].keeps = {true, false, false};
+  ASSERT_EQ(checkShape(m, p, hw), "");
+  CostOptions o;
+  o.ideal_memory = true;
+  const auto c = evaluate(p, m, hw, o);
+  ASSERT_TRUE(c.ok) << c.reason;
+  EXPECT_EQ(c.reads[1][kI], 16);
+  EXPECT_EQ(c.writes[2][kI], 16);
+  EXPECT_EQ(c.reads[2][kI], 64);
+  EXPECT_EQ(c.reads[1][kW], 32);
+  EXPECT_EQ(c.delivered[kW], 64);
+  EXPECT_EQ(c.writes[1][kO], 32 * 4);
+  EXPECT_EQ(c.reads[1][kO], 16 * 4 + 16 * 4);
+  EXPECT_EQ(c.steps, 16);
+  EXPECT_EQ(c.cycles, 16);
+}
+
+// NLR: rows C:2, cols K:2, nothing in the PE; the buffer loops K:2, C:2, P:4 (P innermost).
+//   inputs:  per MAC, shared by the columns, re-sent for the buffer's K loop: 32 B read.
+//   weights: per MAC, re-sent for each of the 4 P iterations: 4 x 4 x 4 = 64 B read.
+//   outputs: reduced over the rows, leaving once per buffer C iteration: 32 updates (128 B
+//            written), 16 re-reading (64 B) plus the drain (64 B).
+//   Nothing is read or written in a register file.
+TEST(NestCost, Gemm4x4x4NoLocalReuse) {
+  const Hardware hw = tinyNest(2, 2, false, 1 << 20, 0);
+  const Problem p = gemmProblem(1, 4, 4, 4);
+  Mapping m = nestMapping(hw, kOnes, {}, dims({{Dim::K, 2}, {Dim::C, 2}, {Dim::P, 4}}),
+                          {Dim::K, Dim::C, Dim::P}, kOnes, {}, dims({{Dim::C, 2}}),
+                          dims({{Dim::K, 2}}));
+  m.levels[2].keeps = {false, false, false};
+  ASSERT_EQ(checkShape(m, p, hw), "");
+  CostOptions o;
+  o.ideal_memory = true;
+  const auto c = evaluate(p, m, hw, o);
+  ASSERT_TRUE(c.ok) << c.reason;
+  EXPECT_EQ(c.reads[1][kI], 32);
+  EXPECT_EQ(c.reads[1][kW], 64);
+  EXPECT_EQ(c.writes[1][kO], 32 * 4);
+  EXPECT_EQ(c.reads[1][kO], 16 * 4 + 16 * 4);
+  for (size_t t = 0; t < 3; ++t) EXPECT_EQ(c.reads[2][t] + c.writes[2][t], 0) << t;
+  EXPECT_EQ(c.steps, 16);
+  EXPECT_EQ(c.cycles, 16);
+}
+
 // A 1-D convolution: 6 outputs (P), a 3-tap filter (R), 2 input channels (C), stride 1: 8 input
 // rows per channel, 16 input elements in all. The buffer holds 2 outputs' window (4 rows); DRAM
 // loops P:3 and C:2.
