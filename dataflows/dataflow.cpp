@@ -78,6 +78,14 @@ std::vector<nest::Dim> nestDimsOf(Dim d) {
   return {};
 }
 
+// A level a dataflow file may name: dram, l2, local (the buffers next to the array) or pe.
+std::optional<nest::Role> roleOf(const yaml::Node& key) {
+  const std::string& name = key.scalar("a level (dram, l2, local, pe)");
+  const auto role = nest::roleFromName(name);
+  if (!role) key.fail("unknown level '" + name + "'; accepted: dram, l2, local, pe");
+  return role;
+}
+
 nest::Constraints parseNest(const yaml::Node& node) {
   yaml::MapReader r(node);
   nest::Constraints c;
@@ -87,6 +95,26 @@ nest::Constraints parseNest(const yaml::Node& node) {
     for (const auto& item : keeps->items()) c.pe_keeps[nest::at(parseOperand(item))] = true;
   }
   if (auto loops = r.find("pe_loops")) c.pe_loops = parseNestDims(*loops);
+  if (auto orders = r.find("orders")) {
+    for (const auto& [key, value] : orders->entries()) {
+      const auto role = roleOf(key);
+      auto& allowed = c.orders[static_cast<size_t>(*role)];
+      for (const auto& item : value.items()) allowed.push_back(parseNestDims(item));
+      if (allowed.empty()) value.fail("must list at least one order, e.g. [[K, C, P]]");
+    }
+  }
+  if (auto bypass = r.find("bypass")) {
+    for (const auto& [key, value] : bypass->entries()) {
+      const auto role = roleOf(key);
+      if (*role == nest::Role::Dram || *role == nest::Role::Pe) {
+        key.fail("only l2 and local may be bypassed (DRAM holds every tensor; what the PEs keep is "
+                 "pe_keeps)");
+      }
+      for (const auto& item : value.items()) {
+        c.bypass[static_cast<size_t>(*role)][nest::at(parseOperand(item))] = true;
+      }
+    }
+  }
   r.finish();
   bool keeps_any = false;
   for (bool k : c.pe_keeps) keeps_any = keeps_any || k;

@@ -1,5 +1,7 @@
 #include "dataflows/pinned_mapping.h"
 
+#include "dataflows/nest/constraints.h"
+
 #include <algorithm>
 
 #include "dataflows/nest/cost.h"
@@ -149,6 +151,10 @@ MapResult pinnedMapping(const PinnedMapping& pin, const Problem& problem, const 
   }
   const std::string shape = nest::checkShape(m, p, *hw);
   if (!shape.empty()) levels_node.fail("this mapping does not fit " + p.describe() + ": " + shape);
+  const std::string broken = nest::violation(m, df.nest, *hw, p);
+  if (!broken.empty()) {
+    levels_node.fail("dataflow '" + df.name + "' does not allow this mapping: " + broken);
+  }
   const std::string room = nest::checkCapacity(p, m, *hw);
   if (!room.empty()) levels_node.fail("this mapping's tiles do not fit: " + room);
   if (constraints.whole_rows && m.tile(hw->local(), nest::Dim::K, hw->local()) < p.of(nest::Dim::K)) {

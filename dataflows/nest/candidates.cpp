@@ -169,6 +169,7 @@ std::vector<Mapping> neighbours(const Mapping& m, const Problem& p, const Hardwa
       for (int l = 1; l < local; ++l) x.levels[size_t(l)].factor[at(d)] = 1;
       x.levels[0].factor[at(d)] = ceilDiv(p.of(d), tile);
       reorder(x);
+      conformOrders(x, c, hw);
       if (checkCapacity(p, x, hw).empty()) out.push_back(std::move(x));
     };
     if (hw.systolic && pe_loop) {
@@ -239,12 +240,26 @@ std::vector<Mapping> pairMoves(const Mapping& m, const Problem& p, const Hardwar
       apply(x, dn);
       apply(x, u);
       reorder(x);
+      conformOrders(x, c, hw);
       if (checkCapacity(p, x, hw).empty()) out.push_back(std::move(x));
     }
   }
   Mapping flip = m;
   flip.double_buffered = !m.double_buffered;
   if (checkCapacity(p, flip, hw).empty()) out.push_back(flip);
+  // A tensor the dataflow lets bypass a level: streamed past it, or kept when the level can.
+  for (Role r : {Role::L2, Role::Local}) {
+    const int l = levelOf(r, hw);
+    if (l < 0) continue;
+    for (size_t t = 0; t < kTensors; ++t) {
+      if (!c.bypass[static_cast<size_t>(r)][t]) continue;
+      Mapping x = m;
+      bool& keeps = x.levels[size_t(l)].keeps[t];
+      if (!keeps && !hw.levels[size_t(l)].can_hold[t]) continue;
+      keeps = !keeps;
+      if (checkShape(x, p, hw).empty() && checkCapacity(p, x, hw).empty()) out.push_back(std::move(x));
+    }
+  }
   return out;
 }
 
@@ -263,6 +278,7 @@ std::vector<Mapping> allOrders(const Mapping& m, const Problem& p, const Hardwar
         }
         x.levels[size_t(l)].order = o;
       }
+      conformOrders(x, c, hw);
       if (std::find_if(out.begin(), out.end(), [&](const Mapping& y) {
             for (size_t l = 0; l < y.levels.size(); ++l) {
               if (y.levels[l].order != x.levels[l].order) return false;
@@ -444,6 +460,7 @@ std::vector<Mapping> enumerateTilings(const Problem& p, const Hardware& hw, cons
         if (m.levels[l].factor[at(d)] > 1) m.levels[l].order.push_back(d);
       }
     }
+    conformOrders(m, c, hw);
   }
   return all;
 }

@@ -99,6 +99,7 @@ SearchResult search(const Problem& p, const Hardware& hw, const Constraints& c,
   // Stage 1: every tiling (a deterministic stride through them when the budget is short) under
   // each tensor's stationary order at the outer levels.
   std::vector<Mapping> stage1 = o.seeds;
+  for (Mapping& seed : stage1) conformOrders(seed, c, hw);
   stage1.reserve(o.seeds.size() + per * std::min(tilings.size(), room + 1));
   const double stride = tilings.size() > room ? static_cast<double>(tilings.size()) / static_cast<double>(room) : 1.0;
   for (double x = 0; static_cast<size_t>(x) < tilings.size(); x += stride) {
@@ -110,6 +111,7 @@ SearchResult search(const Problem& p, const Hardware& hw, const Constraints& c,
     }
     for (int t = 0; t < kTensors; ++t) {
       stage1.push_back(withOrders(tiling, p, hw, static_cast<Operand>(t), Operand::Output));
+      conformOrders(stage1.back(), c, hw);
     }
   }
   std::vector<Scored> s1 = scoreAll(stage1, p, hw, o, threads);

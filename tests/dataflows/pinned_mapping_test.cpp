@@ -76,6 +76,9 @@ TEST(PinnedMapping, MistakesAreLocated) {
   expectError(std::string(t).replace(t.find("m: 128"), 6, "m: 0"), "zero", ":4:21", "at least 1");
   expectError(std::string(t).replace(t.find("{k: 16}"), 7, "{k: 32}"), "array", ":3:1",
               "exceeds the 16x16 array");
+  // Weight-stationary unrolls the reduction over the rows, never m.
+  expectError(std::string(t).replace(t.find("rows: {k: 16}"), 13, "rows: {m: 16}"), "dataflow",
+              ":3:1", "dataflow 'ws' does not allow this mapping: it unrolls m across array rows");
 }
 
 }  // namespace
