@@ -47,7 +47,8 @@ std::vector<std::pair<std::string, std::string>> Mapping::flatten() const {
                    : std::vector<nest::Dim>(nest::kAllDims.begin(), nest::kAllDims.end());
     for (nest::Dim d : dims) {
       if (loops.of(d) <= 1) continue;
-      tile += (tile.empty() ? "" : " ") + loops.dimName(d) + "=" + std::to_string(t[nest::at(d)]);
+      tile += (tile.empty() ? "" : " ") + loops.dimName(d) + "=" +
+              std::to_string(std::min(t[nest::at(d)], loops.of(d)));
     }
     kv.emplace_back("local_tile", tile);
     kv.emplace_back("searched", std::to_string(evaluated) + " of " + std::to_string(space));

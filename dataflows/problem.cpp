@@ -57,7 +57,7 @@ Problem problemOf(const models::Op& op, const models::Graph& graph) {
     // Hardware im2col reads each input pixel once per tile pass, not R*S times.
     const auto& c = op.conv;
     const double unique = static_cast<double>(c.n * c.h * c.w * c.c);
-    const double im2col = static_cast<double>(p.m * p.k);
+    const double im2col = static_cast<double>(p.batch) * static_cast<double>(p.m * p.k);
     p.input_footprint_ratio = im2col > 0 ? std::min(1.0, unique / im2col) : 1.0;
   }
   return p;

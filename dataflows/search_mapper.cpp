@@ -118,7 +118,8 @@ class SearchMapper final : public Mapper {
  private:
   static std::string keyOf(const Problem& p, const arch::Accelerator& acc, const Dataflow& df,
                            const MapConstraints& constraints) {
-    return p.loops.describe() + "|" + std::string(nameOf(p.input_dtype)) +
+    return p.loops.describe() + " in " + std::to_string(p.loops.input_h) + "x" +
+           std::to_string(p.loops.input_w) + "|" + std::string(nameOf(p.input_dtype)) +
            std::string(nameOf(p.weight_dtype)) + std::string(nameOf(p.output_dtype)) + "|" +
            std::to_string(constraints.homes[0]) + std::to_string(constraints.homes[1]) +
            std::to_string(constraints.homes[2]) + (constraints.whole_rows ? "w" : "") + "|" +

@@ -39,10 +39,11 @@ int embedding(Builder& b, const std::string& name, int ids, int64_t rows, int64_
 // Kernel, stride and padding of a conv; r x s window, the same stride/pad on both axes.
 struct ConvParams {
   int64_t k = 0, r = 1, s = 1, stride = 1, pad = 0;
+  int64_t groups = 1, dilation = 1;  // see ConvShape
 };
 
-// NHWC conv without bias; weight [r, s, C, k]; gemm is the im2col view (m = N*P*Q, n = k,
-// k = C*r*s).
+// NHWC conv without bias; weight [r, s, C / groups, k]; gemm is the im2col view, one batch per
+// group (m = N*P*Q, n = k / groups, k = C / groups * r*s).
 int conv2d(Builder& b, const std::string& name, int x, ConvParams p);
 int batchNorm(Builder& b, const std::string& name, int x);
 int pool(Builder& b, const std::string& name, OpKind kind, int x, PoolAttrs attrs);
@@ -52,10 +53,12 @@ int globalAvgPool(Builder& b, const std::string& name, int x);
 // 0 when the window does not fit even once.
 // Computed in 128 bits: a user's pad near 2^63 must not wrap; a result beyond int64 is clamped
 // to INT64_MAX, which the callers' checked products then reject as too large.
-inline int64_t convOut(int64_t in, int64_t r, int64_t stride, int64_t pad) {
+// A dilated window counts its span, (r - 1) * dilation + 1.
+inline int64_t convOut(int64_t in, int64_t r, int64_t stride, int64_t pad, int64_t dilation = 1) {
   const __int128 padded = static_cast<__int128>(in) + 2 * static_cast<__int128>(pad);
-  if (padded < r) return 0;
-  const __int128 out = (padded - r) / stride + 1;
+  const __int128 span = (static_cast<__int128>(r) - 1) * dilation + 1;
+  if (padded < span) return 0;
+  const __int128 out = (padded - span) / stride + 1;
   return out > INT64_MAX ? INT64_MAX : static_cast<int64_t>(out);
 }
 

@@ -17,12 +17,16 @@ int conv2d(Builder& b, const std::string& name, int x, ConvParams p) {
   c.s = p.s;
   c.stride = p.stride;
   c.pad = p.pad;
-  c.p = convOut(c.h, c.r, c.stride, c.pad);
-  c.q = convOut(c.w, c.s, c.stride, c.pad);
-  Op op = makeOp(name, OpKind::Conv2d, {x, b.weight(name + ".weight", {c.r, c.s, c.c, c.k})});
+  c.groups = p.groups;
+  c.dilation = p.dilation;
+  c.p = convOut(c.h, c.r, c.stride, c.pad, c.dilation);
+  c.q = convOut(c.w, c.s, c.stride, c.pad, c.dilation);
+  Op op = makeOp(name, OpKind::Conv2d,
+                 {x, b.weight(name + ".weight", {c.r, c.s, c.c / c.groups, c.k})});
   op.conv = c;
-  // im2col: one output pixel per row, one filter per column, one (c, r, s) tap per k.
-  op.gemm = {1, c.n * c.p * c.q, c.k, c.c * c.r * c.s};
+  // im2col per group: one output pixel per row, one of the group's filters per column, one of
+  // its (c, r, s) taps per k.
+  op.gemm = {c.groups, c.n * c.p * c.q, c.k / c.groups, c.c / c.groups * c.r * c.s};
   op.macs = op.gemm.macs();
   return b.emit(std::move(op), {c.n, c.p, c.q, c.k});
 }

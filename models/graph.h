@@ -91,6 +91,9 @@ struct ConvShape {
   int64_t k = 0, r = 0, s = 0;         // output channels, kernel height/width
   int64_t stride = 1, pad = 0;
   int64_t p = 0, q = 0;  // output height/width
+  // Channel groups (each sees c / groups inputs and makes k / groups outputs; depthwise is
+  // groups = c = k) and the spacing of the kernel's taps (the window spans (r - 1) * dilation + 1).
+  int64_t groups = 1, dilation = 1;
 };
 
 // Attention views for BatchMatMul. Both inputs are [B, rows, cols] tensors; operand X's head h

@@ -11,7 +11,8 @@ namespace tessel::models::detail {
 namespace {
 
 const char kGemmUsage[] = "gemm:M=..,K=..,N=..[,B=..]";
-const char kConvUsage[] = "conv:H=..,W=..,C=..,K=..,R=..,S=..[,stride=..][,pad=..][,N=..]";
+const char kConvUsage[] =
+    "conv:H=..,W=..,C=..,K=..,R=..,S=..[,stride=..][,pad=..][,dilation=..][,groups=..][,N=..]";
 
 }  // namespace
 
@@ -46,22 +47,35 @@ Graph buildConv(const std::string& params, const WorkloadOptions& o) {
                           {"S", true, 1, 0},
                           {"stride", false, 1, 1},
                           {"pad", false, 0, 0},
+                          {"dilation", false, 1, 1},
+                          {"groups", false, 1, 1},
                           {"N", false, 1, o.batch}});
-  ConvParams c{p.at("K"), p.at("R"), p.at("S"), p.at("stride"), p.at("pad")};
+  ConvParams c{p.at("K"), p.at("R"), p.at("S"), p.at("stride"), p.at("pad"), p.at("groups"),
+               p.at("dilation")};
   const int64_t h = p.at("H"), w = p.at("W"), batch = p.at("N");
-  if (convOut(h, c.r, c.stride, c.pad) < 1 || convOut(w, c.s, c.stride, c.pad) < 1) {
-    configError("workload", "'" + text + "': the " + std::to_string(c.r) + "x" +
-                                std::to_string(c.s) + " kernel does not fit the " +
-                                std::to_string(h) + "x" + std::to_string(w) + " input with pad " +
-                                std::to_string(c.pad));
+  if (p.at("C") % c.groups != 0 || c.k % c.groups != 0) {
+    configError("workload", "'" + text + "': groups=" + std::to_string(c.groups) +
+                                " must divide both C=" + std::to_string(p.at("C")) +
+                                " and K=" + std::to_string(c.k) +
+                                " (depthwise: groups = C = K)");
   }
-  checkedProduct(text, {batch, convOut(h, c.r, c.stride, c.pad), convOut(w, c.s, c.stride, c.pad),
-                        c.k, p.at("C"), c.r, c.s});
+  const int64_t ph = convOut(h, c.r, c.stride, c.pad, c.dilation);
+  const int64_t qw = convOut(w, c.s, c.stride, c.pad, c.dilation);
+  if (ph < 1 || qw < 1) {
+    configError("workload", "'" + text + "': the " + std::to_string(c.r) + "x" +
+                                std::to_string(c.s) + " kernel" +
+                                (c.dilation > 1 ? " at dilation " + std::to_string(c.dilation) : "") +
+                                " does not fit the " + std::to_string(h) + "x" +
+                                std::to_string(w) + " input with pad " + std::to_string(c.pad));
+  }
+  checkedProduct(text, {batch, ph, qw, c.k, p.at("C") / c.groups, c.r, c.s});
   Graph g;
   g.name = "conv:N=" + std::to_string(batch) + ",H=" + std::to_string(h) +
            ",W=" + std::to_string(w) + ",C=" + std::to_string(p.at("C")) +
            ",K=" + std::to_string(c.k) + ",R=" + std::to_string(c.r) + ",S=" + std::to_string(c.s) +
-           ",stride=" + std::to_string(c.stride) + ",pad=" + std::to_string(c.pad);
+           ",stride=" + std::to_string(c.stride) + ",pad=" + std::to_string(c.pad) +
+           (c.dilation > 1 ? ",dilation=" + std::to_string(c.dilation) : "") +
+           (c.groups > 1 ? ",groups=" + std::to_string(c.groups) : "");
   Builder b{g, o.dtype};
   int x = b.input("input", {batch, h, w, p.at("C")}, o.dtype);
   conv2d(b, "conv", x, c);

@@ -128,14 +128,16 @@ Problem problemOf(const models::Op& op, const models::Graph& g) {
   }
   const models::ConvShape& c = op.conv;
   Problem p;
+  p.extent[at(Dim::G)] = c.groups;
   p.extent[at(Dim::N)] = c.n;
-  p.extent[at(Dim::K)] = c.k;
-  p.extent[at(Dim::C)] = c.c;
+  p.extent[at(Dim::K)] = c.k / c.groups;
+  p.extent[at(Dim::C)] = c.c / c.groups;
   p.extent[at(Dim::P)] = c.p;
   p.extent[at(Dim::Q)] = c.q;
   p.extent[at(Dim::R)] = c.r;
   p.extent[at(Dim::S)] = c.s;
   p.stride_h = p.stride_w = c.stride;
+  p.dilation_h = p.dilation_w = c.dilation;
   p.input_h = c.h;
   p.input_w = c.w;
   p.input_dtype = in;

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "util/error.h"
+
 namespace tessel::kernels {
 
 namespace {
@@ -73,6 +75,14 @@ bool canChain(const models::Graph& g, const models::Op& anchor, const models::Op
 }
 
 ExecPlan planExecution(const models::Graph& g, const ExecutorOptions& o) {
+  // The timing engines model grouped and dilated convolutions; the kernels do not run them yet.
+  for (const models::Op& op : g.ops()) {
+    if (op.kind == models::OpKind::Conv2d && (op.conv.groups != 1 || op.conv.dilation != 1)) {
+      throw ConfigError({"", 0, 0, "workload"},
+                        "op '" + op.name + "': the functional executor does not run grouped or "
+                        "dilated convolutions yet (tessel run times them)");
+    }
+  }
   ExecPlan plan;
   std::vector<int> group_of(g.ops().size(), -1);
   const std::vector<std::vector<int>> chains = groupChains(g, o);

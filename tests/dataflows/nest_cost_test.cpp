@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include "models/workload.h"
 #include "tests/dataflows/nest_fixtures.h"
 
 namespace tessel {
@@ -265,6 +266,32 @@ TEST(NestCost, PartialTilesAreCountedNotRounded) {
   // Weights stay in the PEs while the 3 m tiles pass (P innermost at DRAM): each of the 12 is
   // loaded once: 9 in the first pass, 3 in the second.
   EXPECT_EQ(c.writes[2][kW], 12);
+}
+
+// A depthwise convolution keeps its groups on G: 4 groups of one channel, a 3x3 window over a
+// 4x4 input (2x2 outputs). The loop nest has 4 x 2 x 2 x 3 x 3 = 144 MACs, and with the whole
+// problem in the buffer each tensor comes from DRAM once: 4 x 16 inputs, 4 x 9 weights,
+// 4 x 4 outputs.
+TEST(NestCost, DepthwiseConvolutionHasItsGroupsOnG) {
+  models::Graph g = models::build("conv:H=4,W=4,C=4,K=4,R=3,S=3,groups=4", {});
+  const Problem p = dataflows::nest::problemOf(g.op(0), g);
+  EXPECT_EQ(p.of(Dim::G), 4);
+  EXPECT_EQ(p.of(Dim::C), 1);
+  EXPECT_EQ(p.of(Dim::K), 1);
+  EXPECT_EQ(p.macs(), 144);
+  const Hardware hw = tinyNest(1, 1, false, 1 << 20, 64);
+  Mapping m = nestMapping(hw, kOnes, {}, dims({{Dim::G, 4}, {Dim::P, 2}, {Dim::Q, 2}}),
+                          {Dim::G, Dim::P, Dim::Q}, dims({{Dim::R, 3}, {Dim::S, 3}}),
+                          {Dim::R, Dim::S}, kOnes, kOnes);
+  m.levels[2].keeps = {false, true, true};
+  ASSERT_EQ(checkShape(m, p, hw), "");
+  CostOptions o;
+  o.ideal_memory = true;
+  const auto c = evaluate(p, m, hw, o);
+  ASSERT_TRUE(c.ok) << c.reason;
+  EXPECT_EQ(c.reads[0][kI], 4 * 16);
+  EXPECT_EQ(c.reads[0][kW], 4 * 9);
+  EXPECT_EQ(c.writes[0][kO], 4 * 4);
 }
 
 TEST(NestCost, CapacityIsChecked) {

@@ -72,6 +72,34 @@ TEST(ModelsLayers, ConvOutputSizes) {
   EXPECT_EQ(g.tensor(op.outputs[0]).shape, (std::vector<int64_t>{2, 3, 5, 2}));
 }
 
+TEST(ModelsLayers, GroupedDepthwiseAndDilatedConv) {
+  // Depthwise 3x3 on 56x56x64: each of the 64 groups has one input and one output channel.
+  // MACs 56*56*64*9 = 1,806,336; weights 3*3*1*64; the im2col view is one GEMM per group.
+  Graph g = build("conv:H=56,W=56,C=64,K=64,R=3,S=3,pad=1,groups=64", kDefaults);
+  expectWellFormed(g);
+  const Op& dw = g.op(0);
+  EXPECT_EQ(dw.macs, 1806336);
+  EXPECT_EQ(g.tensor(dw.inputs[1]).shape, (std::vector<int64_t>{3, 3, 1, 64}));
+  EXPECT_EQ(dw.gemm.batch, 64);
+  EXPECT_EQ(dw.gemm.n, 1);
+  EXPECT_EQ(dw.gemm.k, 9);
+  EXPECT_EQ(g.name, "conv:N=1,H=56,W=56,C=64,K=64,R=3,S=3,stride=1,pad=1,groups=64");
+  // Groups of 4: 32 -> 48 channels, each output sees 32/4 = 8 inputs: 14*14*48*8*9 MACs.
+  const Op& gc = build("conv:H=14,W=14,C=32,K=48,R=3,S=3,pad=1,groups=4", kDefaults).op(0);
+  EXPECT_EQ(gc.macs, 14 * 14 * 48 * 8 * 9);
+  // Dilation 2 spreads a 3x3 kernel over 5x5: P = (56 + 2*2 - 5)/1 + 1 = 56 with pad 2, and
+  // (56 - 5) + 1 = 52 without.
+  EXPECT_EQ(build("conv:H=56,W=56,C=8,K=8,R=3,S=3,pad=2,dilation=2", kDefaults).op(0).conv.p, 56);
+  EXPECT_EQ(build("conv:H=56,W=56,C=8,K=8,R=3,S=3,dilation=2", kDefaults).op(0).conv.p, 52);
+  const std::string w = "workload";
+  expectConfigError("conv:H=56,W=56,C=64,K=60,R=3,S=3,groups=8", kDefaults, w,
+                    "groups=8 must divide both C=64 and K=60");
+  expectConfigError("conv:H=4,W=4,C=1,K=1,R=3,S=3,dilation=2", kDefaults, w,
+                    "kernel at dilation 2 does not fit the 4x4 input");
+  expectConfigError("conv:H=4,W=4,C=1,K=1,R=3,S=3,dilation=0", kDefaults, w,
+                    "dilation must be at least 1");
+}
+
 TEST(ModelsLayers, ParameterErrors) {
   const std::string w = "workload";
   expectConfigError("gemm:M=512,K=768", kDefaults, w, "missing N");
