@@ -51,8 +51,10 @@ std::vector<std::pair<std::string, std::string>> Mapping::flatten() const {
               std::to_string(std::min(t[nest::at(d)], loops.of(d)));
     }
     kv.emplace_back("local_tile", tile);
-    kv.emplace_back("searched", std::to_string(evaluated) + " of " + std::to_string(space));
-    kv.emplace_back("gap_to_bound", std::to_string(gap));
+    if (evaluated > 0) {  // a search ran (heuristic and pinned mappings have no such figures)
+      kv.emplace_back("searched", std::to_string(evaluated) + " of " + std::to_string(space));
+      kv.emplace_back("gap_to_bound", std::to_string(gap));
+    }
     return kv;
   }
   return {{"dataflow", dataflow},

@@ -100,6 +100,15 @@ int compareCommand(const CompareArgs& given, std::ostream& out) {
   args.workloads = splitWorkloads(args.workloads_text);
   if (args.dataflows.empty()) throw ConfigError({"", 0, 0, "--dataflows"}, "names no dataflow");
   if (args.workloads.empty()) throw ConfigError({"", 0, 0, "--workloads"}, "names no workload");
+  for (const auto& [option, list] : {std::pair{"--dataflows", &args.dataflows},
+                                     std::pair{"--workloads", &args.workloads}}) {
+    for (size_t i = 0; i < list->size(); ++i) {
+      if (std::find(list->begin(), list->begin() + static_cast<long>(i), (*list)[i]) !=
+          list->begin() + static_cast<long>(i)) {
+        throw ConfigError({"", 0, 0, option}, "'" + (*list)[i] + "' is listed twice");
+      }
+    }
+  }
   std::vector<std::string> inputs{args.arch};
   for (const std::string& d : args.dataflows) inputs.push_back(d);
   checkOutputs({{"--json", args.json_path}, {"--csv", args.csv_path}}, inputs);

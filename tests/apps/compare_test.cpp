@@ -132,6 +132,13 @@ TEST(Compare, BadInputIsExitTwo) {
   r = runTessel("compare" + arch + " --workloads gpt2 --image 64");
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.out.find("none of the workloads compared uses --image"), std::string::npos) << r.out;
+  // The whole space of ResNet-50's first layer is millions of candidates: refused, not a hang.
+  r = runTessel("run" + arch + " --workload resnet50 --budget 0 -q");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.out.find("give a budget"), std::string::npos) << r.out;
+  r = runTessel("compare" + arch + " --workloads '" + std::string(kGemm) + "' --dataflows ws,os,ws");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.out.find("'ws' is listed twice"), std::string::npos) << r.out;
   r = runTessel("compare" + arch + " --workloads gpt3");
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.out.find("unknown workload 'gpt3'"), std::string::npos) << r.out;
