@@ -81,11 +81,31 @@ void writeCauses(const sim::RunStats& run, std::ostream& os) {
 void writeLevels(const sim::RunStats& run, std::ostream& os) {
   if (run.level_names.empty()) return;
   os << "\n" << padRight("Bytes by level", kLabel - 1) << padLeft("bytes", kNumber) << "\n";
-  for (const std::string& level : run.level_names) {
-    const int64_t bytes = run.bytesAt(level);
-    os << "  " << padRight(level, kLabel - 3) << padLeft(binaryBytes(bytes), kNumber) << "  ("
+  auto row = [&os](std::string_view name, int64_t bytes) {
+    os << "  " << padRight(name, kLabel - 3) << padLeft(binaryBytes(bytes), kNumber) << "  ("
        << withCommas(bytes) << " B)\n";
+  };
+  for (const std::string& level : run.level_names) row(level, run.bytesAt(level));
+  // Below the storage levels, when the mappings modeled them.
+  if (run.registerFileBytes() > 0) row("register files", run.registerFileBytes());
+  if (run.nocBytes() > 0) row("NoC", run.nocBytes());
+}
+
+// Energy per component and per tensor moved, when the engine reported any.
+void writeEnergy(const sim::RunStats& run, std::ostream& os) {
+  const double total = run.energyTotalPj();
+  if (total <= 0) return;
+  os << "\n" << padRight("Energy by component", kLabel - 1) << padLeft("energy", kNumber)
+     << padLeft("%", kPercent) << "\n";
+  for (const auto& [name, pj] : run.energyByComponent()) {
+    if (pj == 0) continue;
+    os << "  " << padRight(name, kLabel - 3) << padLeft(engEnergyPj(pj), kNumber)
+       << padLeft(percentText(pj / total), kPercent) << "\n";
   }
+  const auto by_tensor = run.energyByOperand();
+  if (by_tensor[0] + by_tensor[1] + by_tensor[2] <= 0) return;
+  os << "  by tensor, array ops: inputs " << engEnergyPj(by_tensor[0]) << ", weights "
+     << engEnergyPj(by_tensor[1]) << ", outputs " << engEnergyPj(by_tensor[2]) << "\n";
 }
 
 }  // namespace
@@ -96,6 +116,7 @@ void writeTable(const sim::RunStats& run, std::ostream& os, const TableOptions& 
   writeClasses(run, os);
   writeCauses(run, os);
   writeLevels(run, os);
+  writeEnergy(run, os);
   if (options.top_n != 0) writeTopOps(run, os, options.top_n, options.width);
 }
 
