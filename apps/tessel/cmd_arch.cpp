@@ -5,6 +5,7 @@
 #include "arch/load.h"
 #include "dataflows/dataflow.h"
 #include "dataflows/problem.h"
+#include "util/suggest.h"
 
 namespace tessel::app {
 
@@ -24,8 +25,23 @@ int archSchemaCommand(std::ostream& out) {
 int dataflowsCommand(std::ostream& out) {
   for (const auto& name : dataflows::builtinDataflows()) {
     const dataflows::Dataflow df = dataflows::loadDataflow(name);
-    out << df.name << ": " << df.description << "\n    rows=" << nameOf(df.row_dim)
-        << " cols=" << nameOf(df.col_dim) << " stream=" << nameOf(df.stream_dim) << "\n";
+    auto dims = [](const std::vector<dataflows::nest::Dim>& v) {
+      std::string s;
+      for (auto d : v) s += (s.empty() ? "" : ",") + std::string(dataflows::nest::convName(d));
+      return s.empty() ? std::string("-") : s;
+    };
+    static const char* const kTensor[] = {"inputs", "weights", "outputs"};
+    std::string keeps;
+    for (size_t t = 0; t < 3; ++t) {
+      if (df.nest.pe_keeps[t]) keeps += (keeps.empty() ? "" : ",") + std::string(kTensor[t]);
+    }
+    out << df.name << ": " << df.description << "\n    arrays " << joinNames(df.array_kinds)
+        << " | rows " << dims(df.nest.rows) << " | cols " << dims(df.nest.cols) << " | PE keeps "
+        << (keeps.empty() ? "-" : keeps) << ", loops " << dims(df.nest.pe_loops) << "\n";
+    if (df.gemm_view) {
+      out << "    GEMM view: rows=" << nameOf(df.row_dim) << " cols=" << nameOf(df.col_dim)
+          << " stream=" << nameOf(df.stream_dim) << "\n";
+    }
   }
   return 0;
 }

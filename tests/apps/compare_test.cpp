@@ -124,6 +124,18 @@ TEST(Compare, TablesAndCsvCarryEveryPair) {
   EXPECT_NE(text.find(",rs,refused,"), std::string::npos);
 }
 
+TEST(Compare, TheDataflowsCommandPrintsEachNest) {
+  const auto r = runTessel("dataflows");
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("arrays spatial | rows R,C | cols P,K,N | PE keeps inputs,weights,outputs, "
+                       "loops S,Q,C,K"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("arrays spatial | rows C,R,S | cols K,P,Q,N | PE keeps -, loops -"),
+            std::string::npos);
+  EXPECT_NE(r.out.find("GEMM view: rows=k cols=n stream=m"), std::string::npos);
+}
+
 TEST(Compare, BadInputIsExitTwo) {
   const std::string arch = " --arch " + config("gemmini-default");
   auto r = runTessel("compare" + arch + " --workloads '" + std::string(kGemm) + "' --dataflows ws,wz");
