@@ -185,6 +185,7 @@ class SearchMapper final : public Mapper {
       // mapping gemmini-auto picks. The better of the two views wins.
       Problem gemm = p;
       gemm.loops = nest::gemmProblem(p.batch, p.m, p.n, p.k, p.input_dtype, p.weight_dtype, p.output_dtype);
+      gemm.loops.im2col_unique = p.input_footprint_ratio;
       nest::SearchOptions go = so;
       const MapResult seed = makeGemminiAutoMapper(o_)->map(gemm, acc, df, constraints);
       if (seed.ok) {

@@ -298,7 +298,8 @@ Cost evaluate(const Problem& p, const Mapping& m, const Hardware& hw, const Cost
       const double dlv = crosses ? nest.volume(t, cut, !mac, Space::All) : u;
       const Level& lp = hw.levels[size_t(par)];
       if (t != Operand::Output) {
-        const double b = sizeOf(t == Operand::Input ? p.input_dtype : p.weight_dtype);
+        double b = sizeOf(t == Operand::Input ? p.input_dtype : p.weight_dtype);
+        if (t == Operand::Input && lp.off_chip && !crosses) b *= p.im2col_unique;
         c.reads[size_t(par)][ts] += u * b;
         if (!mac) c.writes[size_t(ch)][ts] += dlv * b;
         if (crosses) c.noc_bytes[ts] += u * b, c.delivered[ts] += dlv * b;
@@ -372,7 +373,7 @@ Cost evaluate(const Problem& p, const Mapping& m, const Hardware& hw, const Cost
     // The first tile's loads cannot hide behind compute, nor the last tile's store.
     const Factors tile = m.tileAt(local, local);
     const double bw = hw.offchip_bandwidth > 0 ? hw.offchip_bandwidth : 1e300;
-    const double loads = (p.footprint(Operand::Input, tile) * sizeOf(p.input_dtype) +
+    const double loads = (p.footprint(Operand::Input, tile) * sizeOf(p.input_dtype) * p.im2col_unique +
                           p.footprint(Operand::Weight, tile) * sizeOf(p.weight_dtype)) / bw;
     prologue = hw.offchip_latency + loads;
     epilogue = p.footprint(Operand::Output, tile) * sizeOf(p.output_dtype) / bw;
@@ -413,7 +414,7 @@ Cost evaluate(const Problem& p, const Mapping& m, const Hardware& hw, const Cost
     if (o.home[t] == hw.dram) {
       const auto x = static_cast<Operand>(t);
       const DType dt = x == Operand::Input ? p.input_dtype : x == Operand::Weight ? p.weight_dtype : p.output_dtype;
-      unique += p.elements(x) * sizeOf(dt);
+      unique += p.elements(x) * sizeOf(dt) * (x == Operand::Input ? p.im2col_unique : 1.0);
     }
   }
   const double dram_bw = hw.levels[size_t(hw.dram)].bandwidth[0];

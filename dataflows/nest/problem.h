@@ -45,6 +45,10 @@ struct Problem {
   // 0 = unclipped.
   int64_t input_h = 0, input_w = 0;
   bool gemm = false;  // name dims as a GEMM: b (g), m (p), n (k), k (c)
+  // A convolution run as its im2col GEMM (Gemmini): unique input elements per im2col element.
+  // The DMA moves raw input rows and the im2col unit expands them on the way to the array, so
+  // off-chip input transfers scale by this; the array still sees the expanded stream. 1 else.
+  double im2col_unique = 1;
   DType input_dtype = DType::Int8;
   DType weight_dtype = DType::Int8;
   DType output_dtype = DType::Int8;

@@ -4,6 +4,7 @@
 // search's nests.
 #include <gtest/gtest.h>
 
+#include "arch/load.h"
 #include "dataflows/nest/cost.h"
 #include "dataflows/nest/hardware.h"
 #include "dataflows/plan.h"
@@ -194,6 +195,18 @@ TEST(SimGemmTiming, OutputStationary16x16TwoTiles) {
   // A streams once per column block (2), B once per row block (2): 2 x 1 KiB per tile each.
   EXPECT_EQ(s.traffic[1].read_bytes[0], 4096);
   EXPECT_EQ(s.traffic[1].read_bytes[1], 4096);
+}
+
+// Gemmini's im2col unit expands the input on the way to the array: DRAM sends the raw rows.
+// A 3x3 conv, pad 1, on 14x14x32 -> 48: the im2col matrix is 196 x 288 = 56,448 elements, the
+// raw input 14 x 14 x 32 = 6,272 (1/9 of it). One n tile (all 48 filters): DRAM reads the raw
+// input once; the scratchpad sends the expanded stream once per 16-column block: 3 x 56,448.
+TEST(SimGemmTiming, HardwareIm2colReadsRawInputRowsFromDram) {
+  const auto a = arch::loadFile(std::string(TESSEL_SOURCE_DIR) + "/configs/arch/gemmini-default.yaml");
+  const auto s = runGemm(a, "conv:H=14,W=14,C=32,K=48,R=3,S=3,pad=1", "ws");
+  EXPECT_EQ(s.traffic[0].read_bytes[0], 6272);
+  EXPECT_EQ(s.traffic[1].write_bytes[0], 6272);
+  EXPECT_EQ(s.traffic[1].read_bytes[0], 3 * 56448);
 }
 
 }  // namespace
