@@ -85,8 +85,8 @@ TEST(ModelsLayers, GroupedDepthwiseAndDilatedConv) {
   EXPECT_EQ(dw.gemm.k, 9);
   EXPECT_EQ(g.name, "conv:N=1,H=56,W=56,C=64,K=64,R=3,S=3,stride=1,pad=1,groups=64");
   // Groups of 4: 32 -> 48 channels, each output sees 32/4 = 8 inputs: 14*14*48*8*9 MACs.
-  const Op& gc = build("conv:H=14,W=14,C=32,K=48,R=3,S=3,pad=1,groups=4", kDefaults).op(0);
-  EXPECT_EQ(gc.macs, 14 * 14 * 48 * 8 * 9);
+  const Graph grouped = build("conv:H=14,W=14,C=32,K=48,R=3,S=3,pad=1,groups=4", kDefaults);
+  EXPECT_EQ(grouped.op(0).macs, 14 * 14 * 48 * 8 * 9);
   // Dilation 2 spreads a 3x3 kernel over 5x5: P = (56 + 2*2 - 5)/1 + 1 = 56 with pad 2, and
   // (56 - 5) + 1 = 52 without.
   EXPECT_EQ(build("conv:H=56,W=56,C=8,K=8,R=3,S=3,pad=2,dilation=2", kDefaults).op(0).conv.p, 56);
