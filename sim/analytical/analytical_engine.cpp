@@ -3,6 +3,7 @@
 // (vector_model) and the memory model they use.
 #include <algorithm>
 
+#include "sim/analytical/energy.h"
 #include "sim/analytical/memory_model.h"
 #include "sim/analytical/nest_stats.h"
 #include "sim/analytical/vector_model.h"
@@ -128,23 +129,7 @@ class AnalyticalEngine final : public Engine {
     const double sfu_pj = acc_.sfu ? c.sfu_elements * acc_.sfu->energy_pj_per_element : 0;
     const double host_pj =
         c.host_flops * acc_.host.energy_pj_per_flop + c.host_bytes * acc_.host.energy_pj_per_byte;
-    addEnergy(s, 0, 0, sfu_pj, host_pj);
-  }
-
-  void addEnergy(OpStats& s, double array_pj, double noc_pj, double sfu_pj, double host_pj) const {
-    for (size_t l = 0; l < acc_.levels.size(); ++l) {
-      const auto& lv = acc_.levels[l];
-      double pj = 0;
-      for (size_t x = 0; x < kNumOperands; ++x) {
-        pj += static_cast<double>(s.traffic[l].read_bytes[x]) * lv.read_energy_pj_per_byte;
-        pj += static_cast<double>(s.traffic[l].write_bytes[x]) * lv.write_energy_pj_per_byte;
-      }
-      s.energy_pj.emplace_back(lv.name, pj);
-    }
-    s.energy_pj.emplace_back("array", array_pj);
-    s.energy_pj.emplace_back("noc", noc_pj);
-    s.energy_pj.emplace_back("sfu", sfu_pj);
-    s.energy_pj.emplace_back("host", host_pj);
+    addEnergy(s, acc_, EnergyParts{0, 0, 0, sfu_pj, host_pj});
   }
 
   const models::Graph& graph(const dataflows::OpPlan& plan) const { return *plan.graph; }

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "dataflows/nest/cost.h"
+#include "sim/analytical/energy.h"
 #include "util/checked.h"
 #include "util/error.h"
 
@@ -50,20 +51,7 @@ void fillNestStats(OpStats& s, const dataflows::OpPlan& plan, const arch::Accele
       tr.write_bytes[t] += count(c.writes[l][t], "written to");
     }
   }
-  for (size_t l = 0; l < acc.levels.size(); ++l) {
-    const auto& lv = acc.levels[l];
-    double pj = 0;
-    for (size_t x = 0; x < kNumOperands; ++x) {
-      pj += static_cast<double>(s.traffic[l].read_bytes[x]) * lv.read_energy_pj_per_byte;
-      pj += static_cast<double>(s.traffic[l].write_bytes[x]) * lv.write_energy_pj_per_byte;
-    }
-    s.energy_pj.emplace_back(lv.name, pj);
-  }
-  s.energy_pj.emplace_back("register_file", rf_pj);
-  s.energy_pj.emplace_back("array", c.mac_energy);
-  s.energy_pj.emplace_back("noc", c.noc_energy);
-  s.energy_pj.emplace_back("sfu", 0.0);
-  s.energy_pj.emplace_back("host", 0.0);
+  addEnergy(s, acc, EnergyParts{rf_pj, c.mac_energy, c.noc_energy, 0, 0});
   for (size_t t = 0; t < 3; ++t) s.energy_by_operand_pj[t] = c.tensor_energy[t];
   s.register_file_bytes = checked::toCount(rf_bytes, [&] {
     return "op '" + plan.op->name + "': register-file bytes";
