@@ -89,29 +89,29 @@ class SearchMapper final : public Mapper {
   // thread count, so this changes nothing but the wall time).
   void prefetch(const std::vector<MapRequest>& requests, const arch::Accelerator& acc,
                 const Dataflow& df) const override {
-    std::vector<std::pair<std::string, const MapRequest*>> todo;
+    std::vector<std::pair<std::string, const MapRequest*>> pending;
     {
       std::lock_guard<std::mutex> lock(mu_);
       for (const MapRequest& q : requests) {
         std::string key = keyOf(q.problem, acc, df, q.constraints);
         const bool seen = cache_.count(key) > 0 ||
-                          std::any_of(todo.begin(), todo.end(),
+                          std::any_of(pending.begin(), pending.end(),
                                       [&](const auto& t) { return t.first == key; });
-        if (!seen) todo.emplace_back(std::move(key), &q);
+        if (!seen) pending.emplace_back(std::move(key), &q);
       }
     }
     const int cores = o_.threads > 0 ? o_.threads
                                      : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
-    const size_t workers = std::min<size_t>(static_cast<size_t>(cores), todo.size());
+    const size_t workers = std::min<size_t>(static_cast<size_t>(cores), pending.size());
     if (workers < 2) return;  // map() will do it, with all cores inside the one search
     std::atomic<size_t> next{0};
     auto work = [&] {
-      for (size_t i = next++; i < todo.size(); i = next++) {
-        const MapRequest& q = *todo[i].second;
+      for (size_t i = next++; i < pending.size(); i = next++) {
+        const MapRequest& q = *pending[i].second;
         try {
           MapResult r = mapUncached(q.problem, acc, df, q.constraints, 1);
           std::lock_guard<std::mutex> lock(mu_);
-          cache_.emplace(todo[i].first, std::move(r));
+          cache_.emplace(pending[i].first, std::move(r));
         } catch (...) {
           // Left uncached: the planner's own map() call meets the error again and reports it.
         }

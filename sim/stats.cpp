@@ -96,17 +96,22 @@ double RunStats::energyTotalPj() const {
   return sum;
 }
 
-int64_t RunStats::registerFileBytes() const {
+namespace {
+
+// One per-op byte count summed over the run, checked against overflow.
+int64_t sumOf(const std::vector<OpStats>& ops, int64_t OpStats::*count, const char* what) {
   int64_t sum = 0;
-  for (const OpStats& op : ops) sum = checked::add(sum, op.register_file_bytes, "the RF bytes");
+  for (const OpStats& op : ops) sum = checked::add(sum, op.*count, what);
   return sum;
 }
 
-int64_t RunStats::nocBytes() const {
-  int64_t sum = 0;
-  for (const OpStats& op : ops) sum = checked::add(sum, op.noc_bytes, "the NoC bytes");
-  return sum;
+}  // namespace
+
+int64_t RunStats::registerFileBytes() const {
+  return sumOf(ops, &OpStats::register_file_bytes, "the RF bytes");
 }
+
+int64_t RunStats::nocBytes() const { return sumOf(ops, &OpStats::noc_bytes, "the NoC bytes"); }
 
 std::vector<std::pair<std::string, double>> RunStats::energyByComponent() const {
   std::vector<std::pair<std::string, double>> sums;
