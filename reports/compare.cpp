@@ -47,11 +47,11 @@ std::vector<std::string> levels(const Comparison& c) {
   return unionOf(c, [](const sim::RunStats& run) { return run.level_names; });
 }
 
-double componentPj(const sim::RunStats& run, const std::string& name) {
-  for (const auto& [n, pj] : run.energyByComponent()) {
-    if (n == name) return pj;
-  }
-  return 0;
+// A run's energy per component, summed over its ops once (0 for a component it lacks).
+std::map<std::string, double> componentPj(const sim::RunStats& run) {
+  std::map<std::string, double> pj;
+  for (const auto& [name, v] : run.energyByComponent()) pj[name] = v;
+  return pj;
 }
 
 // The run minimizing (or maximizing) a metric; the first asked wins a tie.
@@ -146,8 +146,9 @@ void writeCompareTable(const Comparison& c, std::ostream& os) {
     for (const CompareRun* r : runs) {
       if (!r->ok()) continue;
       os << "  " << padRight(r->dataflow, 9);
+      auto pj = componentPj(r->run);
       for (const std::string& comp : comps) {
-        os << padLeft(engEnergyPj(componentPj(r->run, comp)), std::max<int>(11, int(comp.size()) + 1));
+        os << padLeft(engEnergyPj(pj[comp]), std::max<int>(11, int(comp.size()) + 1));
       }
       os << "\n";
     }
@@ -271,7 +272,8 @@ std::string compareCsv(const Comparison& c) {
        << dramBytes(run);
     for (const std::string& l : lvls) os << "," << run.bytesAt(l);
     os << "," << run.registerFileBytes() << "," << run.nocBytes();
-    for (const std::string& comp : comps) os << "," << quantityText(componentPj(run, comp));
+    auto pj = componentPj(run);
+    for (const std::string& comp : comps) os << "," << quantityText(pj[comp]);
     os << "\n";
   }
   return os.str();
