@@ -45,6 +45,16 @@ struct Dma {
   int max_inflight = 16;            // outstanding requests (Little's law bounds throughput)
 };
 
+// The command path from the host to the blocks: commands wait in a reservation station with a
+// number of entries per queue (Gemmini: reservation_station_entries_ld/ex/st = 8/16/4 in
+// Configs.scala). Dispatch stalls while the next command's queue is full; each queue issues in
+// order. The SystemC engine executes it; the analytical engine assumes enough entries.
+struct Controller {
+  int load_entries = 8;
+  int execute_entries = 16;
+  int store_entries = 4;
+};
+
 enum class ArrayKind : uint8_t { Systolic, Spatial };
 std::string_view nameOf(ArrayKind k);  // "systolic" | "spatial"
 
@@ -118,6 +128,7 @@ struct Accelerator {
   double clock_hz = 1e9;
   std::vector<StorageLevel> levels;  // from DRAM inwards
   Dma dma;
+  Controller controller;
   ComputeArray array;
   Noc noc;
   std::optional<Sfu> sfu;

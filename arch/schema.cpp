@@ -50,6 +50,7 @@ Apply into(S& (*part)(Building&), F S::*member) {
 Accelerator& top(Building& b) { return b.acc; }
 StorageLevel& lvl(Building& b) { return b.level(); }
 Dma& dma(Building& b) { return b.acc.dma; }
+Controller& ctl(Building& b) { return b.acc.controller; }
 ComputeArray& arr(Building& b) { return b.acc.array; }
 Noc& noc(Building& b) { return b.acc.noc; }
 Sfu& sfu(Building& b) { return *b.acc.sfu; }
@@ -229,6 +230,19 @@ std::vector<ParamSpec> dmaParams() {
               into(dma, &Dma::max_request_bytes))),
       pos(opt("max_inflight", T::Integer, "16", "outstanding requests",
               into(dma, &Dma::max_inflight))),
+  };
+}
+
+// Defaults: Gemmini's reservation station (Configs.scala, reservation_station_entries_*).
+std::vector<ParamSpec> controllerParams() {
+  return {
+      pos(opt("load_entries", T::Integer, "8", "reservation-station entries for loads (DMA in)",
+              into(ctl, &Controller::load_entries))),
+      pos(opt("execute_entries", T::Integer, "16",
+              "reservation-station entries for array, SFU and host commands",
+              into(ctl, &Controller::execute_entries))),
+      pos(opt("store_entries", T::Integer, "4", "reservation-station entries for stores (DMA out)",
+              into(ctl, &Controller::store_entries))),
   };
 }
 
@@ -424,6 +438,9 @@ std::vector<SectionSpec> makeSchema() {
                    globalBufferParams()),
       {"dma", false, "the engine moving tiles between DRAM/L2 and the local memories", dmaParams(),
        nullptr},
+      {"controller", false,
+       "the command queues between the host and the blocks (the SystemC engine's issue model)",
+       controllerParams(), nullptr},
       {"array", true, "the PE array", arrayParams(), nullptr},
       {"noc", false, "the network from the local memories to the PEs", nocParams(), nullptr},
       {"sfu", false, "special-function unit for nonlinear ops; absent = none, the host runs them",

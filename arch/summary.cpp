@@ -94,6 +94,8 @@ std::string summary(const Accelerator& acc) {
   for (const auto& l : acc.levels) levelLine(out, l);
   out << "dma: " << formatNumber(acc.dma.bus_bytes_per_cycle) << " B/cycle bus, "
       << acc.dma.max_request_bytes << " B requests, " << acc.dma.max_inflight << " in flight\n";
+  out << "controller: " << acc.controller.load_entries << " load, " << acc.controller.execute_entries
+      << " execute, " << acc.controller.store_entries << " store entries\n";
   const OffChipBandwidth bw = offChipBandwidth(acc);
   out << "off-chip streaming: " << formatNumber(bw.bytes_per_cycle) << " B/cycle, set by "
       << bw.limit << " (" << bw.why << ")\n";

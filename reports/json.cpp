@@ -97,7 +97,9 @@ Json opRecord(const sim::OpStats& op) {
   for (const auto& [component, pj] : op.energy_pj) energy[component] = roundQuantity(pj);
   Json mapping = Json::object();
   for (const auto& [key, value] : op.mapping) mapping[key] = value;
-  return {{"id", op.op_id},
+  nlohmann::json waits = nlohmann::json::object();
+  for (const auto& [why, cycles] : op.waits) waits[why] = roundQuantity(cycles);
+  nlohmann::json j = {{"id", op.op_id},
           {"name", op.name},
           {"kind", models::nameOf(op.kind)},
           {"class", models::nameOf(op.op_class)},
@@ -114,6 +116,9 @@ Json opRecord(const sim::OpStats& op) {
           {"utilization", roundRatio(op.utilization)},
           {"mapping", mapping},
           {"loop_nest", op.loop_nest}};
+  // Engines that execute commands say what the op's unit waited on.
+  if (!op.waits.empty()) j["waits"] = waits;
+  return j;
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 // A new engine is one new folder plus one line in sim/engine_registry.cpp.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -17,7 +18,9 @@ namespace tessel::sim {
 
 struct EngineOptions {
   bool ideal_memory = false;  // infinite bandwidth, zero latency: the compute-only bound
+  bool trace = false;         // record a TraceSlice per command (engines that have commands)
 };
+
 
 class Engine {
  public:
@@ -25,7 +28,17 @@ class Engine {
   virtual std::string_view name() const = 0;
   // One op's plan (fused members carry their anchor's id; their costs are their own).
   virtual OpStats evaluate(const dataflows::OpPlan& plan) = 0;
+  // The commands of every op evaluated so far, when EngineOptions::trace asked for them; empty
+  // for engines without commands (the analytical engine).
+  virtual std::vector<TraceSlice> trace() const { return {}; }
 };
+
+using EngineFactory = std::unique_ptr<Engine> (*)(const arch::Accelerator&,
+                                                  const dataflows::Dataflow&,
+                                                  const EngineOptions&);
+// Engines that need more than this library (the SystemC engine needs libsystemc, which owns
+// `main`) are registered by the executable that links them, before any makeEngine call.
+void registerEngine(const std::string& name, EngineFactory factory);
 
 // Throws ConfigError listing the known names if `name` is unknown.
 std::unique_ptr<Engine> makeEngine(std::string_view name, const arch::Accelerator& acc,

@@ -1,4 +1,5 @@
-// The one place engines are registered: a new engine adds one line to kEngines.
+// The engine registry: the analytical engine is built in; executables add the engines they link
+// (apps/tessel registers the SystemC engine).
 #include <utility>
 
 #include "sim/engine.h"
@@ -10,15 +11,23 @@ std::unique_ptr<Engine> makeAnalyticalEngine(const arch::Accelerator&, const dat
                                              const EngineOptions&);
 
 namespace {
-using Factory = std::unique_ptr<Engine> (*)(const arch::Accelerator&, const dataflows::Dataflow&,
-                                            const EngineOptions&);
-const std::vector<std::pair<std::string, Factory>>& registry() {
-  static const std::vector<std::pair<std::string, Factory>> kEngines = {
+std::vector<std::pair<std::string, EngineFactory>>& registry() {
+  static std::vector<std::pair<std::string, EngineFactory>> engines = {
       {"analytical", &makeAnalyticalEngine},
   };
-  return kEngines;
+  return engines;
 }
 }  // namespace
+
+void registerEngine(const std::string& name, EngineFactory factory) {
+  for (auto& entry : registry()) {
+    if (entry.first == name) {
+      entry.second = factory;
+      return;
+    }
+  }
+  registry().emplace_back(name, factory);
+}
 
 std::unique_ptr<Engine> makeEngine(std::string_view name, const arch::Accelerator& acc,
                                    const dataflows::Dataflow& dataflow,

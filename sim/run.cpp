@@ -11,7 +11,13 @@ std::string toolVersion() { return "0.1.0"; }
 RunStats simulate(const models::Graph& graph, const arch::Accelerator& acc,
                   const dataflows::Dataflow& dataflow, const RunOptions& options) {
   checkFitsDram(graph, acc);
-  const std::vector<dataflows::OpPlan> plans = dataflows::plan(graph, acc, dataflow, options.plan);
+  return evaluatePlans(graph, acc, dataflow, dataflows::plan(graph, acc, dataflow, options.plan),
+                       options);
+}
+
+RunStats evaluatePlans(const models::Graph& graph, const arch::Accelerator& acc,
+                       const dataflows::Dataflow& dataflow,
+                       const std::vector<dataflows::OpPlan>& plans, const RunOptions& options) {
   auto engine = makeEngine(options.engine, acc, dataflow, options.engine_options);
 
   RunStats run;
@@ -31,6 +37,7 @@ RunStats simulate(const models::Graph& graph, const arch::Accelerator& acc,
   for (const auto& level : acc.levels) run.level_names.push_back(level.name);
   run.ops.reserve(plans.size());
   for (const auto& plan : plans) run.ops.push_back(engine->evaluate(plan));
+  if (options.trace != nullptr) *options.trace = engine->trace();
   // Totals are sums of per-op counts: make sure they are countable before any report reads them.
   run.totalMacs();
   for (const auto& level : run.level_names) run.bytesAt(level);

@@ -20,6 +20,8 @@ struct RunOptions {
   EngineOptions engine_options;
   // Recorded verbatim in RunStats::options (the CLI puts seq, batch, phase... here).
   std::vector<std::pair<std::string, std::string>> labels;
+  // When set (and engine_options.trace), receives the engine's command slices.
+  std::vector<TraceSlice>* trace = nullptr;
 };
 
 // Ops run one after another in graph order; an op's fused epilogue members are charged
@@ -27,6 +29,12 @@ struct RunOptions {
 // mapped or placed.
 RunStats simulate(const models::Graph& graph, const arch::Accelerator& acc,
                   const dataflows::Dataflow& dataflow, const RunOptions& options);
+
+// The second half of simulate: plans already made (dataflows::plan) timed by options.engine.
+// Cross-checks evaluate one set of plans with both engines.
+RunStats evaluatePlans(const models::Graph& graph, const arch::Accelerator& acc,
+                       const dataflows::Dataflow& dataflow,
+                       const std::vector<dataflows::OpPlan>& plans, const RunOptions& options);
 
 // The version string reports carry.
 std::string toolVersion();

@@ -62,6 +62,10 @@ struct OpStats {
   int64_t register_file_bytes = 0;
   int64_t noc_bytes = 0;
   double utilization = 0;  // macs / (cycles * PEs * MACs/PE/cycle of its dtype); 0 on the host
+  // Engines that execute commands (systemc): cycles the op's unit (array, SFU, host) stood idle
+  // or was held, by what it waited on ("dma: load weights", "dispatch: store queue full",
+  // "noc"...), largest first. Empty for the analytical engine.
+  std::vector<std::pair<std::string, double>> waits;
 
   // The mapping, flattened for reports: ("dataflow","ws"), ("tile_i","4"), ...
   std::vector<std::pair<std::string, std::string>> mapping;
@@ -69,6 +73,17 @@ struct OpStats {
 
   double energyTotal() const;
   int64_t bytesAt(std::string_view level) const;  // reads + writes at that level
+};
+
+// One command as it ran on one hardware block, for Chrome trace-event / Perfetto output.
+struct TraceSlice {
+  std::string track;   // the module: "dma", "scratchpad", "array", "noc", "sfu", "host"...
+  std::string name;    // "load inputs", "compute", "store outputs", "preload weights"...
+  std::string op;      // the op it belongs to
+  std::string tensor;  // "inputs" | "weights" | "outputs" | ""
+  int64_t bytes = 0;
+  double start = 0;     // cycles from the start of the run
+  double duration = 0;  // cycles
 };
 
 struct RunStats {

@@ -136,7 +136,9 @@ void addRun(CLI::App& app, RunArgs& run, std::function<int()>& action, std::ostr
       ->required();
   addWorkloadOptions(cmd, run.workload);
   cmd->add_option("--dataflow", run.dataflow, "ws | os | is | rs | nlr | a dataflow YAML file");
-  cmd->add_option("--engine", run.engine, "analytical")->capture_default_str();
+  cmd->add_option("--engine", run.engine,
+                  "analytical (closed forms) or systemc (commands through SystemC modules)")
+      ->capture_default_str();
   cmd->add_option("--mapper", run.mapper,
                   "search (explores the mappings the dataflow allows) or gemmini-auto (Gemmini's "
                   "tiling heuristic)")
@@ -157,6 +159,9 @@ void addRun(CLI::App& app, RunArgs& run, std::function<int()>& action, std::ostr
   cmd->add_option("--json", run.json_path,
                   "write the JSON report (reports/SCHEMA.md); - = standard output, no table");
   cmd->add_option("--csv", run.csv_path, "write one CSV row per op; - = standard output, no table");
+  cmd->add_option("--trace", run.trace_path,
+                  "write a Chrome trace-event JSON of every command (Perfetto); needs --engine "
+                  "systemc");
   cmd->add_flag("--ideal-memory", run.ideal_memory, "infinite bandwidth, zero latency");
   cmd->add_flag("--no-fuse", run.no_fuse, "do not fuse epilogues into GEMMs");
   cmd->add_option("--top", run.top, "ops in the top-ops table: a count (0 = none) or all")
@@ -197,6 +202,39 @@ void addCompare(CLI::App& app, tessel::app::CompareArgs& c, std::function<int()>
   });
 }
 
+void addXval(CLI::App& app, tessel::app::XvalArgs& x, std::function<int()>& action,
+             std::ostream& out) {
+  CLI::App* cmd = app.add_subcommand(
+      "xval", "time the same plans with the analytical and the SystemC engine, op by op");
+  cmd->add_option("--arch", x.arch, "accelerator YAML file")->required();
+  cmd->add_option("--workload", x.workload.name, "a workload, as for run")->required();
+  addWorkloadOptions(cmd, x.workload);
+  cmd->add_option("--dataflow", x.dataflow, "ws | os | is | rs | nlr | a dataflow YAML file");
+  cmd->add_option("--mapper", x.mapper, "search or gemmini-auto")
+      ->check(CLI::IsMember({"search", "gemmini-auto"}))
+      ->capture_default_str();
+  cmd->add_option("--objective", x.objective, "what the search minimizes: latency, energy, edp")
+      ->check(CLI::IsMember({"latency", "energy", "edp"}))
+      ->capture_default_str();
+  cmd->add_option("--budget", x.budget, "cost evaluations per distinct layer for the search")
+      ->check(CLI::Range(int64_t{0}, int64_t{1} << 40))
+      ->capture_default_str();
+  cmd->add_option("-p,--param", x.overrides, "override a YAML key (repeatable)");
+  cmd->add_option("--tolerance", x.tolerance,
+                  "largest |systemc / analytical - 1| an op may show (0.10 = 10%)")
+      ->capture_default_str();
+  cmd->add_option("--json", x.json_path, "write the cross-check as JSON; - = standard output");
+  cmd->add_option("--top", x.top, "ops listed with the largest gaps: a count (0 = none) or all")
+      ->capture_default_str();
+  cmd->add_flag("--strict", x.strict,
+                "exit 1 if an op is beyond the tolerance or a byte count differs");
+  cmd->add_flag("-q,--quiet", x.quiet, "no table on stdout");
+  cmd->callback([&, cmd] {
+    x.workload.given = givenOptions(cmd);
+    action = [&] { return tessel::app::xvalCommand(x, out); };
+  });
+}
+
 }  // namespace
 
 namespace tessel::app {
@@ -211,6 +249,8 @@ int runCli(int argc, const char* const* argv, std::ostream& out, std::ostream& e
   addRun(app, run, action, out);
   tessel::app::CompareArgs compare;
   addCompare(app, compare, action, out);
+  XvalArgs xval;
+  addXval(app, xval, action, out);
 
   CLI::App* arch = app.add_subcommand("arch", "accelerator descriptions");
   arch->require_subcommand(1);

@@ -14,22 +14,13 @@
 #include "reports/csv.h"
 #include "reports/json.h"
 #include "reports/table.h"
+#include "reports/trace.h"
 #include "sim/run.h"
 #include "util/error.h"
 
 namespace tessel::app {
 
 namespace {
-
-// The named or given dataflow, else the array's first; either way one the design can run.
-dataflows::Dataflow pickDataflow(const RunArgs& args, const arch::Accelerator& acc) {
-  const std::string name = !args.dataflow.empty()        ? args.dataflow
-                           : acc.array.dataflows.empty() ? std::string("ws")
-                                                         : acc.array.dataflows.front();
-  dataflows::Dataflow df = dataflows::loadDataflow(name);
-  dataflows::checkRunnable(df, acc);
-  return df;
-}
 
 std::vector<std::pair<std::string, std::string>> labels(const RunArgs& args,
                                                         const std::string& dataflow) {
@@ -52,6 +43,9 @@ std::vector<std::pair<std::string, std::string>> labels(const RunArgs& args,
   return l;
 }
 
+
+}  // namespace
+
 // "--top all" lists every op; a count of 0 hides the list.
 int topCount(const std::string& text) {
   if (text == "all") return -1;
@@ -64,14 +58,26 @@ int topCount(const std::string& text) {
   return n;
 }
 
-}  // namespace
+dataflows::Dataflow pickDataflow(const std::string& given, const arch::Accelerator& acc) {
+  const std::string name = !given.empty()                ? given
+                           : acc.array.dataflows.empty() ? std::string("ws")
+                                                         : acc.array.dataflows.front();
+  dataflows::Dataflow df = dataflows::loadDataflow(name);
+  dataflows::checkRunnable(df, acc);
+  return df;
+}
 
 int runCommand(const RunArgs& args, std::ostream& out) {
   topCount(args.top);  // a bad value fails before any work
-  checkOutputs({{"--json", args.json_path}, {"--csv", args.csv_path}},
+  if (!args.trace_path.empty() && args.engine != "systemc") {
+    throw ConfigError({"", 0, 0, "--trace"},
+                      "a trace lists the commands the SystemC engine executes; add --engine "
+                      "systemc (the analytical engine has no commands)");
+  }
+  checkOutputs({{"--json", args.json_path}, {"--csv", args.csv_path}, {"--trace", args.trace_path}},
                {args.arch, args.precision_plan, args.dataflow, args.mapping_path});
   const arch::Accelerator acc = arch::loadFile(args.arch, args.overrides);
-  const dataflows::Dataflow df = pickDataflow(args, acc);
+  const dataflows::Dataflow df = pickDataflow(args.dataflow, acc);
   models::Graph graph =
       models::build(args.workload.name, toWorkloadOptions(args.workload, acc.array.input_dtype));
   if (!args.precision_plan.empty()) {
@@ -88,6 +94,11 @@ int runCommand(const RunArgs& args, std::ostream& out) {
   options.plan.fuse = !args.no_fuse;
   options.engine_options.ideal_memory = args.ideal_memory;
   options.labels = labels(args, df.name);
+  std::vector<sim::TraceSlice> trace;
+  if (!args.trace_path.empty()) {
+    options.engine_options.trace = true;
+    options.trace = &trace;
+  }
   const sim::RunStats run = sim::simulate(graph, acc, df, options);
 
   // A report on standard output is the output: the table would corrupt it.
@@ -105,6 +116,10 @@ int runCommand(const RunArgs& args, std::ostream& out) {
   if (!args.csv_path.empty()) {
     writeOutput(args.csv_path, reports::csvString(run), out);
     if (table) out << "CSV report: " << args.csv_path << "\n";
+  }
+  if (!args.trace_path.empty()) {
+    writeOutput(args.trace_path, reports::chromeTraceString(trace, run.clock_hz, run), out);
+    if (table) out << "trace: " << args.trace_path << " (" << trace.size() << " commands)\n";
   }
   return 0;
 }

@@ -8,6 +8,13 @@
 #include <string>
 #include <vector>
 
+namespace tessel::arch {
+struct Accelerator;
+}
+namespace tessel::dataflows {
+struct Dataflow;
+}
+
 namespace tessel::app {
 
 // Options that pick and shape a workload.
@@ -36,6 +43,7 @@ struct RunArgs {
   std::string precision_plan;          // per-op dtype plan (YAML/JSON), from `tessel precision`
   std::string json_path;
   std::string csv_path;
+  std::string trace_path;  // Chrome trace-event JSON of the commands (--engine systemc)
   bool ideal_memory = false;
   bool no_fuse = false;
   std::string top = "10";  // ops in the top-ops table: a count, 0 = none, or "all"
@@ -74,6 +82,27 @@ struct PrecisionArgs {
 };
 
 int runCommand(const RunArgs& args, std::ostream& out);
+// The named dataflow (a name or a YAML file), else the array's first; either way one the design
+// can run (ConfigError saying why not).
+dataflows::Dataflow pickDataflow(const std::string& given, const arch::Accelerator& acc);
+
+struct XvalArgs {
+  std::string arch;
+  WorkloadArgs workload;
+  std::string dataflow;
+  std::string mapper = "search";
+  std::string objective = "latency";
+  int64_t budget = 20000;
+  std::vector<std::string> overrides;
+  double tolerance = 0.10;  // |systemc / analytical - 1| an op may reach
+  std::string json_path;
+  std::string top = "10";
+  bool quiet = false;
+  bool strict = false;  // exit 1 when an op is beyond the tolerance or a byte count differs
+};
+int xvalCommand(const XvalArgs& args, std::ostream& out);
+// "--top" values: a count of ops, 0 = none, "all" = -1; ConfigError otherwise.
+int topCount(const std::string& text);
 int validateCommand(const ValidateArgs& args, std::ostream& out);
 int precisionCommand(const PrecisionArgs& args, std::ostream& out);
 int archCheckCommand(const std::string& path, const std::vector<std::string>& overrides,

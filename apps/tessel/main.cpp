@@ -1,15 +1,25 @@
 // tessel's entry point: the command line (cli.h), then a check that standard output really
-// received what was printed.
+// received what was printed. libsystemc owns `main` and calls sc_main; this binary links the
+// SystemC engine, so its entry point is sc_main.
 #include <poll.h>
 
 #include <cerrno>
 #include <csignal>
+#include <cstdlib>
 #include <cstring>
 #include <iostream>
 
 #include "apps/tessel/cli.h"
+#include "sim/systemc/systemc_engine.h"
 
-int main(int argc, char** argv) {
+namespace {
+// SystemC prints its banner before sc_main runs unless this is set: set it before main does.
+const bool kQuietSystemc = setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0) == 0;
+}  // namespace
+
+extern "C" int sc_main(int argc, char** argv) {
+  (void)kQuietSystemc;
+  tessel::sim::systemc::registerEngine();
   // A closed pipe (`tessel run ... | head -1`) becomes a write error, not a kill: reports asked
   // for with --json/--csv are still written, and the failure is reported below.
   std::signal(SIGPIPE, SIG_IGN);

@@ -224,11 +224,27 @@ namespace {
 // two; each tensor's off-chip time is shared among the tiles by the size of its tile in each.
 // `rest` is the off-chip time left once the first tile's loads and the last tile's store are
 // taken out (they are the prologue and the epilogue).
+// Two buffer halves bound how far loads run ahead: a half is refilled only once the compute that
+// read it is done, so one half's cycle (its transfer, the request round trip, its compute) spans
+// two tile periods, and a tile takes at least (move + latency + work) / 2. The SystemC engine
+// showed this: small tiles that hid their transfer on paper waited on every round trip.
+double pingPong(double work, double move, double latency) {
+  return std::max({work, move, (move + latency + work) / 2});
+}
+
+// A tensor's tile is not reloaded every tile: tensor t is refilled at fills[t] of the tiles, and
+// then moves its whole tile at once. Loops nest, so the tiles that refill a rarely refilled tensor
+// also refill the often refilled ones: sorted by frequency f1 >= f2 >= f3, a share f_j - f_j+1
+// of the tiles moves the first j tensors. Each share hides its move behind one tile's work (or
+// not): the SystemC engine's in-order load queue showed a head change's input burst waiting.
 double overlapped(const Problem& p, const Mapping& m, const Hardware& hw, const Cost& c,
-                  double busy, double tiles, double rest, const CostOptions& o) {
+                  double busy, double tiles, double rest, const CostOptions& o,
+                  const std::array<double, kTensors>& fills) {
   if (o.ideal_memory || c.offchip <= 0) return busy;
   const auto classes = tileClasses(p, m, hw);
-  if (classes.size() <= 1) return std::max(busy, rest);
+  if (classes.empty()) {  // too many tile shapes: the average tile
+    return std::max({tiles * pingPong(busy / tiles, rest / tiles, hw.offchip_latency), busy, rest});
+  }
   const double scale = rest / c.offchip;
   // The binding off-chip level's time, per tensor.
   int bind = 0;
@@ -255,16 +271,32 @@ double overlapped(const Problem& p, const Mapping& m, const Hardware& hw, const 
     for (Dim d : kAllDims) steps *= stepsAlong(m, hw, d, k.size[at(d)], hw.local());
     const double share = c.steps > 0 ? steps / c.steps : 0;
     const double work = std::max({steps / o.mac_rate + overhead, c.local * share, c.noc * share});
-    double move = 0;
+    // Per refill of each tensor in a tile of this class, and how often tiles refill it.
+    std::array<std::pair<double, double>, kTensors> refill{};  // (frequency, time)
     for (size_t t = 0; t < kTensors; ++t) {
-      if (total_fp[t] > 0) move += off[t] * p.footprint(static_cast<Operand>(t), k.size) / total_fp[t];
+      const double f = tiles > 0 ? std::clamp(fills[t] / tiles, 0.0, 1.0) : 1.0;
+      const double share = total_fp[t] > 0 ? off[t] * p.footprint(static_cast<Operand>(t), k.size) / total_fp[t] : 0;
+      refill[t] = {f, f > 0 ? share / f : 0};
     }
-    sum += k.count * std::max(work, move);
+    std::sort(refill.begin(), refill.end(), [](auto a, auto b) { return a.first > b.first; });
+    double move = 0, per_tile = (1 - refill[0].first) * work;
+    for (size_t j = 0; j < kTensors; ++j) {
+      move += refill[j].second;
+      const double next = j + 1 < kTensors ? refill[j + 1].first : 0.0;
+      per_tile += (refill[j].first - next) * pingPong(work, move, hw.offchip_latency);
+    }
+    sum += k.count * per_tile;
   }
   return std::max({sum, busy, rest});
 }
 
 }  // namespace
+
+double tileSteps(const Mapping& m, const Hardware& hw, const Factors& size) {
+  double steps = 1;
+  for (Dim d : kAllDims) steps *= stepsAlong(m, hw, d, size[at(d)], hw.local());
+  return steps;
+}
 
 Cost evaluate(const Problem& p, const Mapping& m, const Hardware& hw, const CostOptions& o) {
   Cost c;
@@ -324,8 +356,13 @@ Cost evaluate(const Problem& p, const Mapping& m, const Hardware& hw, const Cost
     }
   }
 
-  // Time. The array: steps (partial tiles leave PEs idle), plus on a systolic array the skew of
-  // every local tile and the stationary swaps its second register set cannot hide.
+  // Time. The array: steps (partial tiles leave PEs idle), plus on a systolic array what the PE
+  // grid measures (tile_timing.h): the stationary tensor swaps S times, each swap streaming
+  // m = steps / S on average; back to back a swap issues every period(m) and the last one takes
+  // the whole tile latency, so the op takes (S-1)·period + R + m + skew + 1
+  //   = steps + (S-1)·(period - m) + R + skew + 1.
+  // Local tiles follow each other without draining the pipeline: the first preload, the skew
+  // and the edge register are paid once per op, not once per tile.
   c.steps = 1;
   for (Dim d : kAllDims) c.steps *= stepsAlong(m, hw, d, p.of(d), 1);
   const double pes = static_cast<double>(hw.pes());
@@ -335,20 +372,27 @@ Cost evaluate(const Problem& p, const Mapping& m, const Hardware& hw, const Cost
   for (Dim d : kAllDims) {
     tiles *= static_cast<double>(ceilDiv(p.of(d), std::min(p.of(d), m.tile(local, d, local))));
   }
+  c.tiles = tiles;
   if (hw.systolic) {
     int stationary = -1;
     for (int t = 0; t < kTensors; ++t) {
       if (m.levels[size_t(pe)].keeps[size_t(t)]) stationary = t;
     }
-    double overhead = tiles * hw.fill_drain;
+    c.swaps = tiles;
+    double preload = 0;
     if (stationary >= 0) {
-      const double swaps = std::max(tiles, nest.fills(static_cast<Operand>(stationary), nest.cut(pe)));
-      const double stream = c.array / swaps;
-      const double exposed = hw.weight_double_buffered ? std::max(0.0, hw.rows - stream) : hw.rows;
-      overhead += tiles * hw.rows + (swaps - tiles) * exposed;
+      c.swaps = std::max(tiles, nest.fills(static_cast<Operand>(stationary), nest.cut(pe)));
+      const double stream = c.array / c.swaps;
+      const double rows = hw.rows;
+      // period - m: double-buffered, max(m, R) - m; single, (m + R - 1) - m.
+      c.swap_exposed = hw.weight_double_buffered ? std::max(0.0, rows - stream) : rows - 1;
+      preload = rows;
     }
-    c.array += overhead;
+    c.pipeline_tail = hw.fill_drain + 1;
+    c.run_start = preload - c.swap_exposed;
+    c.array += c.swaps * c.swap_exposed + c.run_start + c.pipeline_tail;
   } else {
+    c.tile_overhead = hw.fill_drain;
     c.array += tiles * hw.fill_drain;
   }
   // Ports: each local pool and the NoC move their bytes at their bandwidth.
@@ -381,8 +425,10 @@ Cost evaluate(const Problem& p, const Mapping& m, const Hardware& hw, const Cost
     edges = std::min(c.offchip, loads + epilogue);
   }
   const double busy = std::max({c.array, c.local, c.noc});
+  std::array<double, kTensors> fills{};
+  for (int t = 0; t < kTensors; ++t) fills[size_t(t)] = nest.fills(static_cast<Operand>(t), nest.cut(local));
   c.cycles = m.double_buffered
-                 ? overlapped(p, m, hw, c, busy, tiles, c.offchip - edges, o) + prologue + epilogue
+                 ? overlapped(p, m, hw, c, busy, tiles, c.offchip - edges, o, fills) + prologue + epilogue
                                : busy + c.offchip + tiles * (o.ideal_memory ? 0 : hw.offchip_latency);
   c.utilization = c.cycles > 0 ? static_cast<double>(c.macs) / (c.cycles * pes * o.mac_rate) : 0;
 

@@ -30,6 +30,13 @@ struct Cost {
   double steps = 0;         // array steps: MAC slots per PE, partial tiles included
   double compute = 0;       // macs / (PEs x rate): the ideal
   double array = 0;         // the array's busy time: steps / rate + systolic skew and swaps
+  // The array time's parts (tile_timing.h), which a command-level engine spreads over tiles:
+  double tiles = 0;           // local tiles
+  double swaps = 0;           // stationary-tensor swaps (systolic)
+  double swap_exposed = 0;    // cycles each swap's preload adds beyond its stream
+  double run_start = 0;       // once per back-to-back run: the first preload's unhidden part
+  double pipeline_tail = 0;   // once per run: skew + edge register, the last result leaving
+  double tile_overhead = 0;   // per local tile (spatial arrays' pipeline latency)
   double local = 0;         // the local SRAMs' port time
   double noc = 0;           // the NoC's transfer time
   double offchip = 0;       // DRAM/L2 transfer time
@@ -52,5 +59,9 @@ struct Cost {
 std::string checkCapacity(const Problem& p, const Mapping& m, const Hardware& hw);
 
 Cost evaluate(const Problem& p, const Mapping& m, const Hardware& hw, const CostOptions& o);
+
+// Array steps (MAC slots per PE) of one local tile whose extents are `size`, partial array
+// tiles included: the per-tile share of Cost::steps that a command-level engine times.
+double tileSteps(const Mapping& m, const Hardware& hw, const Factors& size);
 
 }  // namespace tessel::dataflows::nest

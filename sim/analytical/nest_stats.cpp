@@ -2,19 +2,18 @@
 
 #include <algorithm>
 
-#include "dataflows/nest/cost.h"
 #include "sim/analytical/energy.h"
 #include "util/checked.h"
 #include "util/error.h"
 
 namespace tessel::sim::analytical {
 
-void fillNestStats(OpStats& s, const dataflows::OpPlan& plan, const arch::Accelerator& acc,
-                   bool ideal_memory) {
+NestCost nestCost(const dataflows::OpPlan& plan, const arch::Accelerator& acc, bool ideal_memory) {
   namespace nest = dataflows::nest;
   const dataflows::Mapping& mp = plan.mapping;
   const nest::Hardware& hw = *mp.hw;
-  nest::CostOptions o;
+  NestCost r;
+  nest::CostOptions& o = r.options;
   o.mac_rate = acc.array.macRate(plan.problem.input_dtype);
   o.ideal_memory = ideal_memory;
   for (size_t t = 0; t < 3; ++t) {
@@ -23,10 +22,18 @@ void fillNestStats(OpStats& s, const dataflows::OpPlan& plan, const arch::Accele
                        acc.levels[static_cast<size_t>(home)].kind == arch::LevelKind::L2;
     o.home[t] = in_l2 && hw.l2 >= 0 ? hw.l2 : hw.dram;
   }
-  nest::Problem problem = mp.loops;
-  problem.output_dtype = plan.problem.output_dtype;
-  const nest::Cost c = nest::evaluate(problem, mp.nest, hw, o);
-  if (!c.ok) throw InfeasibleError("op '" + plan.op->name + "': " + c.reason);
+  r.problem = mp.loops;
+  r.problem.output_dtype = plan.problem.output_dtype;
+  r.cost = nest::evaluate(r.problem, mp.nest, hw, o);
+  if (!r.cost.ok) throw InfeasibleError("op '" + plan.op->name + "': " + r.cost.reason);
+  return r;
+}
+
+void fillNestStats(OpStats& s, const dataflows::OpPlan& plan, const arch::Accelerator& acc,
+                   bool ideal_memory) {
+  const dataflows::Mapping& mp = plan.mapping;
+  const dataflows::nest::Hardware& hw = *mp.hw;
+  const dataflows::nest::Cost c = nestCost(plan, acc, ideal_memory).cost;
   const double busy = std::max({c.array, c.local, c.noc});
   s.cycles_by_cause[static_cast<size_t>(Cause::Compute)] = c.compute;
   s.cycles_by_cause[static_cast<size_t>(Cause::FillDrain)] = c.array - c.compute;

@@ -1,0 +1,117 @@
+// Lowering ops that are not array GEMMs: see lower.h.
+#include <algorithm>
+#include <cmath>
+
+#include "sim/systemc/lower/lower.h"
+#include "sim/systemc/lower/spread.h"
+#include "util/checked.h"
+
+namespace tessel::sim::systemc {
+
+namespace {
+
+int64_t count(double v, const dataflows::OpPlan& plan, const char* what) {
+  return checked::toCount(v, [&] { return "op '" + plan.op->name + "': " + what; });
+}
+
+// The local level vector ops stream through (the scratchpad or global buffer).
+int localInputs(const arch::Accelerator& acc) {
+  for (size_t i = 0; i < acc.levels.size(); ++i) {
+    const arch::LevelKind k = acc.levels[i].kind;
+    if (k == arch::LevelKind::Scratchpad || k == arch::LevelKind::GlobalBuffer) return int(i);
+  }
+  return static_cast<int>(acc.levels.size()) - 1;
+}
+
+}  // namespace
+
+CommandStream lowerVector(const dataflows::OpPlan& plan, const arch::Accelerator& acc,
+                          const analytical::VectorCost& cost, double chunk_bytes) {
+  CommandStream s;
+  const auto cycles = [&](Cause c) { return cost.cycles[static_cast<size_t>(c)]; };
+  const int local = localInputs(acc);
+  std::vector<Share> shares;
+  // Off-chip reads count as inputs, writes as outputs, local writes as inputs and local reads
+  // as outputs: the analytical engine's convention for vector ops.
+  auto traffic = [&](const std::vector<uint32_t>& reads, const std::vector<uint32_t>& writes,
+                     const std::vector<uint32_t>& unit) {
+    const std::vector<double> rw(reads.size(), 1.0), ww(writes.size(), 1.0), uw(unit.size(), 1.0);
+    for (size_t l = 0; l < acc.levels.size(); ++l) {
+      const uint8_t lv = static_cast<uint8_t>(l);
+      spread(count(cost.traffic.read[l], plan, "bytes read"), reads, rw, Access{lv, 0, false, 0}, shares);
+      spread(count(cost.traffic.write[l], plan, "bytes written"), writes, ww, Access{lv, 2, true, 0},
+             shares);
+    }
+    const uint8_t lv = static_cast<uint8_t>(local);
+    spread(count(cost.local_write, plan, "local bytes written"), unit, uw, Access{lv, 0, true, 0},
+           shares);
+    spread(count(cost.local_read, plan, "local bytes read"), unit, uw, Access{lv, 2, false, 0},
+           shares);
+  };
+
+  if (plan.placement == dataflows::Placement::Host) {
+    // The host reads the operands over the link, runs the op, writes the result back: one
+    // command on the host block, its accesses those of the shared memory.
+    Command h;
+    h.kind = Kind::Host;
+    h.queue = Queue::Execute;
+    h.work = cycles(Cause::Host);
+    const uint32_t id = s.add(h);
+    traffic({id}, {id}, {id});
+    attach(s, shares);
+    return s;
+  }
+
+  // Unit time of the op: the SFU's for SFU and fused ops, the accumulator path's (Compute) for
+  // vector ops on the array.
+  const bool sfu = plan.placement == dataflows::Placement::Sfu ||
+                   plan.placement == dataflows::Placement::Fused;
+  const double work = sfu ? cycles(Cause::Sfu) : cycles(Cause::Compute);
+  double moved = 0;
+  for (size_t l = 0; l < acc.levels.size(); ++l) moved += cost.traffic.read[l] + cost.traffic.write[l];
+  const double biggest = std::max({moved, cost.local_read, cost.local_write});
+  const int64_t chunks =
+      std::clamp<int64_t>(static_cast<int64_t>(std::ceil(biggest / std::max(1.0, chunk_bytes))), 1, 4096);
+  std::vector<uint32_t> loads, units, stores;
+  bool any_read = false, any_write = false;
+  for (size_t l = 0; l < acc.levels.size(); ++l) {
+    any_read |= cost.traffic.read[l] > 0;
+    any_write |= cost.traffic.write[l] > 0;
+  }
+  for (int64_t i = 0; i < chunks; ++i) {
+    const auto tile = static_cast<int32_t>(i);
+    uint32_t ld = kNone;
+    if (any_read) {
+      Command c;
+      c.kind = Kind::Load;
+      c.queue = Queue::Load;
+      c.tensor = 0;
+      c.tile = tile;
+      ld = s.add(c);
+      if (i >= 2) s.dependOn(units[size_t(i - 2)]);  // its buffer half is free again
+      loads.push_back(ld);
+    }
+    Command u;
+    u.kind = sfu ? Kind::Sfu : Kind::Compute;
+    u.queue = Queue::Execute;
+    u.tile = tile;
+    u.work = work / static_cast<double>(chunks);
+    units.push_back(s.add(u));
+    s.dependOn(ld);
+    if (any_write && i >= 2) s.dependOn(stores[size_t(i - 2)]);  // its output half was drained
+    if (any_write) {
+      Command st;
+      st.kind = Kind::Store;
+      st.queue = Queue::Store;
+      st.tensor = 2;
+      st.tile = tile;
+      stores.push_back(s.add(st));
+      s.dependOn(units.back());
+    }
+  }
+  traffic(loads.empty() ? units : loads, stores.empty() ? units : stores, units);
+  attach(s, shares);
+  return s;
+}
+
+}  // namespace tessel::sim::systemc

@@ -1,0 +1,127 @@
+#include "sim/systemc/modules/blocks.h"
+
+#include <algorithm>
+
+namespace tessel::sim::systemc {
+
+namespace {
+constexpr double kEps = 1e-3;  // cycles: SystemC time resolves to a picosecond = 1e-3 cycle
+}
+
+double nowCycles() { return sc_core::sc_time_stamp().to_seconds() * 1e9; }
+
+Block::Block(sc_core::sc_module_name name, Done done) : sc_module(name), done_(std::move(done)) {
+  SC_METHOD(fire);
+  sensitive << ends_;
+  dont_initialize();
+}
+
+void Block::finishAt(uint32_t command, double end) {
+  pending_.emplace(end, command);
+  ends_.notify(sc_core::sc_time(std::max(0.0, end - nowCycles()), sc_core::SC_NS));
+}
+
+void Block::fire() {
+  const double now = nowCycles();
+  while (!pending_.empty() && pending_.top().first <= now + kEps) {
+    const Pending p = pending_.top();
+    pending_.pop();
+    done_(p.second, p.first);
+  }
+}
+
+Timeline::Slot PortBlock::transport(BlockModels& m, int level, double now, double bytes) const {
+  if (level < 0) {
+    return m.noc.reserve(now, m.noc_bandwidth > 0 ? bytes / m.noc_bandwidth : 0);
+  }
+  const double bw = m.port_bandwidth[static_cast<size_t>(level)];
+  return m.ports[static_cast<size_t>(level)].reserve(now, bw > 0 ? bytes / bw : 0);
+}
+
+namespace {
+
+// A command's accesses: off-chip bytes stream through the DMA path, local bytes occupy their
+// level's ports from `start`. Returns when the last of them is done and what ended last.
+double serveAccesses(BlockModels& m, const CommandStream& s, const Command& cmd, double start,
+                     PortBlock& sram, std::vector<int64_t>& offchip, CommandTiming& t,
+                     double* transfer_end) {
+  offchip.assign(m.memory.rates().size(), 0);
+  bool any_off = false;
+  double end = start;
+  for (uint32_t i = cmd.access_begin; i < cmd.access_end; ++i) {
+    const Access& a = s.accesses[i];
+    if (m.memory.offChip(a.level)) {
+      offchip[m.memory.slot(a.level)] += a.bytes;
+      any_off = true;
+      continue;
+    }
+    const Timeline::Slot p = sram.transport(m, a.level, start, static_cast<double>(a.bytes));
+    if (p.end > end) {
+      end = p.end;
+      t.port = a.level;
+    }
+  }
+  *transfer_end = start;
+  if (any_off) {
+    const MemoryPath::Transfer tr = m.memory.transfer(start, offchip);
+    *transfer_end = tr.end;
+    t.start = std::max(t.start, start + tr.waited);
+  }
+  return end;
+}
+
+}  // namespace
+
+void DmaBlock::accept(BlockModels& m, const CommandStream& s, uint32_t c, CommandTiming& t) {
+  const double now = nowCycles();
+  t.start = now;
+  double transfer_end = now;
+  const double port_end = serveAccesses(m, s, s.commands[c], now, sram_, bytes_, t, &transfer_end);
+  t.work_end = transfer_end;
+  t.end = std::max(transfer_end, port_end);
+  t.limiter = port_end > transfer_end + kEps ? Limiter::Port : Limiter::None;
+  finishAt(c, t.end);
+}
+
+void ArrayBlock::accept(BlockModels& m, const CommandStream& s, uint32_t c, CommandTiming& t) {
+  const Command& cmd = s.commands[c];
+  const double now = nowCycles();
+  // An idle array pays the first preload in full; a busy one overlapped it with the stream
+  // before (tile_timing.h). The stream occupies the array; the results leave a tail later.
+  const bool idle = m.array.free() < now - kEps || m.array.busy() == 0;
+  const Timeline::Slot a = m.array.reserve(now, cmd.work + (idle ? s.run_start : 0));
+  t.start = a.start;
+  t.work_end = a.end + s.pipeline_tail;
+  std::vector<int64_t> off;
+  double transfer_end = a.start;
+  const double port_end = serveAccesses(m, s, cmd, a.start, sram_, off, t, &transfer_end);
+  double held = std::max(port_end, transfer_end);
+  if (port_end > a.end + kEps && port_end >= transfer_end) t.limiter = Limiter::Port;
+  if (cmd.noc_bytes > 0) {
+    const Timeline::Slot n = noc_.transport(m, -1, a.start, static_cast<double>(cmd.noc_bytes));
+    if (n.end > held && n.end > a.end + kEps) t.limiter = Limiter::Noc;
+    held = std::max(held, n.end);
+  }
+  // Operands not yet delivered hold the array: the next compute cannot stream before.
+  m.array.holdUntil(held);
+  t.end = std::max(t.work_end, held + s.pipeline_tail);
+  finishAt(c, t.end);
+  if (m.array.free() < t.end - kEps) finishAt(kNone, m.array.free());  // free for the next
+}
+
+void UnitBlock::accept(BlockModels& m, const CommandStream& s, uint32_t c, CommandTiming& t) {
+  const Command& cmd = s.commands[c];
+  Timeline& unit = m.*unit_;
+  const Timeline::Slot a = unit.reserve(nowCycles(), cmd.work);
+  t.start = a.start;
+  t.work_end = a.end;
+  std::vector<int64_t> off;
+  double transfer_end = a.start;
+  const double port_end = serveAccesses(m, s, cmd, a.start, sram_, off, t, &transfer_end);
+  t.end = std::max({a.end, port_end, transfer_end});
+  if (port_end > a.end + kEps && port_end >= transfer_end) t.limiter = Limiter::Port;
+  unit.holdUntil(t.end);
+  finishAt(c, t.end);
+}
+
+}  // namespace tessel::sim::systemc

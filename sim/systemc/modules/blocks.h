@@ -1,0 +1,83 @@
+// The SystemC blocks. Each is an sc_module whose process only schedules: the timing comes from
+// the plain models in timing/, the transactions are whole commands with annotated delays (a
+// tile, a DMA burst, a chunk), never clock ticks.
+#pragma once
+
+#include <systemc>
+
+#include <functional>
+#include <queue>
+#include <utility>
+#include <vector>
+
+#include "sim/systemc/platform.h"
+
+namespace tessel::sim::systemc {
+
+double nowCycles();  // simulated time in accelerator cycles (1 cycle = 1 ns of SystemC time)
+
+// A block that runs commands: it learns each command's end from its model and reports the
+// command done at that simulated time.
+class Block : public sc_core::sc_module {
+ public:
+  SC_HAS_PROCESS(Block);
+  // Called when a command ends, and with command == kNone when the block becomes free to take
+  // the next one before its last command ended (a pipelined array).
+  using Done = std::function<void(uint32_t command, double end)>;
+  Block(sc_core::sc_module_name name, Done done);
+
+ protected:
+  void finishAt(uint32_t command, double end);
+
+ private:
+  void fire();
+  sc_core::sc_event_queue ends_;
+  using Pending = std::pair<double, uint32_t>;
+  std::priority_queue<Pending, std::vector<Pending>, std::greater<Pending>> pending_;
+  Done done_;
+};
+
+// A passive target: SRAM ports (one timeline per local level) or the NoC's link. Other blocks
+// call transport() as with a TLM-2.0 loosely-timed b_transport: the answer is the delay.
+class PortBlock : public sc_core::sc_module {
+ public:
+  explicit PortBlock(sc_core::sc_module_name name) : sc_module(name) {}
+  // Occupies level `level`'s ports (or the NoC, level -1) with `bytes` starting at `now`.
+  Timeline::Slot transport(BlockModels& m, int level, double now, double bytes) const;
+};
+
+class DmaBlock : public Block {
+ public:
+  DmaBlock(sc_core::sc_module_name name, Done done, PortBlock& sram)
+      : Block(name, std::move(done)), sram_(sram) {}
+  void accept(BlockModels& m, const CommandStream& s, uint32_t c, CommandTiming& t);
+
+ private:
+  PortBlock& sram_;
+  std::vector<int64_t> bytes_;
+};
+
+class ArrayBlock : public Block {
+ public:
+  ArrayBlock(sc_core::sc_module_name name, Done done, PortBlock& sram, PortBlock& noc)
+      : Block(name, std::move(done)), sram_(sram), noc_(noc) {}
+  void accept(BlockModels& m, const CommandStream& s, uint32_t c, CommandTiming& t);
+
+ private:
+  PortBlock& sram_;
+  PortBlock& noc_;
+};
+
+// The SFU or the host: a unit that runs one command at a time for its work cycles.
+class UnitBlock : public Block {
+ public:
+  UnitBlock(sc_core::sc_module_name name, Done done, Timeline BlockModels::*unit, PortBlock& sram)
+      : Block(name, std::move(done)), unit_(unit), sram_(sram) {}
+  void accept(BlockModels& m, const CommandStream& s, uint32_t c, CommandTiming& t);
+
+ private:
+  Timeline BlockModels::*unit_;
+  PortBlock& sram_;
+};
+
+}  // namespace tessel::sim::systemc

@@ -1,0 +1,70 @@
+#include "sim/systemc/timing/issue_logic.h"
+
+#include <algorithm>
+
+namespace tessel::sim::systemc {
+
+IssueLogic::IssueLogic(const CommandStream* stream, std::array<int, kNumQueues> entries)
+    : stream_(stream),
+      entries_(entries),
+      records_(stream->commands.size()),
+      state_(stream->commands.size(), 0) {
+  for (int& e : entries_) e = std::max(1, e);
+}
+
+void IssueLogic::dispatch(double now) {
+  while (next_ < stream_->commands.size()) {
+    const auto q = static_cast<size_t>(stream_->commands[next_].queue);
+    if (occupied_[q] >= static_cast<size_t>(entries_[q])) {
+      blocked_ = static_cast<int8_t>(q);
+      return;
+    }
+    Record& r = records_[next_];
+    r.dispatched = now;
+    r.blocked_by = blocked_;
+    blocked_ = -1;
+    station_[q].push_back(next_);
+    ++occupied_[q];
+    state_[next_] = 1;
+    ++next_;
+  }
+}
+
+uint32_t IssueLogic::ready(Queue q) const {
+  for (uint32_t c : station_[static_cast<size_t>(q)]) {
+    if (state_[c] != 1) continue;  // issued, waiting to finish
+    const Command& cmd = stream_->commands[c];
+    for (uint32_t i = cmd.dep_begin; i < cmd.dep_end; ++i) {
+      if (state_[stream_->deps[i]] != 3) return kNone;
+    }
+    return c;  // the oldest unissued one: in-order issue
+  }
+  return kNone;
+}
+
+void IssueLogic::issued(uint32_t c, double now) {
+  state_[c] = 2;
+  Record& r = records_[c];
+  r.issued = now;
+  const Command& cmd = stream_->commands[c];
+  r.ready = r.dispatched;
+  for (uint32_t i = cmd.dep_begin; i < cmd.dep_end; ++i) {
+    const uint32_t d = stream_->deps[i];
+    if (records_[d].finished >= r.ready) {
+      r.ready = records_[d].finished;
+      r.last_dep = d;
+    }
+  }
+}
+
+void IssueLogic::finished(uint32_t c, double now) {
+  state_[c] = 3;
+  records_[c].finished = now;
+  ++finished_count_;
+  const auto q = static_cast<size_t>(stream_->commands[c].queue);
+  --occupied_[q];
+  auto& st = station_[q];
+  st.erase(std::find(st.begin(), st.end(), c));
+}
+
+}  // namespace tessel::sim::systemc

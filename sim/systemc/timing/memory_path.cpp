@@ -1,0 +1,55 @@
+#include "sim/systemc/timing/memory_path.h"
+
+#include <algorithm>
+
+namespace tessel::sim::systemc {
+
+MemoryPath::MemoryPath(std::vector<LevelRate> rates, double latency, const arch::Dma& dma,
+                       bool ideal)
+    : rates_(std::move(rates)),
+      lines_(rates_.size()),
+      latency_(ideal ? 0 : latency),
+      max_request_(std::max(1, dma.max_request_bytes)),
+      ideal_(ideal) {}
+
+bool MemoryPath::offChip(int level) const {
+  for (const LevelRate& r : rates_) {
+    if (r.level == level) return true;
+  }
+  return false;
+}
+
+size_t MemoryPath::slot(int level) const {
+  for (size_t i = 0; i < rates_.size(); ++i) {
+    if (rates_[i].level == level) return i;
+  }
+  return 0;
+}
+
+MemoryPath::Transfer MemoryPath::transfer(double now, const std::vector<int64_t>& bytes) {
+  Transfer t;
+  t.start = now;
+  t.issued = now;
+  int64_t most = 0;
+  for (size_t i = 0; i < rates_.size() && i < bytes.size(); ++i) {
+    if (bytes[i] <= 0) continue;
+    most = std::max(most, bytes[i]);
+    const double duration =
+        ideal_ || rates_[i].bandwidth <= 0 ? 0 : static_cast<double>(bytes[i]) / rates_[i].bandwidth;
+    const Timeline::Slot s = lines_[i].reserve(now, duration);
+    t.waited = std::max(t.waited, s.waited);
+    t.issued = std::max(t.issued, s.end);
+  }
+  t.requests = (most + max_request_ - 1) / max_request_;
+  // The stream's last request leaves at `issued` and returns one round trip later.
+  t.end = t.issued + (t.requests > 0 ? latency_ : 0);
+  return t;
+}
+
+double MemoryPath::busy() const {
+  double b = 0;
+  for (const Timeline& l : lines_) b = std::max(b, l.busy());
+  return b;
+}
+
+}  // namespace tessel::sim::systemc

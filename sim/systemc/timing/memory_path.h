@@ -1,0 +1,50 @@
+// The DMA and the off-chip levels behind it (DRAM, and an L2 when there is one). A transfer is
+// split into requests of at most dma.max_request bytes; at most dma.max_inflight are
+// outstanding, each waiting the round-trip latency; each level streams at its own bandwidth and
+// is shared by every transfer touching it, loads and stores alike. A whole transfer is one
+// transaction: its requests are issued back to back and the last returns one latency after it
+// is issued, so transfers pipeline and the latency shows only when the stream runs dry.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "arch/accelerator.h"
+#include "sim/systemc/timing/timeline.h"
+
+namespace tessel::sim::systemc {
+
+class MemoryPath {
+ public:
+  struct LevelRate {
+    int level = 0;          // index into Accelerator::levels
+    double bandwidth = 0;   // bytes/cycle (0 = unlimited)
+  };
+  // `rates`: the off-chip levels' streaming rates (DRAM: the slowest of dram.bandwidth, the DMA
+  // bus and its request window; L2: l2.bandwidth and the bus); `latency`: request round trip.
+  MemoryPath(std::vector<LevelRate> rates, double latency, const arch::Dma& dma, bool ideal);
+
+  struct Transfer {
+    double start = 0;   // first request issued
+    double issued = 0;  // last request issued
+    double end = 0;     // last response back
+    double waited = 0;  // time the transfer found a level busy with earlier ones
+    int64_t requests = 0;
+  };
+  // bytes[i]: bytes this transfer moves at rates[i]'s level.
+  Transfer transfer(double now, const std::vector<int64_t>& bytes);
+  bool offChip(int level) const;
+  size_t slot(int level) const;  // position of `level` in rates (offChip(level) must hold)
+  double latency() const { return latency_; }
+  const std::vector<LevelRate>& rates() const { return rates_; }
+  double busy() const;  // the busiest level's reserved time
+
+ private:
+  std::vector<LevelRate> rates_;
+  std::vector<Timeline> lines_;
+  double latency_ = 0;
+  int64_t max_request_ = 64;
+  bool ideal_ = false;
+};
+
+}  // namespace tessel::sim::systemc
