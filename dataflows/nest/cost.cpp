@@ -220,23 +220,30 @@ std::string checkCapacity(const Problem& p, const Mapping& m, const Hardware& hw
 namespace {
 
 // Double buffering hides a tile's transfers behind a tile's compute, not behind the whole op's:
-// a short remainder tile next to a long transfer still waits. Per tile class, the longer of the
-// two; each tensor's off-chip time is shared among the tiles by the size of its tile in each.
+// a short remainder tile next to a long transfer still waits. Per tile class (full or remainder
+// along each dim), each tensor's off-chip time is shared among the tiles by its tile's size, and
+// the tile takes the longest of these bounds (the SystemC engine, which runs the tiles as
+// commands, showed each one binding somewhere):
+//  - work: the array (or the local ports, or the NoC) on the tile;
+//  - throughput: every transfer's time, loads and stores, on average per tile;
+//  - bursts: a tensor is refilled at a fraction f of the tiles and then moves its whole tile
+//    before the tile may start (a store, in the tile after, ahead of the next loads). Loops
+//    nest, so the tiles that refill a rarely refilled tensor refill the often refilled ones
+//    too: sorted by f1 >= f2 >= f3, a share f_j - f_j+1 of the tiles moves the first j
+//    tensors. And two buffer halves bound how far loads run ahead: a half is
+//    refilled only once the compute that read it is done, so one half's cycle (its transfer,
+//    the request round trip, its compute) spans two tiles: (move + latency + work) / 2;
+//  - outputs: an output half cycles through its residency's computes (1/f tiles), the
+//    pipeline's tail (the last results leaving the array), its store and, when partial sums
+//    come back, their reload and round trip, over two residencies:
+//    (work + f (tail + store [+ reload + latency])) / 2.
 // `rest` is the off-chip time left once the first tile's loads and the last tile's store are
-// taken out (they are the prologue and the epilogue).
-// Two buffer halves bound how far loads run ahead: a half is refilled only once the compute that
-// read it is done, so one half's cycle (its transfer, the request round trip, its compute) spans
-// two tile periods, and a tile takes at least (move + latency + work) / 2. The SystemC engine
-// showed this: small tiles that hid their transfer on paper waited on every round trip.
+// taken out (the prologue and the epilogue); it overlaps the first n - 1 tiles' work, and the
+// last tile's work waits for its own operands, alone.
 double pingPong(double work, double move, double latency) {
   return std::max({work, move, (move + latency + work) / 2});
 }
 
-// A tensor's tile is not reloaded every tile: tensor t is refilled at fills[t] of the tiles, and
-// then moves its whole tile at once. Loops nest, so the tiles that refill a rarely refilled tensor
-// also refill the often refilled ones: sorted by frequency f1 >= f2 >= f3, a share f_j - f_j+1
-// of the tiles moves the first j tensors. Each share hides its move behind one tile's work (or
-// not): the SystemC engine's in-order load queue showed a head change's input burst waiting.
 double overlapped(const Problem& p, const Mapping& m, const Hardware& hw, const Cost& c,
                   double busy, double tiles, double rest, const CostOptions& o,
                   const std::array<double, kTensors>& fills) {
@@ -265,6 +272,9 @@ double overlapped(const Problem& p, const Mapping& m, const Hardware& hw, const 
     for (const TileClass& k : classes) total_fp[t] += k.count * p.footprint(static_cast<Operand>(t), k.size);
   }
   const double overhead = (c.array - c.steps / o.mac_rate) / tiles;  // skew and swaps per tile
+  // The transfers left (the tiles after the first's loads, the stores before the last's) overlap
+  // the first n - 1 tiles' work; the last tile's work waits for its own operands, alone.
+  const double spread = tiles > 1 ? tiles / (tiles - 1) : 1.0;
   double sum = 0;
   for (const TileClass& k : classes) {
     double steps = 1;
@@ -272,21 +282,32 @@ double overlapped(const Problem& p, const Mapping& m, const Hardware& hw, const 
     const double share = c.steps > 0 ? steps / c.steps : 0;
     const double work = std::max({steps / o.mac_rate + overhead, c.local * share, c.noc * share});
     // Per refill of each tensor in a tile of this class, and how often tiles refill it.
-    std::array<std::pair<double, double>, kTensors> refill{};  // (frequency, time)
+    std::array<double, kTensors> f{}, fill_time{};
+    double average = 0;
     for (size_t t = 0; t < kTensors; ++t) {
-      const double f = tiles > 0 ? std::clamp(fills[t] / tiles, 0.0, 1.0) : 1.0;
-      const double share = total_fp[t] > 0 ? off[t] * p.footprint(static_cast<Operand>(t), k.size) / total_fp[t] : 0;
-      refill[t] = {f, f > 0 ? share / f : 0};
+      f[t] = tiles > 0 ? std::clamp(fills[t] / tiles, 0.0, 1.0) : 1.0;
+      const double per_tile =
+          total_fp[t] > 0 ? spread * off[t] * p.footprint(static_cast<Operand>(t), k.size) / total_fp[t] : 0;
+      average += per_tile;
+      fill_time[t] = f[t] > 0 ? per_tile / f[t] : 0;
     }
-    std::sort(refill.begin(), refill.end(), [](auto a, auto b) { return a.first > b.first; });
-    double move = 0, per_tile = (1 - refill[0].first) * work;
+    // Tensors by how often they are refilled; a store drains while the next tiles load, so a
+    // tile that stores moves its outputs too.
+    std::array<size_t, kTensors> order{0, 1, 2};
+    std::sort(order.begin(), order.end(), [&](size_t x, size_t y) { return f[x] > f[y]; });
+    double load = 0, loads = (1 - f[order[0]]) * work;
     for (size_t j = 0; j < kTensors; ++j) {
-      move += refill[j].second;
-      const double next = j + 1 < kTensors ? refill[j + 1].first : 0.0;
-      per_tile += (refill[j].first - next) * pingPong(work, move, hw.offchip_latency);
+      load += fill_time[order[j]];
+      const double next = j + 1 < kTensors ? f[order[j + 1]] : 0.0;
+      loads += (f[order[j]] - next) * pingPong(work, load, hw.offchip_latency);
     }
+    const bool reloads = c.reads[size_t(bind)][2] > 0;
+    const double outputs =
+        (work + f[2] * (c.pipeline_tail + fill_time[2] + (reloads ? hw.offchip_latency : 0))) / 2;
+    const double per_tile = std::max({loads, outputs, average});
     sum += k.count * per_tile;
   }
+  if (tiles > 1) sum = sum / spread + busy / tiles;
   return std::max({sum, busy, rest});
 }
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "dataflows/nest/hardware.h"
 #include "util/error.h"
 
 namespace tessel::sim::analytical {
@@ -28,6 +29,11 @@ MemoryModel::MemoryModel(const arch::Accelerator& acc, bool ideal) : acc_(acc), 
   }
   if (local_out_ < 0) local_out_ = local_in_;
   if (local_in_ < 0) throw Error("accelerator '" + acc.name + "' has no local memory");
+  const dataflows::nest::Hardware hw = dataflows::nest::hardwareOf(acc);
+  for (int l = 0; l < hw.local(); ++l) {
+    const dataflows::nest::Level& level = hw.levels[static_cast<size_t>(l)];
+    rate_[static_cast<size_t>(level.arch_level[0])] = level.bandwidth[0];
+  }
 }
 
 bool MemoryModel::offChip(size_t level) const {
@@ -35,30 +41,29 @@ bool MemoryModel::offChip(size_t level) const {
   return k == LevelKind::DRAM || k == LevelKind::L2;
 }
 
-double MemoryModel::cycles(const Transfer& t) const {
+double MemoryModel::latency(const Transfer& t) const {
   if (ideal_ || t.empty()) return 0;
-  const arch::StorageLevel& dram = acc_.levels[0];
-  const double dram_bytes = t.read[0] + t.write[0];
   double all = 0;
   for (size_t i = 0; i < acc_.levels.size(); ++i) {
     if (offChip(i)) all += t.read[i] + t.write[i];
   }
   if (all <= 0) return 0;
-  double latency = dram_bytes > 0 ? dram.latency : 0;
-  double slowest = dram_bytes > 0 ? dram_bytes / dram.bandwidth : 0;
-  if (l2_ >= 0) {
-    // Everything between DRAM and the local memories passes the L2's port.
-    const arch::StorageLevel& l2 = acc_.levels[static_cast<size_t>(l2_)];
-    latency += l2.latency;
-    slowest = std::max(slowest, all / l2.bandwidth);
+  double latency = t.read[0] + t.write[0] > 0 ? acc_.levels[0].latency : 0;
+  if (l2_ >= 0) latency += acc_.levels[static_cast<size_t>(l2_)].latency;
+  return latency;
+}
+
+double MemoryModel::cycles(const Transfer& t) const {
+  if (ideal_ || t.empty()) return 0;
+  // Each off-chip level streams its bytes at the rate the loop-nest model gives it (DRAM: the
+  // slowest of its bandwidth, the L2's, the DMA bus and its request window; L2: its own and the
+  // bus): the same rates the SystemC engine's DMA uses.
+  double slowest = 0;
+  for (size_t i = 0; i < acc_.levels.size(); ++i) {
+    const double bytes = t.read[i] + t.write[i];
+    if (bytes > 0 && offChip(i) && rate_[i] > 0) slowest = std::max(slowest, bytes / rate_[i]);
   }
-  double dma_bw = acc_.dma.bus_bytes_per_cycle;
-  if (latency > 0) {
-    const double window = acc_.dma.max_inflight * static_cast<double>(acc_.dma.max_request_bytes);
-    dma_bw = std::min(dma_bw, window / latency);
-  }
-  slowest = std::max(slowest, all / dma_bw);
-  return latency + slowest;
+  return latency(t) + slowest;
 }
 
 }  // namespace tessel::sim::analytical

@@ -1,7 +1,8 @@
 // Time to move bytes between the off-chip levels (DRAM, L2) and the local memories. A transfer
-// pays the latency of the farthest level it touches once, then streams at the slowest of: each
-// link's bandwidth, the DMA bus, and the DMA's request window (Little's law:
-// max_inflight * max_request / latency).
+// pays the latency of the levels it touches once (DRAM's when it touches DRAM, the L2's
+// whenever there is one), then each level streams its bytes at its rate: DRAM at the slowest of
+// its bandwidth, the L2's, the DMA bus and the DMA's request window (Little's law:
+// max_inflight * max_request / latency); the L2 at the slower of its own and the bus.
 #pragma once
 
 #include <array>
@@ -25,6 +26,7 @@ class MemoryModel {
   MemoryModel(const arch::Accelerator& acc, bool ideal);
 
   double cycles(const Transfer& t) const;
+  double latency(const Transfer& t) const;  // the part of cycles(t) that does not scale with bytes
   int l2() const { return l2_; }     // index of the L2, or -1
   bool offChip(size_t level) const;  // DRAM or L2
   // Index of the level that holds inputs/weights locally (scratchpad or global buffer) and the
@@ -38,6 +40,7 @@ class MemoryModel {
   int l2_ = -1;
   int local_in_ = -1;
   int local_out_ = -1;
+  std::array<double, kMaxLevels> rate_{};  // bytes/cycle of each off-chip level
 };
 
 }  // namespace tessel::sim::analytical

@@ -57,20 +57,30 @@ double inputElements(const dataflows::OpPlan& p, const models::Graph& g) {
   return e;
 }
 
-// Work streamed through a unit with double-buffered transfers: the longer of the two, plus the
-// latency of getting the first chunk in.
-void overlap(VectorCost& c, Cause unit, double unit_cycles, double mem_cycles) {
+// Work streamed through a unit in n chunks with double-buffered transfers: the first chunk's
+// load (after the request latency) and the last chunk's store cannot overlap the unit; the
+// rest of the transfers overlap it. With T the op's transfer time,
+//   cycles = latency + T/n + max(unit, T - T/n),
+// which is the load-unit-store sequence for one chunk and max(unit, T) for many, plus the
+// pipeline's fill and drain. The SystemC engine runs the same chunks as commands.
+void overlap(VectorCost& c, Cause unit, double unit_cycles, const MemoryModel& mem,
+             const arch::Accelerator& acc) {
+  const double latency = mem.latency(c.traffic);
+  const double transfer = mem.cycles(c.traffic) - latency;
+  const double edge = transfer / static_cast<double>(streamChunks(c, acc));
   c.cycles[static_cast<size_t>(unit)] = unit_cycles;
-  c.cycles[static_cast<size_t>(Cause::MemoryStall)] = std::max(0.0, mem_cycles - unit_cycles);
+  c.cycles[static_cast<size_t>(Cause::MemoryStall)] =
+      latency + edge + std::max(unit_cycles, transfer - edge) - unit_cycles;
 }
 
 // An op whose tensors stream from their homes through the local memory into a unit and back.
 void streamThrough(VectorCost& c, const dataflows::OpPlan& p, const models::Graph& g,
-                   const MemoryModel& mem, Cause unit, double unit_cycles) {
+                   const MemoryModel& mem, const arch::Accelerator& acc, Cause unit,
+                   double unit_cycles) {
   c.traffic = roundTrip(p, g);
   c.local_write = static_cast<double>(p.input_bytes);
   c.local_read = static_cast<double>(p.output_bytes);
-  overlap(c, unit, unit_cycles, mem.cycles(c.traffic));
+  overlap(c, unit, unit_cycles, mem, acc);
 }
 
 // Host-side transfer of an op's tensors plus the call overhead, in accelerator cycles.
@@ -104,6 +114,23 @@ VectorCost hostGemm(const dataflows::OpPlan& p, const arch::Accelerator& acc, bo
 
 }  // namespace
 
+int64_t streamChunks(const VectorCost& c, const arch::Accelerator& acc) {
+  double moved = 0;
+  for (size_t l = 0; l < acc.levels.size() && l < kMaxLevels; ++l) {
+    moved += c.traffic.read[l] + c.traffic.write[l];
+  }
+  const double biggest = std::max({moved, c.local_read, c.local_write});
+  double quarter = 0;
+  for (const arch::StorageLevel& l : acc.levels) {
+    if (l.kind == arch::LevelKind::Scratchpad || l.kind == arch::LevelKind::GlobalBuffer) {
+      quarter = static_cast<double>(l.capacity_bytes) / 4;
+      break;
+    }
+  }
+  const double n = quarter > 0 ? std::ceil(biggest / quarter) : 1.0;
+  return static_cast<int64_t>(std::clamp(n, 1.0, 4096.0));
+}
+
 VectorCost evaluateArrayVector(const dataflows::OpPlan& p, const models::Graph& g,
                                const arch::Accelerator& acc, const MemoryModel& mem) {
   VectorCost c;
@@ -111,12 +138,12 @@ VectorCost evaluateArrayVector(const dataflows::OpPlan& p, const models::Graph& 
     // A DMA gather: one table row per token from DRAM, written to the output's home.
     c.traffic.read[0] += static_cast<double>(p.output_bytes);
     c.traffic.write[static_cast<size_t>(p.output_home)] += static_cast<double>(p.output_bytes);
-    overlap(c, Cause::Compute, 0, mem.cycles(c.traffic));
+    overlap(c, Cause::Compute, 0, mem, acc);
     return c;
   }
   // The accumulator path handles one array row (cols elements) per cycle.
   const double elements = std::max(inputElements(p, g), static_cast<double>(p.elements));
-  streamThrough(c, p, g, mem, Cause::Compute, std::ceil(elements / acc.array.cols));
+  streamThrough(c, p, g, mem, acc, Cause::Compute, std::ceil(elements / acc.array.cols));
   return c;
 }
 
@@ -128,7 +155,7 @@ VectorCost evaluateSfu(const dataflows::OpPlan& p, const models::Graph& g,
   const double passes = passesOn(sfu, *p.op, g);
   const double cycles = passes * std::ceil(elements / sfu.lanes) * sfu.cycles_per_vector;
   c.sfu_elements = passes * elements;
-  streamThrough(c, p, g, mem, Cause::Sfu, cycles);
+  streamThrough(c, p, g, mem, acc, Cause::Sfu, cycles);
   return c;
 }
 
@@ -136,20 +163,22 @@ VectorCost evaluateFused(const dataflows::OpPlan& p, const models::Graph& g,
                          const arch::Accelerator& acc, const MemoryModel& mem) {
   VectorCost c;
   const models::Op& op = *p.op;
+  double sfu_cycles = 0;
   if (acc.sfu && acc.sfu->supports(p.unit_op) &&
       (op.kind == OpKind::Gelu || models::isRowwise(op.kind) || op.kind == OpKind::Dequantize)) {
     const double elements = static_cast<double>(p.elements);
     const double passes = passesOn(*acc.sfu, op, g);
-    c.cycles[static_cast<size_t>(Cause::Sfu)] =
-        passes * std::ceil(elements / acc.sfu->lanes) * acc.sfu->cycles_per_vector;
+    sfu_cycles = passes * std::ceil(elements / acc.sfu->lanes) * acc.sfu->cycles_per_vector;
     c.sfu_elements = passes * elements;
   }
+  c.cycles[static_cast<size_t>(Cause::Sfu)] = sfu_cycles;
   if (p.side_input >= 0) {
-    // The residual operand is loaded into the accumulator next to the GEMM's tile.
+    // The residual operand is loaded into the accumulator next to the GEMM's tile, in chunks
+    // that overlap the SFU's passes.
     const models::Tensor& side = g.tensor(p.side_input);
     const int home = side.id == op.inputs.at(0) ? p.input_home : p.weight_home;
     c.traffic.read[static_cast<size_t>(home)] += static_cast<double>(side.bytes());
-    c.cycles[static_cast<size_t>(Cause::MemoryStall)] = mem.cycles(c.traffic);
+    overlap(c, Cause::Sfu, sfu_cycles, mem, acc);
   }
   return c;
 }

@@ -23,6 +23,11 @@ struct VectorCost {
 // Passes an SFU makes over the data for an op (softmax: max, exp+sum, normalize).
 int sfuPasses(models::OpKind kind);
 
+// Chunks an op streams in through its local memory: the bytes it moves (off chip, or in the
+// local memory when more) over a quarter of the scratchpad or global buffer (two halves, each
+// holding an input chunk and an output chunk), at least 1, at most 4096. Both engines use it.
+int64_t streamChunks(const VectorCost& c, const arch::Accelerator& acc);
+
 VectorCost evaluateArrayVector(const dataflows::OpPlan& plan, const models::Graph& graph,
                                const arch::Accelerator& acc, const MemoryModel& mem);
 VectorCost evaluateSfu(const dataflows::OpPlan& plan, const models::Graph& graph,

@@ -24,6 +24,7 @@ struct BlockModels {
   std::vector<double> port_bandwidth;      // bytes/cycle per level (0 = unlimited)
   Timeline noc, array, sfu, host;
   double noc_bandwidth = 0;                // bytes/cycle (0 = unlimited)
+  bool array_primed = false;  // the op's first compute has paid the pipeline's first preload
   std::array<int, kNumQueues> entries{8, 16, 4};  // reservation-station entries per queue
 };
 
@@ -33,6 +34,7 @@ enum class Limiter : uint8_t { None, Noc, Port };
 struct CommandTiming {
   double start = 0;     // its block began it
   double work_end = 0;  // its own work done (the array's steps, the SFU's passes...)
+  double released = 0;  // the array consumed its operands: their buffer half may refill
   double end = 0;       // finished: operands delivered, bytes written
   Limiter limiter = Limiter::None;
   int16_t port = -1;    // the level whose port ended last, when limiter == Port

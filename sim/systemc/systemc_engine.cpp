@@ -30,7 +30,7 @@ BlockModels buildModels(const arch::Accelerator& acc, const nest::Hardware& hw, 
   for (int l = 0; l < hw.local(); ++l) {
     rates.push_back({hw.levels[size_t(l)].arch_level[0], hw.levels[size_t(l)].bandwidth[0]});
   }
-  BlockModels m{MemoryPath(rates, hw.offchip_latency, acc.dma, ideal), {}, {}, {}, {}, {}, {}, 0, {}};
+  BlockModels m{MemoryPath(rates, acc, ideal), {}, {}, {}, {}, {}, {}, 0, {}};
   m.ports.assign(acc.levels.size(), Timeline{});
   m.port_bandwidth.assign(acc.levels.size(), 0);
   for (size_t i = 0; i < acc.levels.size(); ++i) {
@@ -91,9 +91,7 @@ class SystemcEngine final : public Engine {
         c = analytical::evaluateFused(plan, g, acc_, mem_);
         break;
     }
-    const auto local = static_cast<size_t>(std::max(0, mem_.localInputs()));
-    const double chunk = static_cast<double>(acc_.levels[local].capacity_bytes) / 4;
-    return lowerVector(plan, acc_, c, chunk);
+    return lowerVector(plan, acc_, c);
   }
 
   void fillBytes(OpStats& s, const CommandStream& stream) const {

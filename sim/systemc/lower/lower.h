@@ -36,9 +36,9 @@ GemmLowering lowerGemm(const dataflows::OpPlan& plan, const arch::Accelerator& a
                        const analytical::NestCost& nest);
 inline constexpr int64_t kMaxTiles = 4'000'000;
 
-// `cost` is the op's analytical vector cost (its bytes and its unit's cycles); `chunk_bytes`
-// the half of the local memory a chunk may use.
+// `cost` is the op's analytical vector cost (its bytes and its unit's cycles); it streams in
+// analytical::streamChunks chunks.
 CommandStream lowerVector(const dataflows::OpPlan& plan, const arch::Accelerator& acc,
-                          const analytical::VectorCost& cost, double chunk_bytes);
+                          const analytical::VectorCost& cost);
 
 }  // namespace tessel::sim::systemc

@@ -26,7 +26,7 @@ int localInputs(const arch::Accelerator& acc) {
 }  // namespace
 
 CommandStream lowerVector(const dataflows::OpPlan& plan, const arch::Accelerator& acc,
-                          const analytical::VectorCost& cost, double chunk_bytes) {
+                          const analytical::VectorCost& cost) {
   CommandStream s;
   const auto cycles = [&](Cause c) { return cost.cycles[static_cast<size_t>(c)]; };
   const int local = localInputs(acc);
@@ -67,11 +67,7 @@ CommandStream lowerVector(const dataflows::OpPlan& plan, const arch::Accelerator
   const bool sfu = plan.placement == dataflows::Placement::Sfu ||
                    plan.placement == dataflows::Placement::Fused;
   const double work = sfu ? cycles(Cause::Sfu) : cycles(Cause::Compute);
-  double moved = 0;
-  for (size_t l = 0; l < acc.levels.size(); ++l) moved += cost.traffic.read[l] + cost.traffic.write[l];
-  const double biggest = std::max({moved, cost.local_read, cost.local_write});
-  const int64_t chunks =
-      std::clamp<int64_t>(static_cast<int64_t>(std::ceil(biggest / std::max(1.0, chunk_bytes))), 1, 4096);
+  const int64_t chunks = analytical::streamChunks(cost, acc);
   std::vector<uint32_t> loads, units, stores;
   bool any_read = false, any_write = false;
   for (size_t l = 0; l < acc.levels.size(); ++l) {

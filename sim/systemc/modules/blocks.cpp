@@ -16,17 +16,17 @@ Block::Block(sc_core::sc_module_name name, Done done) : sc_module(name), done_(s
   dont_initialize();
 }
 
-void Block::finishAt(uint32_t command, double end) {
-  pending_.emplace(end, command);
+void Block::finishAt(uint32_t command, double end, bool released) {
+  pending_.push(Pending{end, command, released});
   ends_.notify(sc_core::sc_time(std::max(0.0, end - nowCycles()), sc_core::SC_NS));
 }
 
 void Block::fire() {
   const double now = nowCycles();
-  while (!pending_.empty() && pending_.top().first <= now + kEps) {
+  while (!pending_.empty() && pending_.top().at <= now + kEps) {
     const Pending p = pending_.top();
     pending_.pop();
-    done_(p.second, p.first);
+    done_(p.command, p.at, p.released);
   }
 }
 
@@ -42,6 +42,10 @@ namespace {
 
 // A command's accesses: off-chip bytes stream through the DMA path, local bytes occupy their
 // level's ports from `start`. Returns when the last of them is done and what ended last.
+// A store is done once its rows are read out of the local memory and handed to the bus
+// (Gemmini's mvout completes on the SRAM read, not on the DRAM write's acknowledgement); a load
+// once its last response is back. The host reaches shared memory over its own link, which its
+// command's work already includes, so its accesses are counted, not timed here.
 double serveAccesses(BlockModels& m, const CommandStream& s, const Command& cmd, double start,
                      PortBlock& sram, std::vector<int64_t>& offchip, CommandTiming& t,
                      double* transfer_end) {
@@ -52,9 +56,10 @@ double serveAccesses(BlockModels& m, const CommandStream& s, const Command& cmd,
     const Access& a = s.accesses[i];
     if (m.memory.offChip(a.level)) {
       offchip[m.memory.slot(a.level)] += a.bytes;
-      any_off = true;
+      any_off = cmd.kind != Kind::Host;
       continue;
     }
+    if (cmd.kind == Kind::Host) continue;
     const Timeline::Slot p = sram.transport(m, a.level, start, static_cast<double>(a.bytes));
     if (p.end > end) {
       end = p.end;
@@ -64,7 +69,7 @@ double serveAccesses(BlockModels& m, const CommandStream& s, const Command& cmd,
   *transfer_end = start;
   if (any_off) {
     const MemoryPath::Transfer tr = m.memory.transfer(start, offchip);
-    *transfer_end = tr.end;
+    *transfer_end = cmd.kind == Kind::Store ? tr.issued : tr.end;
     t.start = std::max(t.start, start + tr.waited);
   }
   return end;
@@ -86,10 +91,12 @@ void DmaBlock::accept(BlockModels& m, const CommandStream& s, uint32_t c, Comman
 void ArrayBlock::accept(BlockModels& m, const CommandStream& s, uint32_t c, CommandTiming& t) {
   const Command& cmd = s.commands[c];
   const double now = nowCycles();
-  // An idle array pays the first preload in full; a busy one overlapped it with the stream
-  // before (tile_timing.h). The stream occupies the array; the results leave a tail later.
-  const bool idle = m.array.free() < now - kEps || m.array.busy() == 0;
-  const Timeline::Slot a = m.array.reserve(now, cmd.work + (idle ? s.run_start : 0));
+  // The op's first compute pays its first preload in full; later ones preload during the one
+  // before, or while the array waits, once the weights are in (tile_timing.h). The stream
+  // occupies the array; the results leave a tail later.
+  const double first = m.array_primed ? 0 : s.run_start;
+  m.array_primed = true;
+  const Timeline::Slot a = m.array.reserve(now, cmd.work + first);
   t.start = a.start;
   t.work_end = a.end + s.pipeline_tail;
   std::vector<int64_t> off;
@@ -106,7 +113,8 @@ void ArrayBlock::accept(BlockModels& m, const CommandStream& s, uint32_t c, Comm
   m.array.holdUntil(held);
   t.end = std::max(t.work_end, held + s.pipeline_tail);
   finishAt(c, t.end);
-  if (m.array.free() < t.end - kEps) finishAt(kNone, m.array.free());  // free for the next
+  t.released = m.array.free();
+  if (t.released < t.end - kEps) finishAt(c, t.released, true);  // free for the next
 }
 
 void UnitBlock::accept(BlockModels& m, const CommandStream& s, uint32_t c, CommandTiming& t) {

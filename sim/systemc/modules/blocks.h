@@ -21,18 +21,24 @@ double nowCycles();  // simulated time in accelerator cycles (1 cycle = 1 ns of 
 class Block : public sc_core::sc_module {
  public:
   SC_HAS_PROCESS(Block);
-  // Called when a command ends, and with command == kNone when the block becomes free to take
-  // the next one before its last command ended (a pipelined array).
-  using Done = std::function<void(uint32_t command, double end)>;
+  // Called when a command ends (released == false), and when a pipelined block (the array) has
+  // consumed a command's operands and is free for the next one before its results are out
+  // (released == true).
+  using Done = std::function<void(uint32_t command, double end, bool released)>;
   Block(sc_core::sc_module_name name, Done done);
 
  protected:
-  void finishAt(uint32_t command, double end);
+  void finishAt(uint32_t command, double end, bool released = false);
 
  private:
   void fire();
   sc_core::sc_event_queue ends_;
-  using Pending = std::pair<double, uint32_t>;
+  struct Pending {
+    double at;
+    uint32_t command;
+    bool released;
+    bool operator>(const Pending& o) const { return at > o.at; }
+  };
   std::priority_queue<Pending, std::vector<Pending>, std::greater<Pending>> pending_;
   Done done_;
 };

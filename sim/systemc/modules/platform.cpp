@@ -34,6 +34,7 @@ class Platform : public sc_core::sc_module {
     r.logic = IssueLogic(&stream, models.entries);
     stream_ = &stream;
     models_ = &models;
+    models.array_primed = false;
     run_ = &r;
     wake_.notify(sc_core::SC_ZERO_TIME);
     sc_core::sc_start();  // until no event is left: the stream has drained
@@ -52,11 +53,12 @@ class Platform : public sc_core::sc_module {
 
  private:
   Block::Done done() {
-    return [this](uint32_t c, double end) { finished(c, end); };
+    return [this](uint32_t c, double end, bool released) { finished(c, end, released); };
   }
 
-  void finished(uint32_t c, double end) {
-    if (c == kNone) {  // a block became free: issue what waits for it
+  void finished(uint32_t c, double end, bool released) {
+    if (released) {  // the array is free and c's operand halves may refill
+      run_->logic.released(c, end);
       wake_.notify(sc_core::SC_ZERO_TIME);
       return;
     }

@@ -30,12 +30,21 @@ void IssueLogic::dispatch(double now) {
   }
 }
 
+bool IssueLogic::satisfied(uint32_t dep, const Command& waiter) const {
+  return state_[dep] == 3 || (waiter.kind == Kind::Load && records_[dep].released >= 0);
+}
+
+double IssueLogic::satisfiedAt(uint32_t dep, const Command& waiter) const {
+  const Record& r = records_[dep];
+  return waiter.kind == Kind::Load && r.released >= 0 ? r.released : r.finished;
+}
+
 uint32_t IssueLogic::ready(Queue q) const {
   for (uint32_t c : station_[static_cast<size_t>(q)]) {
     if (state_[c] != 1) continue;  // issued, waiting to finish
     const Command& cmd = stream_->commands[c];
     for (uint32_t i = cmd.dep_begin; i < cmd.dep_end; ++i) {
-      if (state_[stream_->deps[i]] != 3) return kNone;
+      if (!satisfied(stream_->deps[i], cmd)) return kNone;
     }
     return c;  // the oldest unissued one: in-order issue
   }
@@ -50,12 +59,15 @@ void IssueLogic::issued(uint32_t c, double now) {
   r.ready = r.dispatched;
   for (uint32_t i = cmd.dep_begin; i < cmd.dep_end; ++i) {
     const uint32_t d = stream_->deps[i];
-    if (records_[d].finished >= r.ready) {
-      r.ready = records_[d].finished;
+    const double at = satisfiedAt(d, cmd);
+    if (at >= r.ready) {
+      r.ready = at;
       r.last_dep = d;
     }
   }
 }
+
+void IssueLogic::released(uint32_t c, double now) { records_[c].released = now; }
 
 void IssueLogic::finished(uint32_t c, double now) {
   state_[c] = 3;

@@ -23,6 +23,9 @@ class IssueLogic {
   // The oldest unissued command of q when its dependencies have all finished, else kNone.
   uint32_t ready(Queue q) const;
   void issued(uint32_t c, double now);
+  // A compute has read its operands (its stream is done) though its results are still on their
+  // way out: a load waiting for that buffer half may go. Everything else waits for finished.
+  void released(uint32_t c, double now);
   void finished(uint32_t c, double now);
   bool done() const { return finished_count_ == stream_->commands.size(); }
 
@@ -30,6 +33,7 @@ class IssueLogic {
     double dispatched = -1;  // entered its reservation station
     double ready = 0;        // its last dependency finished
     double issued = -1;
+    double released = -1;
     double finished = -1;
     uint32_t last_dep = kNone;  // the dependency that finished last
     int8_t blocked_by = -1;     // the queue whose full station delayed its dispatch, -1 if none
@@ -44,6 +48,8 @@ class IssueLogic {
   std::array<size_t, kNumQueues> occupied_{};
   std::vector<Record> records_;
   std::vector<uint8_t> state_;  // 0 waiting, 1 dispatched, 2 issued, 3 finished
+  bool satisfied(uint32_t dep, const Command& waiter) const;
+  double satisfiedAt(uint32_t dep, const Command& waiter) const;
   uint32_t next_ = 0;
   size_t finished_count_ = 0;
   int8_t blocked_ = -1;  // the queue blocking dispatch right now

@@ -4,13 +4,17 @@
 
 namespace tessel::sim::systemc {
 
-MemoryPath::MemoryPath(std::vector<LevelRate> rates, double latency, const arch::Dma& dma,
-                       bool ideal)
+MemoryPath::MemoryPath(std::vector<LevelRate> rates, const arch::Accelerator& acc, bool ideal)
     : rates_(std::move(rates)),
       lines_(rates_.size()),
-      latency_(ideal ? 0 : latency),
-      max_request_(std::max(1, dma.max_request_bytes)),
-      ideal_(ideal) {}
+      max_request_(std::max(1, acc.dma.max_request_bytes)),
+      ideal_(ideal) {
+  for (size_t i = 0; i < rates_.size(); ++i) {
+    const arch::StorageLevel& l = acc.levels[static_cast<size_t>(rates_[i].level)];
+    if (l.kind == arch::LevelKind::DRAM) dram_ = static_cast<int>(i), dram_latency_ = l.latency;
+    if (l.kind == arch::LevelKind::L2) l2_latency_ = l.latency;
+  }
+}
 
 bool MemoryPath::offChip(int level) const {
   for (const LevelRate& r : rates_) {
@@ -42,7 +46,9 @@ MemoryPath::Transfer MemoryPath::transfer(double now, const std::vector<int64_t>
   }
   t.requests = (most + max_request_ - 1) / max_request_;
   // The stream's last request leaves at `issued` and returns one round trip later.
-  t.end = t.issued + (t.requests > 0 ? latency_ : 0);
+  const bool dram = dram_ >= 0 && static_cast<size_t>(dram_) < bytes.size() && bytes[size_t(dram_)] > 0;
+  const double latency = ideal_ ? 0 : (dram ? dram_latency_ : 0) + l2_latency_;
+  t.end = t.issued + (t.requests > 0 ? latency : 0);
   return t;
 }
 

@@ -21,8 +21,9 @@ class MemoryPath {
     double bandwidth = 0;   // bytes/cycle (0 = unlimited)
   };
   // `rates`: the off-chip levels' streaming rates (DRAM: the slowest of dram.bandwidth, the DMA
-  // bus and its request window; L2: l2.bandwidth and the bus); `latency`: request round trip.
-  MemoryPath(std::vector<LevelRate> rates, double latency, const arch::Dma& dma, bool ideal);
+  // bus and its request window; L2: l2.bandwidth and the bus). A transfer's round trip is the
+  // DRAM's latency when it touches DRAM, plus the L2's whenever there is one.
+  MemoryPath(std::vector<LevelRate> rates, const arch::Accelerator& acc, bool ideal);
 
   struct Transfer {
     double start = 0;   // first request issued
@@ -35,14 +36,16 @@ class MemoryPath {
   Transfer transfer(double now, const std::vector<int64_t>& bytes);
   bool offChip(int level) const;
   size_t slot(int level) const;  // position of `level` in rates (offChip(level) must hold)
-  double latency() const { return latency_; }
+
   const std::vector<LevelRate>& rates() const { return rates_; }
   double busy() const;  // the busiest level's reserved time
 
  private:
   std::vector<LevelRate> rates_;
   std::vector<Timeline> lines_;
-  double latency_ = 0;
+  int dram_ = -1;             // index of the DRAM level in rates_
+  double dram_latency_ = 0;
+  double l2_latency_ = 0;
   int64_t max_request_ = 64;
   bool ideal_ = false;
 };
