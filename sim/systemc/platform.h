@@ -46,8 +46,8 @@ struct OpRun {
   IssueLogic logic;
 };
 
-// Runs `stream` to completion on the process's blocks, timed by `models`. Not reentrant; one
-// platform per process, shared by the engines in turn.
-OpRun runOnPlatform(const CommandStream& stream, BlockModels& models);
+// Runs `stream` to completion on the process's blocks, timed by `models`, into `run` (its
+// buffers reused). Not reentrant; one platform per process, shared by the engines in turn.
+void runOnPlatform(const CommandStream& stream, BlockModels& models, OpRun& run);
 
 }  // namespace tessel::sim::systemc

@@ -59,8 +59,9 @@ class SystemcEngine final : public Engine {
     // The op's identity, mapping and energy: functions of its access counts, which the two
     // engines share. Bytes are re-counted from the commands; cycles are the blocks'.
     OpStats s = analytical_->evaluate(plan);
-    const CommandStream stream = lower(plan);
-    const OpRun run = runOnPlatform(stream, models_);
+    const CommandStream& stream = lower(plan);
+    runOnPlatform(stream, models_, run_);
+    const OpRun& run = run_;
     fillBytes(s, stream);
     fillCycles(s, plan, stream, run);
     if (options_.trace) record(s, plan, stream, run);
@@ -71,9 +72,10 @@ class SystemcEngine final : public Engine {
   std::vector<TraceSlice> trace() const override { return trace_; }
 
  private:
-  CommandStream lower(const dataflows::OpPlan& plan) const {
+  const CommandStream& lower(const dataflows::OpPlan& plan) {
     if (plan.op->isGemmLike() && plan.placement != dataflows::Placement::Host) {
-      return lowerGemm(plan, acc_, analytical::nestCost(plan, acc_, options_.ideal_memory)).stream;
+      lowerGemm(plan, acc_, analytical::nestCost(plan, acc_, options_.ideal_memory), lowered_);
+      return lowered_.stream;
     }
     analytical::VectorCost c;
     const models::Graph& g = *plan.graph;
@@ -91,7 +93,8 @@ class SystemcEngine final : public Engine {
         c = analytical::evaluateFused(plan, g, acc_, mem_);
         break;
     }
-    return lowerVector(plan, acc_, c);
+    lowered_.stream = lowerVector(plan, acc_, c);
+    return lowered_.stream;
   }
 
   void fillBytes(OpStats& s, const CommandStream& stream) const {
@@ -228,8 +231,13 @@ class SystemcEngine final : public Engine {
           x.name = plan.unit_op.empty() ? std::string("gemm") : plan.unit_op;
           break;
       }
+      // A transfer holds the bus until its last request leaves; a compute holds the array until
+      // it has streamed its operands (its results' way out overlaps the next compute).
+      const double until = dma                          ? t.work_end
+                           : cmd.kind == Kind::Compute ? std::max(t.released, t.start)
+                                                       : t.end;
       x.start = elapsed_ + (t.start - run.begin);
-      x.duration = std::max(0.0, (dma ? t.work_end : t.end) - t.start);
+      x.duration = std::max(0.0, until - t.start);
       trace_.push_back(std::move(x));
     }
   }
@@ -241,6 +249,8 @@ class SystemcEngine final : public Engine {
   analytical::MemoryModel mem_;
   BlockModels models_;
   double elapsed_ = 0;
+  GemmLowering lowered_;  // the op being run; its buffers serve op after op
+  OpRun run_;
   std::vector<TraceSlice> trace_;
 };
 

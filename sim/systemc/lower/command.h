@@ -59,6 +59,14 @@ struct CommandStream {
   double run_start = 0;
   double pipeline_tail = 0;
 
+  // Empties the stream, keeping its buffers for the next op.
+  void clear() {
+    commands.clear();
+    accesses.clear();
+    deps.clear();
+    ideal_compute = run_start = pipeline_tail = 0;
+    macs = 0;
+  }
   uint32_t add(const Command& c) {
     commands.push_back(c);
     return static_cast<uint32_t>(commands.size() - 1);

@@ -17,6 +17,15 @@ namespace {
 
 constexpr int kIn = 0, kW = 1, kOut = 2;
 
+// What the lowering needs of a tile's shape. Along each dim a tile is full or the remainder,
+// so a mask of the remainder dims names its shape: at most 256, each computed once.
+struct Shape {
+  bool known = false;
+  std::array<double, 3> footprint{};
+  double steps = 0;
+  double macs = 0;
+};
+
 struct OuterLoop {
   nest::Dim d;
   int64_t factor;
@@ -39,6 +48,13 @@ int64_t count(double v, const dataflows::OpPlan& plan, const char* what) {
 
 GemmLowering lowerGemm(const dataflows::OpPlan& plan, const arch::Accelerator& acc,
                        const analytical::NestCost& nc) {
+  GemmLowering out;
+  lowerGemm(plan, acc, nc, out);
+  return out;
+}
+
+void lowerGemm(const dataflows::OpPlan& plan, const arch::Accelerator& acc,
+               const analytical::NestCost& nc, GemmLowering& out) {
   const nest::Mapping& m = plan.mapping.nest;
   const nest::Hardware& hw = *plan.mapping.hw;
   const nest::Problem& p = nc.problem;
@@ -60,10 +76,16 @@ GemmLowering lowerGemm(const dataflows::OpPlan& plan, const arch::Accelerator& a
       }
     }
   }
+  // Partial sums come back only when a loop outside the tile runs over a dim the outputs do
+  // not depend on; only then do stores need remembering.
+  bool revisits = false;
+  for (const OuterLoop& l : loops) revisits |= !nest::Problem::relevant(Operand::Output, l.d);
   nest::Factors tile{};
   for (nest::Dim d : nest::kAllDims) tile[nest::at(d)] = std::min(p.of(d), m.tile(local, d, local));
 
-  GemmLowering out;
+  out.tiles = 0;
+  out.enumerated_bytes = {};
+  out.stream.clear();
   CommandStream& s = out.stream;
   s.macs = c.macs;
   s.ideal_compute = c.compute;
@@ -92,12 +114,29 @@ GemmLowering lowerGemm(const dataflows::OpPlan& plan, const arch::Accelerator& a
     const uint32_t id = s.add(st);
     s.dependOn(last_compute);
     out_store[size_t(slot[kOut])] = id;
-    stored[out_key] = id;
+    if (revisits) stored[out_key] = id;
     k.stores.push_back(id);
     k.store_w.push_back(out_weight);
     out.enumerated_bytes[kOut] += out_weight * static_cast<double>(bytesOf(p.output_dtype));
   };
 
+  std::array<Shape, 1 << nest::kDims> shapes{};
+  auto shapeOf = [&](const nest::Factors& size) -> const Shape& {
+    size_t mask = 0;
+    for (nest::Dim d : nest::kAllDims) mask = mask << 1 | (size[nest::at(d)] != tile[nest::at(d)]);
+    Shape& sh = shapes[mask];
+    if (!sh.known) {
+      sh.known = true;
+      for (int t = 0; t < 3; ++t) sh.footprint[size_t(t)] = p.footprint(Operand(t), size);
+      sh.steps = nest::tileSteps(m, hw, size);
+      sh.macs = 1;
+      for (nest::Dim d : nest::kAllDims) sh.macs *= static_cast<double>(size[nest::at(d)]);
+    }
+    return sh;
+  };
+  const size_t expected = static_cast<size_t>(visits) * 4 + 8;
+  s.commands.reserve(expected);
+  s.deps.reserve(expected * 2);
   std::vector<int64_t> index(loops.size(), 0);
   std::array<bool, 3> pending{true, true, true};
   std::vector<double> compute_steps;
@@ -130,6 +169,7 @@ GemmLowering lowerGemm(const dataflows::OpPlan& plan, const arch::Accelerator& a
     }
     if (empty) continue;
     ++out.tiles;
+    const Shape& shape = shapeOf(size);
     const int32_t tile_id = static_cast<int32_t>(out.tiles - 1);
     for (int t : {kIn, kW}) {
       if (!pending[size_t(t)]) continue;
@@ -142,7 +182,7 @@ GemmLowering lowerGemm(const dataflows::OpPlan& plan, const arch::Accelerator& a
       ld.tile = tile_id;
       last_load[size_t(t)] = s.add(ld);
       s.dependOn(slot_user[size_t(t)][size_t(slot[size_t(t)])]);
-      const double fp = p.footprint(Operand(t), size);
+      const double fp = shape.footprint[size_t(t)];
       k.loads[size_t(t)].push_back(last_load[size_t(t)]);
       k.load_w[size_t(t)].push_back(fp);
       const double b = static_cast<double>(bytesOf(t == kIn ? p.input_dtype : p.weight_dtype));
@@ -155,7 +195,7 @@ GemmLowering lowerGemm(const dataflows::OpPlan& plan, const arch::Accelerator& a
       if (have_out) store();
       slot[kOut] = static_cast<int>(fills[kOut]++ % slots);
       out_key = key;
-      out_weight = p.footprint(Operand::Output, size);
+      out_weight = shape.footprint[kOut];
       have_out = true;
       if (revisit) {
         Command ld;
@@ -182,10 +222,8 @@ GemmLowering lowerGemm(const dataflows::OpPlan& plan, const arch::Accelerator& a
     if (new_out) s.dependOn(out_store[size_t(slot[kOut])]);
     for (int t : {kIn, kW}) slot_user[size_t(t)][size_t(slot[size_t(t)])] = last_compute;
     k.computes.push_back(last_compute);
-    double macs = 1;
-    for (nest::Dim d : nest::kAllDims) macs *= static_cast<double>(size[nest::at(d)]);
-    k.compute_w.push_back(macs);
-    compute_steps.push_back(nest::tileSteps(m, hw, size));
+    k.compute_w.push_back(shape.macs);
+    compute_steps.push_back(shape.steps);
   }
   if (have_out) store();
 
@@ -202,6 +240,7 @@ GemmLowering lowerGemm(const dataflows::OpPlan& plan, const arch::Accelerator& a
 
   // Bytes: each level's count for each tensor, spread over the commands that move it.
   std::vector<Share> shares;
+  shares.reserve(s.commands.size() * 3);
   auto onto = [&](const std::vector<uint32_t>& cmds, const std::vector<double>& w,
                   const std::vector<uint32_t>& fallback, const std::vector<double>& fw) {
     return !cmds.empty() ? std::make_pair(&cmds, &w) : std::make_pair(&fallback, &fw);
@@ -246,7 +285,6 @@ GemmLowering lowerGemm(const dataflows::OpPlan& plan, const arch::Accelerator& a
          k.compute_w, Access{0, 0, false, 0}, extra);
   for (const Share& x : extra) s.commands[x.command].noc_bytes += x.access.bytes;
   (void)acc;
-  return out;
 }
 
 }  // namespace tessel::sim::systemc

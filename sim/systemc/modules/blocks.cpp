@@ -48,7 +48,7 @@ namespace {
 // command's work already includes, so its accesses are counted, not timed here.
 double serveAccesses(BlockModels& m, const CommandStream& s, const Command& cmd, double start,
                      PortBlock& sram, std::vector<int64_t>& offchip, CommandTiming& t,
-                     double* transfer_end) {
+                     double* transfer_end, double* bus_end = nullptr) {
   offchip.assign(m.memory.rates().size(), 0);
   bool any_off = false;
   double end = start;
@@ -67,9 +67,11 @@ double serveAccesses(BlockModels& m, const CommandStream& s, const Command& cmd,
     }
   }
   *transfer_end = start;
+  if (bus_end != nullptr) *bus_end = start;
   if (any_off) {
     const MemoryPath::Transfer tr = m.memory.transfer(start, offchip);
     *transfer_end = cmd.kind == Kind::Store ? tr.issued : tr.end;
+    if (bus_end != nullptr) *bus_end = tr.issued;
     t.start = std::max(t.start, start + tr.waited);
   }
   return end;
@@ -80,9 +82,10 @@ double serveAccesses(BlockModels& m, const CommandStream& s, const Command& cmd,
 void DmaBlock::accept(BlockModels& m, const CommandStream& s, uint32_t c, CommandTiming& t) {
   const double now = nowCycles();
   t.start = now;
-  double transfer_end = now;
-  const double port_end = serveAccesses(m, s, s.commands[c], now, sram_, bytes_, t, &transfer_end);
-  t.work_end = transfer_end;
+  double transfer_end = now, bus_end = now;
+  const double port_end =
+      serveAccesses(m, s, s.commands[c], now, sram_, bytes_, t, &transfer_end, &bus_end);
+  t.work_end = bus_end;  // the bus is the DMA's: its last request left
   t.end = std::max(transfer_end, port_end);
   t.limiter = port_end > transfer_end + kEps ? Limiter::Port : Limiter::None;
   finishAt(c, t.end);
@@ -115,6 +118,7 @@ void ArrayBlock::accept(BlockModels& m, const CommandStream& s, uint32_t c, Comm
   finishAt(c, t.end);
   t.released = m.array.free();
   if (t.released < t.end - kEps) finishAt(c, t.released, true);  // free for the next
+  else t.released = t.end;
 }
 
 void UnitBlock::accept(BlockModels& m, const CommandStream& s, uint32_t c, CommandTiming& t) {

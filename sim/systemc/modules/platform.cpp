@@ -27,11 +27,10 @@ class Platform : public sc_core::sc_module {
     dont_initialize();
   }
 
-  OpRun run(const CommandStream& stream, BlockModels& models) {
-    OpRun r;
+  void run(const CommandStream& stream, BlockModels& models, OpRun& r) {
     r.begin = r.end = nowCycles();
     r.timing.assign(stream.commands.size(), CommandTiming{});
-    r.logic = IssueLogic(&stream, models.entries);
+    r.logic.reset(&stream, models.entries);
     stream_ = &stream;
     models_ = &models;
     models.array_primed = false;
@@ -43,7 +42,6 @@ class Platform : public sc_core::sc_module {
       throw Error("SystemC engine: the command stream stalled with commands left "
                   "(a dependency that never finishes)");
     }
-    return r;
   }
 
   PortBlock sram, noc;
@@ -137,8 +135,8 @@ Platform& platform() {
 
 }  // namespace
 
-OpRun runOnPlatform(const CommandStream& stream, BlockModels& models) {
-  return platform().run(stream, models);
+void runOnPlatform(const CommandStream& stream, BlockModels& models, OpRun& run) {
+  platform().run(stream, models, run);
 }
 
 }  // namespace tessel::sim::systemc

@@ -4,12 +4,21 @@
 
 namespace tessel::sim::systemc {
 
-IssueLogic::IssueLogic(const CommandStream* stream, std::array<int, kNumQueues> entries)
-    : stream_(stream),
-      entries_(entries),
-      records_(stream->commands.size()),
-      state_(stream->commands.size(), 0) {
+IssueLogic::IssueLogic(const CommandStream* stream, std::array<int, kNumQueues> entries) {
+  reset(stream, entries);
+}
+
+void IssueLogic::reset(const CommandStream* stream, std::array<int, kNumQueues> entries) {
+  stream_ = stream;
+  entries_ = entries;
   for (int& e : entries_) e = std::max(1, e);
+  records_.assign(stream->commands.size(), Record{});
+  state_.assign(stream->commands.size(), 0);
+  for (auto& q : station_) q.clear();
+  occupied_ = {};
+  next_ = 0;
+  finished_count_ = 0;
+  blocked_ = -1;
 }
 
 void IssueLogic::dispatch(double now) {

@@ -17,6 +17,8 @@ class IssueLogic {
  public:
   IssueLogic() = default;
   IssueLogic(const CommandStream* stream, std::array<int, kNumQueues> entries);
+  // Starts over on another stream, keeping the buffers.
+  void reset(const CommandStream* stream, std::array<int, kNumQueues> entries);
 
   // Dispatches what fits; records, for a command that waited, the queue that was full.
   void dispatch(double now);
