@@ -49,6 +49,8 @@ bench: deps
 	./$(BUILD)/bench/bench_kernels
 	./$(BUILD)/bench/bench_executor
 	./$(BUILD)/bench/bench_mapper
+	./$(BUILD)/bench/bench_systemc
+	./$(BUILD)/bench/bench_pe_grid
 
 format:
 	@clang-format -i $$(git ls-files '*.h' '*.cpp')

@@ -14,6 +14,11 @@
 
 using namespace tessel::sim::pe_grid;
 
+namespace {
+// SystemC prints its banner before sc_main runs unless this is set.
+const bool kQuietSystemc = setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0) == 0;
+}  // namespace
+
 int sc_main(int argc, char** argv) {
   GemmShape s{512, 256, 256};
   if (argc >= 4) s = {std::atoi(argv[1]), std::atoi(argv[2]), std::atoi(argv[3])};
