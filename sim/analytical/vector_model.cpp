@@ -59,18 +59,23 @@ double inputElements(const dataflows::OpPlan& p, const models::Graph& g) {
 
 // Work streamed through a unit in n chunks with double-buffered transfers: the first chunk's
 // load (after the request latency) and the last chunk's store cannot overlap the unit; the
-// rest of the transfers overlap it. With T the op's transfer time,
-//   cycles = latency + T/n + max(unit, T - T/n),
-// which is the load-unit-store sequence for one chunk and max(unit, T) for many, plus the
+// rest of the transfers overlap it. With T the op's transfer time (its busiest level's) and
+// L, S its loads' and stores' own times,
+//   cycles = latency + (L + S)/n + max(unit, T (1 - 1/n)),
+// which is load, unit, store in sequence for one chunk and max(unit, T) for many, plus the
 // pipeline's fill and drain. The SystemC engine runs the same chunks as commands.
 void overlap(VectorCost& c, Cause unit, double unit_cycles, const MemoryModel& mem,
              const arch::Accelerator& acc) {
   const double latency = mem.latency(c.traffic);
   const double transfer = mem.cycles(c.traffic) - latency;
-  const double edge = transfer / static_cast<double>(streamChunks(c, acc));
+  Transfer loads, stores;
+  loads.read = c.traffic.read;
+  stores.write = c.traffic.write;
+  const double own = mem.cycles(loads) - mem.latency(loads) + mem.cycles(stores) - mem.latency(stores);
+  const double n = static_cast<double>(streamChunks(c, acc));
   c.cycles[static_cast<size_t>(unit)] = unit_cycles;
   c.cycles[static_cast<size_t>(Cause::MemoryStall)] =
-      latency + edge + std::max(unit_cycles, transfer - edge) - unit_cycles;
+      latency + own / n + std::max(unit_cycles, transfer * (1 - 1 / n)) - unit_cycles;
 }
 
 // An op whose tensors stream from their homes through the local memory into a unit and back.
