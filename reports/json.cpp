@@ -97,25 +97,25 @@ Json opRecord(const sim::OpStats& op) {
   for (const auto& [component, pj] : op.energy_pj) energy[component] = roundQuantity(pj);
   Json mapping = Json::object();
   for (const auto& [key, value] : op.mapping) mapping[key] = value;
-  nlohmann::json waits = nlohmann::json::object();
+  Json waits = Json::object();
   for (const auto& [why, cycles] : op.waits) waits[why] = roundQuantity(cycles);
-  nlohmann::json j = {{"id", op.op_id},
-          {"name", op.name},
-          {"kind", models::nameOf(op.kind)},
-          {"class", models::nameOf(op.op_class)},
-          {"placement", sim::nameOf(op.placement)},
-          {"fused_into", op.fused_into},
-          {"macs", op.macs},
-          {"cycles", roundQuantity(op.cycles)},
-          {"cycles_by_cause", causes},
-          {"traffic", traffic},
-          {"energy_pj", energy},
-          {"energy_by_tensor", perTensor(op.energy_by_operand_pj)},
-          {"register_file_bytes", op.register_file_bytes},
-          {"noc_bytes", op.noc_bytes},
-          {"utilization", roundRatio(op.utilization)},
-          {"mapping", mapping},
-          {"loop_nest", op.loop_nest}};
+  Json j = {{"id", op.op_id},
+            {"name", op.name},
+            {"kind", models::nameOf(op.kind)},
+            {"class", models::nameOf(op.op_class)},
+            {"placement", sim::nameOf(op.placement)},
+            {"fused_into", op.fused_into},
+            {"macs", op.macs},
+            {"cycles", roundQuantity(op.cycles)},
+            {"cycles_by_cause", causes},
+            {"traffic", traffic},
+            {"energy_pj", energy},
+            {"energy_by_tensor", perTensor(op.energy_by_operand_pj)},
+            {"register_file_bytes", op.register_file_bytes},
+            {"noc_bytes", op.noc_bytes},
+            {"utilization", roundRatio(op.utilization)},
+            {"mapping", mapping},
+            {"loop_nest", op.loop_nest}};
   // Engines that execute commands say what the op's unit waited on.
   if (!op.waits.empty()) j["waits"] = waits;
   return j;

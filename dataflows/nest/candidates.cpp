@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <set>
 
 namespace tessel::dataflows::nest {
 
@@ -66,13 +65,17 @@ std::vector<Dim> stationaryOrder(const Factors& f, Operand t) {
 
 std::vector<int64_t> tileSizes(int64_t extent, int64_t inner, size_t limit) {
   const int64_t units = ceilDiv(extent, inner);
-  std::set<int64_t> tiles;
-  // Distinct ceil(units / n): n up to sqrt(units) gives the large tiles, the small ones are 1..
-  for (int64_t n = 1; n * n <= units; ++n) {
-    tiles.insert(ceilDiv(units, n));
-    tiles.insert(n);
+  // The smallest tile of each distinct count ceil(units / t): from a tile t with count c, the
+  // next count starts at the first tile past the largest one still giving c,
+  // (units - 1) / (c - 1). Stopping the small tiles at sqrt(units) missed counts just above it
+  // (8 units: the tile of 3, three passes).
+  std::vector<int64_t> v;
+  for (int64_t t = 1;;) {
+    v.push_back(t);
+    const int64_t count = ceilDiv(units, t);
+    if (count <= 1) break;
+    t = (units - 1) / (count - 1) + 1;
   }
-  std::vector<int64_t> v(tiles.begin(), tiles.end());
   if (v.size() > limit && limit >= 2) {
     std::vector<int64_t> thin;
     for (size_t i = 0; i < limit; ++i) thin.push_back(v[i * (v.size() - 1) / (limit - 1)]);

@@ -4,6 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
+#include "dataflows/nest/tile_timing.h"
 #include "models/workload.h"
 #include "tests/dataflows/nest_fixtures.h"
 
@@ -32,8 +35,11 @@ constexpr size_t kI = 0, kW = 1, kO = 2;
 // buffer sees 4 m x 4 n x 2 C-blocks = 32 updates x 4 B = 128 B written; 16 of those updates
 // start an output, the other 16 read the sum first: 64 B read; the final drain to DRAM reads 16
 // sums (64 B more) and writes 16 INT8 outputs.
-// Time: 16 steps (64 MACs on 4 PEs); one buffer tile: skew 2 + 2 + a 2-cycle first preload;
-// the 3 later swaps hide behind the 4-row stream. 20 cycles with free memory.
+// Time: 16 steps (64 MACs on 4 PEs) in 4 weight swaps of m = 4 rows each. Double-buffered, a
+// swap issues every max(m, R) = 4 cycles, so the 3 later preloads hide behind the stream
+// (swap_exposed = max(0, 2 - 4) = 0); the first preload (R = 2), the skew (R + C - 2 = 2) and
+// the edge register (+1) are paid once: 16 + 2 + 2 + 1 = 21 cycles with free memory, the PE
+// grid's wsSequenceCycles(2, 2, 4, 4, true) = 3 x 4 + (2 + 4 + 2 + 1).
 TEST(NestCost, Gemm4x4x4OnTwoByTwoSystolicWs) {
   const Hardware hw = tinyNest(2, 2, true);
   const Problem p = gemmProblem(1, 4, 4, 4, DType::Int8, DType::Int8, DType::Int8);
@@ -61,8 +67,8 @@ TEST(NestCost, Gemm4x4x4OnTwoByTwoSystolicWs) {
   EXPECT_EQ(c.delivered[kI], 64);
   EXPECT_EQ(c.noc_bytes[kO], 128);
   EXPECT_EQ(c.steps, 16);
-  EXPECT_EQ(c.array, 20);
-  EXPECT_EQ(c.cycles, 20);
+  EXPECT_EQ(c.array, 21);
+  EXPECT_EQ(c.cycles, 21);
   // Energy: DRAM 48 B x 200, buffer (16+16+16 writes, 16+32+128 reads, 128 writes) x 6,
   // PE 80 B x 1, 64 MACs x 1. Neighbour links cost a hop per PE a value reaches: every MAC's
   // input (64 B) and partial sum (64 x 4 B) crosses one link, each weight one on its way in
@@ -71,6 +77,72 @@ TEST(NestCost, Gemm4x4x4OnTwoByTwoSystolicWs) {
   EXPECT_EQ(c.delivered[kW], 16);
   const double buffer = (16 + 16 + 128 + 16 + 32 + 128) * 6.0;
   EXPECT_DOUBLE_EQ(c.energy, 48 * 200.0 + buffer + 80 + (64 + 16 + 256) * 2.0 + 64);
+}
+
+// The cost model's systolic array time is the PE grid's (tile_timing.h, which the clocked grid
+// checks): with free memory and full tiles, every swap of the stationary tensor streams the same
+// m, and the op takes the back-to-back sequence of its swaps, however the swaps are spread over
+// local tiles (here the DRAM's P loop makes dram_p local tiles, refilling the weights in each).
+TEST(NestCost, SystolicArrayTimeIsThePeGridsSequence) {
+  using dataflows::nest::osSequenceCycles;
+  using dataflows::nest::wsSequenceCycles;
+  CostOptions o;
+  o.ideal_memory = true;
+  // A level's loop order lists only the dims with a factor > 1.
+  auto loops = [](const Factors& f, std::vector<Dim> order) {
+    order.erase(std::remove_if(order.begin(), order.end(),
+                               [&](Dim d) { return f[static_cast<size_t>(d)] <= 1; }),
+                order.end());
+    return order;
+  };
+  // WS: the PE keeps a weight while m rows of inputs stream; the buffer loops over kb x cb
+  // weight blocks, the DRAM over dram_p row blocks: dram_p x kb x cb swaps of m each.
+  struct Ws {
+    int rows, cols;
+    int64_t m, dram_p, kb, cb;
+    bool double_buffered;
+  };
+  for (const Ws& x : std::vector<Ws>{{2, 2, 4, 1, 2, 2, true},  {2, 2, 4, 1, 2, 2, false},
+                                     {4, 4, 2, 3, 1, 2, true},  {4, 4, 2, 3, 1, 2, false},
+                                     {4, 2, 8, 2, 3, 1, true},  {3, 3, 1, 4, 2, 2, true},
+                                     {3, 3, 1, 4, 2, 2, false}, {2, 4, 16, 1, 1, 1, true}}) {
+    Hardware hw = tinyNest(x.rows, x.cols, true);
+    hw.weight_double_buffered = x.double_buffered;
+    const Problem p = gemmProblem(1, x.m * x.dram_p, x.cols * x.kb, x.rows * x.cb);
+    const Factors dram = dims({{Dim::P, x.dram_p}}), local = dims({{Dim::K, x.kb}, {Dim::C, x.cb}});
+    const Factors pe = dims({{Dim::P, x.m}});
+    Mapping m = nestMapping(hw, dram, loops(dram, {Dim::P}), local, loops(local, {Dim::K, Dim::C}),
+                            pe, loops(pe, {Dim::P}), dims({{Dim::C, x.rows}}),
+                            dims({{Dim::K, x.cols}}));
+    m.levels[2].keeps = {false, true, false};
+    ASSERT_EQ(checkShape(m, p, hw), "");
+    const auto c = evaluate(p, m, hw, o);
+    ASSERT_TRUE(c.ok) << c.reason;
+    const int64_t swaps = x.dram_p * x.kb * x.cb;
+    EXPECT_EQ(c.swaps, static_cast<double>(swaps));
+    EXPECT_EQ(c.array, static_cast<double>(wsSequenceCycles(x.rows, x.cols, x.m, swaps,
+                                                            x.double_buffered)))
+        << x.rows << "x" << x.cols << " m=" << x.m << " swaps=" << swaps;
+  }
+  // OS: the PE keeps an output while the reduction k streams; the buffer loops over pb x kb
+  // output blocks, one swap each.
+  struct Os {
+    int rows, cols;
+    int64_t k, pb, kb;
+  };
+  for (const Os& x : std::vector<Os>{{2, 2, 4, 2, 2}, {4, 4, 2, 2, 1}, {4, 2, 8, 1, 3}, {3, 3, 3, 2, 2}}) {
+    const Hardware hw = tinyNest(x.rows, x.cols, true);
+    const Problem p = gemmProblem(1, x.rows * x.pb, x.cols * x.kb, x.k);
+    const Factors local = dims({{Dim::P, x.pb}, {Dim::K, x.kb}}), pe = dims({{Dim::C, x.k}});
+    Mapping m = nestMapping(hw, kOnes, {}, local, loops(local, {Dim::P, Dim::K}), pe,
+                            loops(pe, {Dim::C}), dims({{Dim::P, x.rows}}), dims({{Dim::K, x.cols}}));
+    m.levels[2].keeps = {false, false, true};
+    ASSERT_EQ(checkShape(m, p, hw), "");
+    const auto c = evaluate(p, m, hw, o);
+    ASSERT_TRUE(c.ok) << c.reason;
+    EXPECT_EQ(c.array, static_cast<double>(osSequenceCycles(x.rows, x.cols, x.k, x.pb * x.kb)))
+        << x.rows << "x" << x.cols << " k=" << x.k << " swaps=" << x.pb * x.kb;
+  }
 }
 
 // The same 4x4x4 GEMM (p = m, K = n, C = k; INT8 in, INT32 partial sums) on a 2x2 spatial array

@@ -107,6 +107,10 @@ TEST(ReportsJson, OpRecord) {
   EXPECT_EQ(op["mapping"]["tile_k"], "12");
   EXPECT_EQ(op["loop_nest"], "for k in 0..12\n  for i in 0..4");
   EXPECT_EQ(sampleJson()["ops"][2]["fused_into"], 0);
+  // Waits keep the engine's order (largest first), not the alphabet's; ops without any leave
+  // the key out.
+  EXPECT_EQ(op["waits"].dump(), R"({"noc":250.0,"dma: load weights":50.0})");
+  EXPECT_FALSE(sampleJson()["ops"][1].contains("waits"));
 }
 
 TEST(ReportsJson, ByteIdenticalAcrossWritesAndBuilds) {

@@ -59,6 +59,8 @@ inline sim::RunStats sampleRun() {
                  {"tile_n", "4"},       {"tile_k", "12"},
                  {"loop_order", "MNK"}, {"double_buffered", "true"}};
   qkv.loop_nest = "for k in 0..12\n  for i in 0..4";
+  // What the systemc engine fills (the only one that does): the unit's waits, largest first.
+  qkv.waits = {{"noc", 250}, {"dma: load weights", 50}};
 
   sim::OpStats softmax =
       op(1, "h0.softmax", OpKind::Softmax, OpClass::Softmax, sim::Placement::Sfu);
