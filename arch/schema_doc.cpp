@@ -64,7 +64,7 @@ std::string schemaDoc() {
          "1 GHz, 100 ns,\n"
          "20 cycles, 0.2 pJ, 20 pJ/B, 32 GFLOP/s. ns and GB/s values convert to cycles with "
          "`clock`.\n"
-         "Optional sections whose parameters all have defaults (dma, noc, host, host.link) "
+         "Optional sections whose parameters all have defaults (dma, controller, noc, host, host.link) "
          "exist even when left out.\n"
          "Unknown keys are errors. Override any value with -p path=value, e.g. -p "
          "accumulator.capacity=256KiB.\n";
