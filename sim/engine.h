@@ -1,6 +1,8 @@
 // The Engine interface: one op plan in, its stats out. Both engines (analytical, systemc) fill the
 // same OpStats; MAC and byte counts must agree exactly, cycles within a stated tolerance.
-// A new engine is one new folder plus one line in sim/engine_registry.cpp.
+// An engine built on this library alone is one new folder plus one line in
+// sim/engine_registry.cpp; one that needs more (the SystemC engine: libsystemc owns `main`, so
+// every binary linking it must define sc_main) is registered by the executables that link it.
 #pragma once
 
 #include <cstdint>
