@@ -1,3 +1,4 @@
+#include <algorithm>
 #include "reports/table.h"
 
 #include <sstream>
@@ -78,6 +79,30 @@ void writeCauses(const sim::RunStats& run, std::ostream& os) {
   breakdownRow(os, "total", total, total > 0 ? 1.0 : 0.0);
 }
 
+// What the SystemC engine's units waited on, summed over the ops, largest first (absent for the
+// analytical engine, whose ops report no waits).
+void writeWaits(const sim::RunStats& run, std::ostream& os) {
+  std::vector<std::pair<std::string, double>> sums;
+  for (const sim::OpStats& op : run.ops) {
+    for (const auto& [why, cycles] : op.waits) {
+      auto it = std::find_if(sums.begin(), sums.end(), [&](const auto& e) { return e.first == why; });
+      if (it == sums.end()) {
+        sums.emplace_back(why, cycles);
+      } else {
+        it->second += cycles;
+      }
+    }
+  }
+  if (sums.empty()) return;
+  std::stable_sort(sums.begin(), sums.end(),
+                   [](const auto& a, const auto& b) { return a.second > b.second; });
+  const double total = run.totalCycles();
+  os << "\n"
+     << padRight("Units waited on", kLabel - 1) << padLeft("cycles", kNumber) << padLeft("%", kPercent)
+     << "\n";
+  for (const auto& [why, cycles] : sums) breakdownRow(os, why, cycles, total > 0 ? cycles / total : 0.0);
+}
+
 void writeLevels(const sim::RunStats& run, std::ostream& os) {
   if (run.level_names.empty()) return;
   os << "\n" << padRight("Bytes by level", kLabel - 1) << padLeft("bytes", kNumber) << "\n";
@@ -115,6 +140,7 @@ void writeTable(const sim::RunStats& run, std::ostream& os, const TableOptions& 
   writeTotals(run, os);
   writeClasses(run, os);
   writeCauses(run, os);
+  writeWaits(run, os);
   writeLevels(run, os);
   writeEnergy(run, os);
   if (options.top_n != 0) writeTopOps(run, os, options.top_n, options.width);

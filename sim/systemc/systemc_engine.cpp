@@ -190,7 +190,10 @@ class SystemcEngine final : public Engine {
     s.utilization = gemm && s.cycles > 0 && peak > 0
                         ? std::min(1.0, static_cast<double>(s.macs) / (s.cycles * peak))
                         : 0;
-    s.waits.assign(waits.begin(), waits.end());
+    s.waits.clear();
+    for (const auto& w : waits) {
+      if (w.second >= 0.5) s.waits.push_back(w);  // rounding residue is not a wait
+    }
     std::stable_sort(s.waits.begin(), s.waits.end(),
                      [](const auto& a, const auto& b) { return a.second > b.second; });
   }

@@ -80,6 +80,21 @@ TEST(ReportsTable, ByCauseListsEveryCause) {
   EXPECT_TRUE(hasLine(t, "total 2,000 100.00"));
 }
 
+TEST(ReportsTable, WaitsOnlyForEnginesThatReportThem) {
+  // The sample's qkv op waited 250 cycles on the NoC and 50 on a weight load (sample_run.h):
+  // listed largest first, with their share of the run.
+  const std::string t = tableString(sample::sampleRun());
+  const size_t at = t.find("Units waited on");
+  ASSERT_NE(at, std::string::npos) << t;
+  const size_t noc = t.find("  noc ", at), load = t.find("  dma: load weights", at);
+  ASSERT_NE(noc, std::string::npos) << t;
+  ASSERT_NE(load, std::string::npos) << t;
+  EXPECT_LT(noc, load);
+  sim::RunStats analytical = sample::sampleRun();
+  for (auto& op : analytical.ops) op.waits.clear();
+  EXPECT_EQ(tableString(analytical).find("Units waited on"), std::string::npos);
+}
+
 TEST(ReportsTable, BytesByLevel) {
   const std::string t = tableString(sample::sampleRun());
   EXPECT_TRUE(hasLine(t, "DRAM 6.77 KiB (6,932 B)"));
