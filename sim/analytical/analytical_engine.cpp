@@ -95,21 +95,7 @@ class AnalyticalEngine final : public Engine {
   }
 
   void fillVector(OpStats& s, const dataflows::OpPlan& plan) const {
-    VectorCost c;
-    switch (plan.placement) {
-      case dataflows::Placement::Array:
-        c = evaluateArrayVector(plan, graph(plan), acc_, mem_);
-        break;
-      case dataflows::Placement::Sfu:
-        c = evaluateSfu(plan, graph(plan), acc_, mem_);
-        break;
-      case dataflows::Placement::Host:
-        c = evaluateHost(plan, graph(plan), acc_, options_.ideal_memory);
-        break;
-      case dataflows::Placement::Fused:
-        c = evaluateFused(plan, graph(plan), acc_, mem_);
-        break;
-    }
+    const VectorCost c = evaluateVector(plan, acc_, mem_, options_.ideal_memory);
     s.cycles_by_cause = c.cycles;
     for (size_t l = 0; l < acc_.levels.size(); ++l) {
       s.traffic[l].read_bytes[0] = bytes(plan, c.traffic.read[l], acc_.levels[l].name, "read from");
@@ -131,8 +117,6 @@ class AnalyticalEngine final : public Engine {
         c.host_flops * acc_.host.energy_pj_per_flop + c.host_bytes * acc_.host.energy_pj_per_byte;
     addEnergy(s, acc_, EnergyParts{0, 0, 0, sfu_pj, host_pj});
   }
-
-  const models::Graph& graph(const dataflows::OpPlan& plan) const { return *plan.graph; }
 
   const arch::Accelerator& acc_;
   dataflows::Dataflow df_;

@@ -119,6 +119,22 @@ VectorCost hostGemm(const dataflows::OpPlan& p, const arch::Accelerator& acc, bo
 
 }  // namespace
 
+VectorCost evaluateVector(const dataflows::OpPlan& plan, const arch::Accelerator& acc,
+                          const MemoryModel& mem, bool ideal_memory) {
+  const models::Graph& g = *plan.graph;
+  switch (plan.placement) {
+    case dataflows::Placement::Array:
+      return evaluateArrayVector(plan, g, acc, mem);
+    case dataflows::Placement::Sfu:
+      return evaluateSfu(plan, g, acc, mem);
+    case dataflows::Placement::Host:
+      return evaluateHost(plan, g, acc, ideal_memory);
+    case dataflows::Placement::Fused:
+      return evaluateFused(plan, g, acc, mem);
+  }
+  return {};
+}
+
 int64_t streamChunks(const VectorCost& c, const arch::Accelerator& acc) {
   double moved = 0;
   for (size_t l = 0; l < acc.levels.size() && l < kMaxLevels; ++l) {

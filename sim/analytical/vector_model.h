@@ -34,6 +34,10 @@ VectorCost evaluateSfu(const dataflows::OpPlan& plan, const models::Graph& graph
                        const arch::Accelerator& acc, const MemoryModel& mem);
 VectorCost evaluateHost(const dataflows::OpPlan& plan, const models::Graph& graph,
                         const arch::Accelerator& acc, bool ideal_memory);
+// The op's cost where its plan places it (array, SFU, host or a GEMM's epilogue): one of the
+// four below. Both engines start from it.
+VectorCost evaluateVector(const dataflows::OpPlan& plan, const arch::Accelerator& acc,
+                          const MemoryModel& mem, bool ideal_memory);
 // A member of a GEMM's fused epilogue: SFU time if it runs there, plus any side input it reads.
 VectorCost evaluateFused(const dataflows::OpPlan& plan, const models::Graph& graph,
                          const arch::Accelerator& acc, const MemoryModel& mem);

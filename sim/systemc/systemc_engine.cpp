@@ -22,7 +22,6 @@ namespace tessel::sim::systemc {
 namespace {
 
 namespace nest = dataflows::nest;
-constexpr double kEps = 1e-3;
 const char* const kTensorNames[3] = {"inputs", "weights", "outputs"};
 
 BlockModels buildModels(const arch::Accelerator& acc, const nest::Hardware& hw, bool ideal) {
@@ -74,26 +73,12 @@ class SystemcEngine final : public Engine {
  private:
   const CommandStream& lower(const dataflows::OpPlan& plan) {
     if (plan.op->isGemmLike() && plan.placement != dataflows::Placement::Host) {
-      lowerGemm(plan, acc_, analytical::nestCost(plan, acc_, options_.ideal_memory), lowered_);
+      lowerGemm(plan, analytical::nestCost(plan, acc_, options_.ideal_memory), lowered_);
       return lowered_.stream;
     }
-    analytical::VectorCost c;
-    const models::Graph& g = *plan.graph;
-    switch (plan.placement) {
-      case dataflows::Placement::Array:
-        c = analytical::evaluateArrayVector(plan, g, acc_, mem_);
-        break;
-      case dataflows::Placement::Sfu:
-        c = analytical::evaluateSfu(plan, g, acc_, mem_);
-        break;
-      case dataflows::Placement::Host:
-        c = analytical::evaluateHost(plan, g, acc_, options_.ideal_memory);
-        break;
-      case dataflows::Placement::Fused:
-        c = analytical::evaluateFused(plan, g, acc_, mem_);
-        break;
-    }
-    lowered_.stream = lowerVector(plan, acc_, c);
+    const analytical::VectorCost c =
+        analytical::evaluateVector(plan, acc_, mem_, options_.ideal_memory);
+    lowered_.stream = lowerVector(plan, acc_, c, mem_.localInputs());
     return lowered_.stream;
   }
 
@@ -137,12 +122,12 @@ class SystemcEngine final : public Engine {
       if (cmd.kind == Kind::Load || cmd.kind == Kind::Store) continue;
       const CommandTiming& t = run.timing[c];
       const double gap = t.start - prev;
-      if (gap > kEps) {
+      if (gap > kTimeEps) {
         const IssueLogic::Record& r = run.logic.record(c);
         std::string why = "controller";
-        if (r.blocked_by >= 0 && r.dispatched > prev + kEps) {
+        if (r.blocked_by >= 0 && r.dispatched > prev + kTimeEps) {
           why = "dispatch: " + std::string(nameOf(Queue(r.blocked_by))) + " queue full";
-        } else if (r.last_dep != kNone && r.ready > prev + kEps) {
+        } else if (r.last_dep != kNone && r.ready > prev + kTimeEps) {
           why = describe(stream, r.last_dep);
         }
         waits[why] += gap;
@@ -152,7 +137,7 @@ class SystemcEngine final : public Engine {
       const double from = std::max(t.start, prev);
       if (t.work_end > from) work += t.work_end - from;
       const double held = t.end - std::max(t.work_end, prev);
-      if (held > kEps) {
+      if (held > kTimeEps) {
         if (t.limiter == Limiter::Noc) {
           noc += held;
           waits["noc"] += held;
@@ -165,7 +150,7 @@ class SystemcEngine final : public Engine {
       }
       prev = std::max(prev, t.end);
     }
-    if (run.end - prev > kEps) waits[prev == run.begin ? "dma: transfers" : "dma: store outputs"] += run.end - prev;
+    if (run.end - prev > kTimeEps) waits[prev == run.begin ? "dma: transfers" : "dma: store outputs"] += run.end - prev;
 
     s.cycles_by_cause = {};
     auto set = [&](Cause c, double v) { s.cycles_by_cause[static_cast<size_t>(c)] = std::max(0.0, v); };

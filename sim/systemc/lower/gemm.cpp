@@ -46,15 +46,13 @@ int64_t count(double v, const dataflows::OpPlan& plan, const char* what) {
 
 }  // namespace
 
-GemmLowering lowerGemm(const dataflows::OpPlan& plan, const arch::Accelerator& acc,
-                       const analytical::NestCost& nc) {
+GemmLowering lowerGemm(const dataflows::OpPlan& plan, const analytical::NestCost& nc) {
   GemmLowering out;
-  lowerGemm(plan, acc, nc, out);
+  lowerGemm(plan, nc, out);
   return out;
 }
 
-void lowerGemm(const dataflows::OpPlan& plan, const arch::Accelerator& acc,
-               const analytical::NestCost& nc, GemmLowering& out) {
+void lowerGemm(const dataflows::OpPlan& plan, const analytical::NestCost& nc, GemmLowering& out) {
   const nest::Mapping& m = plan.mapping.nest;
   const nest::Hardware& hw = *plan.mapping.hw;
   const nest::Problem& p = nc.problem;
@@ -284,7 +282,6 @@ void lowerGemm(const dataflows::OpPlan& plan, const arch::Accelerator& acc,
   spread(count(c.noc_bytes[0] + c.noc_bytes[1] + c.noc_bytes[2], plan, "NoC bytes"), k.computes,
          k.compute_w, Access{0, 0, false, 0}, extra);
   for (const Share& x : extra) s.commands[x.command].noc_bytes += x.access.bytes;
-  (void)acc;
 }
 
 }  // namespace tessel::sim::systemc

@@ -32,16 +32,14 @@ struct GemmLowering {
 };
 
 // Throws InfeasibleError when the nest has more local tiles than kMaxTiles.
-GemmLowering lowerGemm(const dataflows::OpPlan& plan, const arch::Accelerator& acc,
-                       const analytical::NestCost& nest);
+GemmLowering lowerGemm(const dataflows::OpPlan& plan, const analytical::NestCost& nest);
 // The same into `out`, reusing its buffers (an engine lowers op after op).
-void lowerGemm(const dataflows::OpPlan& plan, const arch::Accelerator& acc,
-               const analytical::NestCost& nest, GemmLowering& out);
+void lowerGemm(const dataflows::OpPlan& plan, const analytical::NestCost& nest, GemmLowering& out);
 inline constexpr int64_t kMaxTiles = 4'000'000;
 
 // `cost` is the op's analytical vector cost (its bytes and its unit's cycles); it streams in
-// analytical::streamChunks chunks.
+// analytical::streamChunks chunks through `local`, the level it passes (MemoryModel::localInputs).
 CommandStream lowerVector(const dataflows::OpPlan& plan, const arch::Accelerator& acc,
-                          const analytical::VectorCost& cost);
+                          const analytical::VectorCost& cost, int local);
 
 }  // namespace tessel::sim::systemc

@@ -14,22 +14,12 @@ int64_t count(double v, const dataflows::OpPlan& plan, const char* what) {
   return checked::toCount(v, [&] { return "op '" + plan.op->name + "': " + what; });
 }
 
-// The local level vector ops stream through (the scratchpad or global buffer).
-int localInputs(const arch::Accelerator& acc) {
-  for (size_t i = 0; i < acc.levels.size(); ++i) {
-    const arch::LevelKind k = acc.levels[i].kind;
-    if (k == arch::LevelKind::Scratchpad || k == arch::LevelKind::GlobalBuffer) return int(i);
-  }
-  return static_cast<int>(acc.levels.size()) - 1;
-}
-
 }  // namespace
 
 CommandStream lowerVector(const dataflows::OpPlan& plan, const arch::Accelerator& acc,
-                          const analytical::VectorCost& cost) {
+                          const analytical::VectorCost& cost, int local) {
   CommandStream s;
   const auto cycles = [&](Cause c) { return cost.cycles[static_cast<size_t>(c)]; };
-  const int local = localInputs(acc);
   std::vector<Share> shares;
   // Off-chip reads count as inputs, writes as outputs, local writes as inputs and local reads
   // as outputs: the analytical engine's convention for vector ops.
@@ -74,34 +64,28 @@ CommandStream lowerVector(const dataflows::OpPlan& plan, const arch::Accelerator
     any_read |= cost.traffic.read[l] > 0;
     any_write |= cost.traffic.write[l] > 0;
   }
+  auto command = [](Kind kind, Queue queue, int tensor, int64_t chunk) {
+    Command c;
+    c.kind = kind;
+    c.queue = queue;
+    c.tensor = static_cast<int8_t>(tensor);
+    c.tile = static_cast<int32_t>(chunk);
+    return c;
+  };
   for (int64_t i = 0; i < chunks; ++i) {
-    const auto tile = static_cast<int32_t>(i);
     uint32_t ld = kNone;
     if (any_read) {
-      Command c;
-      c.kind = Kind::Load;
-      c.queue = Queue::Load;
-      c.tensor = 0;
-      c.tile = tile;
-      ld = s.add(c);
+      ld = s.add(command(Kind::Load, Queue::Load, 0, i));
       if (i >= 2) s.dependOn(units[size_t(i - 2)]);  // its buffer half is free again
       loads.push_back(ld);
     }
-    Command u;
-    u.kind = sfu ? Kind::Sfu : Kind::Compute;
-    u.queue = Queue::Execute;
-    u.tile = tile;
+    Command u = command(sfu ? Kind::Sfu : Kind::Compute, Queue::Execute, -1, i);
     u.work = work / static_cast<double>(chunks);
     units.push_back(s.add(u));
     s.dependOn(ld);
     if (any_write && i >= 2) s.dependOn(stores[size_t(i - 2)]);  // its output half was drained
     if (any_write) {
-      Command st;
-      st.kind = Kind::Store;
-      st.queue = Queue::Store;
-      st.tensor = 2;
-      st.tile = tile;
-      stores.push_back(s.add(st));
+      stores.push_back(s.add(command(Kind::Store, Queue::Store, 2, i)));
       s.dependOn(units.back());
     }
   }

@@ -4,10 +4,6 @@
 
 namespace tessel::sim::systemc {
 
-namespace {
-constexpr double kEps = 1e-3;  // cycles: SystemC time resolves to a picosecond = 1e-3 cycle
-}
-
 double nowCycles() { return sc_core::sc_time_stamp().to_seconds() * 1e9; }
 
 Block::Block(sc_core::sc_module_name name, Done done) : sc_module(name), done_(std::move(done)) {
@@ -23,7 +19,7 @@ void Block::finishAt(uint32_t command, double end, bool released) {
 
 void Block::fire() {
   const double now = nowCycles();
-  while (!pending_.empty() && pending_.top().at <= now + kEps) {
+  while (!pending_.empty() && pending_.top().at <= now + kTimeEps) {
     const Pending p = pending_.top();
     pending_.pop();
     done_(p.command, p.at, p.released);
@@ -87,7 +83,7 @@ void DmaBlock::accept(BlockModels& m, const CommandStream& s, uint32_t c, Comman
       serveAccesses(m, s, s.commands[c], now, sram_, bytes_, t, &transfer_end, &bus_end);
   t.work_end = bus_end;  // the bus is the DMA's: its last request left
   t.end = std::max(transfer_end, port_end);
-  t.limiter = port_end > transfer_end + kEps ? Limiter::Port : Limiter::None;
+  t.limiter = port_end > transfer_end + kTimeEps ? Limiter::Port : Limiter::None;
   finishAt(c, t.end);
 }
 
@@ -106,10 +102,10 @@ void ArrayBlock::accept(BlockModels& m, const CommandStream& s, uint32_t c, Comm
   double transfer_end = a.start;
   const double port_end = serveAccesses(m, s, cmd, a.start, sram_, off, t, &transfer_end);
   double held = std::max(port_end, transfer_end);
-  if (port_end > a.end + kEps && port_end >= transfer_end) t.limiter = Limiter::Port;
+  if (port_end > a.end + kTimeEps && port_end >= transfer_end) t.limiter = Limiter::Port;
   if (cmd.noc_bytes > 0) {
     const Timeline::Slot n = noc_.transport(m, -1, a.start, static_cast<double>(cmd.noc_bytes));
-    if (n.end > held && n.end > a.end + kEps) t.limiter = Limiter::Noc;
+    if (n.end > held && n.end > a.end + kTimeEps) t.limiter = Limiter::Noc;
     held = std::max(held, n.end);
   }
   // Operands not yet delivered hold the array: the next compute cannot stream before.
@@ -117,7 +113,7 @@ void ArrayBlock::accept(BlockModels& m, const CommandStream& s, uint32_t c, Comm
   t.end = std::max(t.work_end, held + s.pipeline_tail);
   finishAt(c, t.end);
   t.released = m.array.free();
-  if (t.released < t.end - kEps) finishAt(c, t.released, true);  // free for the next
+  if (t.released < t.end - kTimeEps) finishAt(c, t.released, true);  // free for the next
   else t.released = t.end;
 }
 
@@ -131,7 +127,7 @@ void UnitBlock::accept(BlockModels& m, const CommandStream& s, uint32_t c, Comma
   double transfer_end = a.start;
   const double port_end = serveAccesses(m, s, cmd, a.start, sram_, off, t, &transfer_end);
   t.end = std::max({a.end, port_end, transfer_end});
-  if (port_end > a.end + kEps && port_end >= transfer_end) t.limiter = Limiter::Port;
+  if (port_end > a.end + kTimeEps && port_end >= transfer_end) t.limiter = Limiter::Port;
   unit.holdUntil(t.end);
   finishAt(c, t.end);
 }

@@ -9,7 +9,6 @@ namespace tessel::sim::systemc {
 
 namespace {
 
-constexpr double kEps = 1e-3;
 
 class Platform : public sc_core::sc_module {
  public:
@@ -73,11 +72,11 @@ class Platform : public sc_core::sc_module {
       case Kind::Store:
         return true;
       case Kind::Compute:
-        return models_->array.free() <= now + kEps;
+        return models_->array.free() <= now + kTimeEps;
       case Kind::Sfu:
-        return models_->sfu.free() <= now + kEps;
+        return models_->sfu.free() <= now + kTimeEps;
       case Kind::Host:
-        return models_->host.free() <= now + kEps;
+        return models_->host.free() <= now + kTimeEps;
     }
     return true;
   }

@@ -52,10 +52,4 @@ MemoryPath::Transfer MemoryPath::transfer(double now, const std::vector<int64_t>
   return t;
 }
 
-double MemoryPath::busy() const {
-  double b = 0;
-  for (const Timeline& l : lines_) b = std::max(b, l.busy());
-  return b;
-}
-
 }  // namespace tessel::sim::systemc

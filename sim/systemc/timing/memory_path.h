@@ -38,7 +38,6 @@ class MemoryPath {
   size_t slot(int level) const;  // position of `level` in rates (offChip(level) must hold)
 
   const std::vector<LevelRate>& rates() const { return rates_; }
-  double busy() const;  // the busiest level's reserved time
 
  private:
   std::vector<LevelRate> rates_;

@@ -7,6 +7,10 @@
 
 namespace tessel::sim::systemc {
 
+// Times are in accelerator cycles; SystemC's time resolves to a picosecond, a thousandth of a
+// cycle at 1 ns per cycle: closer than this is the same instant.
+inline constexpr double kTimeEps = 1e-3;
+
 class Timeline {
  public:
   struct Slot {

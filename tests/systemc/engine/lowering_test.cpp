@@ -51,7 +51,7 @@ TEST(SystemcLowering, FourTilesOfAGemm) {
   //   tiles 1-3: load inputs, store the previous outputs, compute;  then the last store.
   auto p = planned(testing::tinyArch(), "gemm:M=256,K=4,N=4", "ws", "gemmini-auto");
   const auto nc = analytical::nestCost(p.plans[0], p.acc, false);
-  const GemmLowering g = lowerGemm(p.plans[0], p.acc, nc);
+  const GemmLowering g = lowerGemm(p.plans[0], nc);
   EXPECT_EQ(g.tiles, 4);
   std::string kinds;
   for (const Command& c : g.stream.commands) kinds += nameOf(c.kind)[0];
@@ -83,7 +83,7 @@ TEST(SystemcLowering, EnumeratedTilesReproduceTheClosedFormForGemms) {
          {"gemm:M=512,K=768,N=2304", "gemm:M=100,K=300,N=70", "gemm:M=1,K=768,N=3072"}) {
       auto p = planned(shipped(arch), gemm);
       const auto nc = analytical::nestCost(p.plans[0], p.acc, false);
-      const GemmLowering g = lowerGemm(p.plans[0], p.acc, nc);
+      const GemmLowering g = lowerGemm(p.plans[0], nc);
       const auto& hw = *p.plans[0].mapping.hw;
       EXPECT_DOUBLE_EQ(g.enumerated_bytes[0], nc.cost.reads[size_t(hw.dram)][0]) << arch << " " << gemm;
       EXPECT_DOUBLE_EQ(g.enumerated_bytes[1], nc.cost.reads[size_t(hw.dram)][1]) << arch << " " << gemm;
@@ -101,7 +101,7 @@ TEST(SystemcLowering, EveryOpOfAWorkloadMovesTheAnalyticalBytes) {
       const OpStats a = engine->evaluate(plan);
       const bool gemm = plan.op->isGemmLike() && plan.placement != dataflows::Placement::Host;
       if (gemm) {
-        const GemmLowering g = lowerGemm(plan, p.acc, analytical::nestCost(plan, p.acc, false));
+        const GemmLowering g = lowerGemm(plan, analytical::nestCost(plan, p.acc, false));
         expectBackwardDeps(g.stream);
         expectSameBytes(g.stream, a, arch + " " + plan.op->name);
       }
