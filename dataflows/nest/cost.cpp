@@ -275,26 +275,26 @@ double overlapped(const Problem& p, const Mapping& m, const Hardware& hw, const 
   // The transfers left (the tiles after the first's loads, the stores before the last's) overlap
   // the first n - 1 tiles' work; the last tile's work waits for its own operands, alone.
   const double spread = tiles > 1 ? tiles / (tiles - 1) : 1.0;
+  // How often tiles refill each tensor, and the tensors by that frequency. A store drains while
+  // the next tiles load, so a tile that stores moves its outputs too.
+  std::array<double, kTensors> f{};
+  for (size_t t = 0; t < kTensors; ++t) f[t] = tiles > 0 ? std::clamp(fills[t] / tiles, 0.0, 1.0) : 1.0;
+  std::array<size_t, kTensors> order{0, 1, 2};
+  std::sort(order.begin(), order.end(), [&](size_t x, size_t y) { return f[x] > f[y]; });
   double sum = 0;
   for (const TileClass& k : classes) {
-    double steps = 1;
-    for (Dim d : kAllDims) steps *= stepsAlong(m, hw, d, k.size[at(d)], hw.local());
+    const double steps = tileSteps(m, hw, k.size);
     const double share = c.steps > 0 ? steps / c.steps : 0;
     const double work = std::max({steps / o.mac_rate + overhead, c.local * share, c.noc * share});
-    // Per refill of each tensor in a tile of this class, and how often tiles refill it.
-    std::array<double, kTensors> f{}, fill_time{};
+    // Each tensor's transfer time per refill in a tile of this class.
+    std::array<double, kTensors> fill_time{};
     double average = 0;
     for (size_t t = 0; t < kTensors; ++t) {
-      f[t] = tiles > 0 ? std::clamp(fills[t] / tiles, 0.0, 1.0) : 1.0;
       const double per_tile =
           total_fp[t] > 0 ? spread * off[t] * p.footprint(static_cast<Operand>(t), k.size) / total_fp[t] : 0;
       average += per_tile;
       fill_time[t] = f[t] > 0 ? per_tile / f[t] : 0;
     }
-    // Tensors by how often they are refilled; a store drains while the next tiles load, so a
-    // tile that stores moves its outputs too.
-    std::array<size_t, kTensors> order{0, 1, 2};
-    std::sort(order.begin(), order.end(), [&](size_t x, size_t y) { return f[x] > f[y]; });
     double load = 0, loads = (1 - f[order[0]]) * work;
     for (size_t j = 0; j < kTensors; ++j) {
       load += fill_time[order[j]];

@@ -80,7 +80,7 @@ void DmaBlock::accept(BlockModels& m, const CommandStream& s, uint32_t c, Comman
   t.start = now;
   double transfer_end = now, bus_end = now;
   const double port_end =
-      serveAccesses(m, s, s.commands[c], now, sram_, bytes_, t, &transfer_end, &bus_end);
+      serveAccesses(m, s, s.commands[c], now, sram_, offchip_, t, &transfer_end, &bus_end);
   t.work_end = bus_end;  // the bus is the DMA's: its last request left
   t.end = std::max(transfer_end, port_end);
   t.limiter = port_end > transfer_end + kTimeEps ? Limiter::Port : Limiter::None;
@@ -98,9 +98,8 @@ void ArrayBlock::accept(BlockModels& m, const CommandStream& s, uint32_t c, Comm
   const Timeline::Slot a = m.array.reserve(now, cmd.work + first);
   t.start = a.start;
   t.work_end = a.end + s.pipeline_tail;
-  std::vector<int64_t> off;
   double transfer_end = a.start;
-  const double port_end = serveAccesses(m, s, cmd, a.start, sram_, off, t, &transfer_end);
+  const double port_end = serveAccesses(m, s, cmd, a.start, sram_, offchip_, t, &transfer_end);
   double held = std::max(port_end, transfer_end);
   if (port_end > a.end + kTimeEps && port_end >= transfer_end) t.limiter = Limiter::Port;
   if (cmd.noc_bytes > 0) {
@@ -123,9 +122,8 @@ void UnitBlock::accept(BlockModels& m, const CommandStream& s, uint32_t c, Comma
   const Timeline::Slot a = unit.reserve(nowCycles(), cmd.work);
   t.start = a.start;
   t.work_end = a.end;
-  std::vector<int64_t> off;
   double transfer_end = a.start;
-  const double port_end = serveAccesses(m, s, cmd, a.start, sram_, off, t, &transfer_end);
+  const double port_end = serveAccesses(m, s, cmd, a.start, sram_, offchip_, t, &transfer_end);
   t.end = std::max({a.end, port_end, transfer_end});
   if (port_end > a.end + kTimeEps && port_end >= transfer_end) t.limiter = Limiter::Port;
   unit.holdUntil(t.end);

@@ -29,6 +29,7 @@ class Block : public sc_core::sc_module {
 
  protected:
   void finishAt(uint32_t command, double end, bool released = false);
+  std::vector<int64_t> offchip_;  // a command's bytes per off-chip level, reused command to command
 
  private:
   void fire();
@@ -60,7 +61,6 @@ class DmaBlock : public Block {
 
  private:
   PortBlock& sram_;
-  std::vector<int64_t> bytes_;
 };
 
 class ArrayBlock : public Block {
