@@ -235,6 +235,21 @@ void addXval(CLI::App& app, tessel::app::XvalArgs& x, std::function<int()>& acti
   });
 }
 
+void addSweep(CLI::App& app, tessel::app::SweepArgs& s, std::function<int()>& action,
+              std::ostream& out) {
+  CLI::App* cmd = app.add_subcommand(
+      "sweep", "run every point of a sweep spec in parallel (or under mpirun), as JSON lines");
+  cmd->add_option("spec", s.spec, "sweep spec YAML (see configs/sweeps/)")->required();
+  cmd->add_option("-o,--out", s.out_dir, "output folder: sweep.json, points.jsonl, results.jsonl");
+  cmd->add_option("--workers", s.workers, "worker processes (0 = one per core)")
+      ->check(CLI::Range(0, 1024))
+      ->capture_default_str();
+  cmd->add_flag("--resume", s.resume, "continue the sweep in the folder: skip its finished points");
+  cmd->add_flag("--dry-run", s.dry_run, "list the points and run none");
+  cmd->add_flag("-q,--quiet", s.quiet, "no progress bar and no summary");
+  cmd->callback([&] { action = [&] { return tessel::app::sweepCommand(s, out); }; });
+}
+
 }  // namespace
 
 namespace tessel::app {
@@ -251,6 +266,8 @@ int runCli(int argc, const char* const* argv, std::ostream& out, std::ostream& e
   addCompare(app, compare, action, out);
   XvalArgs xval;
   addXval(app, xval, action, out);
+  tessel::app::SweepArgs sweep_args;
+  addSweep(app, sweep_args, action, out);
 
   CLI::App* arch = app.add_subcommand("arch", "accelerator descriptions");
   arch->require_subcommand(1);

@@ -129,6 +129,16 @@ int compareCommand(const CompareArgs& args, std::ostream& out);
 // and no ':' continues the single layer before it.
 std::vector<std::string> splitWorkloads(const std::string& text);
 
+struct SweepArgs {
+  std::string spec;     // the sweep spec YAML
+  std::string out_dir;  // -o: where points.jsonl, results.jsonl and sweep.json go
+  int workers = 0;      // worker processes; 0 = one per core
+  bool resume = false;  // continue a sweep already in out_dir
+  bool dry_run = false; // list the points, run none
+  bool quiet = false;
+};
+int sweepCommand(const SweepArgs& args, std::ostream& out);
+
 // One output a command was asked to write: the option that named it ("--json") and its path.
 struct OutputPath {
   std::string option;

@@ -1,0 +1,198 @@
+#include "sweep/points.h"
+
+#include <cmath>
+#include <cstdio>
+#include <optional>
+
+#include "sweep/expression.h"
+#include "util/checked.h"
+#include "util/yaml.h"
+
+namespace tessel::sweep {
+namespace {
+
+std::string pointId(const std::string& workload, const std::vector<Assignment>& values) {
+  uint64_t h = 1469598103934665603ull;  // FNV-1a over "workload;key=value;..."
+  auto mix = [&](const std::string& s) {
+    for (unsigned char c : s) h = (h ^ c) * 1099511628211ull;
+    h = (h ^ ';') * 1099511628211ull;
+  };
+  mix(workload);
+  for (const Assignment& a : values) mix(a.key + "=" + a.value);
+  char buf[17];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
+  return buf;
+}
+
+// Sets (or replaces) key = value.
+void assign(std::vector<Assignment>& values, const Assignment& a) {
+  for (Assignment& v : values) {
+    if (v.key == a.key) {
+      v.value = a.value;
+      return;
+    }
+  }
+  values.push_back(a);
+}
+
+// Orders a point's values as the spec lists its keys.
+std::vector<Assignment> ordered(const Spec& spec, const std::vector<Assignment>& values) {
+  std::vector<Assignment> out;
+  for (const std::string& key : spec.keys) {
+    for (const Assignment& a : values) {
+      if (a.key == key) out.push_back(a);
+    }
+  }
+  return out;
+}
+
+// A derived value as text an override accepts: whole numbers without a decimal point.
+std::string numberText(double v) {
+  char buf[64];
+  if (std::fabs(v) < 9e15 && v == std::floor(v)) {
+    std::snprintf(buf, sizeof buf, "%lld", static_cast<long long>(v));
+  } else {
+    std::snprintf(buf, sizeof buf, "%.12g", v);
+  }
+  return buf;
+}
+
+// Values of keys a point does not set, read from the base accelerator file as written.
+class BaseValues {
+ public:
+  static BaseValues of(const Spec& spec) {
+    return BaseValues(spec, yaml::Document::fromString(spec.base_text, spec.base));
+  }
+
+  double number(const std::string& key) const {
+    std::optional<yaml::Node> node = doc_.root();
+    size_t start = 0;
+    while (node && start <= key.size()) {
+      const size_t dot = key.find('.', start);
+      const std::string part = key.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
+      node = child(*node, part);
+      if (dot == std::string::npos) break;
+      start = dot + 1;
+    }
+    if (!node || !node->isScalar()) {
+      throw ConfigError({spec_.path, 0, 0, key},
+                        "'" + key + "' is neither set by the point nor written in " + spec_.base +
+                            " (derived defaults are not visible to expressions: sweep or set it)");
+    }
+    if (auto q = quantity(node->scalar())) return *q;
+    node->fail("'" + node->scalar() + "' is not a number an expression can use");
+  }
+
+ private:
+  BaseValues(const Spec& spec, yaml::Document doc) : spec_(spec), doc_(std::move(doc)) {}
+
+  static std::optional<yaml::Node> child(const yaml::Node& n, const std::string& key) {
+    if (!n.isMap()) return std::nullopt;
+    for (const auto& [k, v] : n.entries()) {
+      if (k.scalar() == key) return v;
+    }
+    return std::nullopt;
+  }
+
+  const Spec& spec_;
+  yaml::Document doc_;
+};
+
+class Generator {
+ public:
+  Generator(const Spec& spec, int64_t limit)
+      : spec_(spec), base_(BaseValues::of(spec)), limit_(limit) {}
+
+  PointSet run() {
+    for (const WorkloadSpec& w : spec_.workloads) {
+      std::vector<const Choices*> axes;
+      for (const Choices& c : w.swept) axes.push_back(&c);
+      for (const Choices& c : spec_.sources) axes.push_back(&c);
+      int64_t count = 1;
+      for (const Choices* c : axes) {
+        count = checked::mul(count, static_cast<int64_t>(c->size()), [] { return "sweep points"; });
+        if (count > limit_) {
+          throw ConfigError({spec_.path, 0, 0, ""},
+                            "the sweep has more than " + std::to_string(limit_) +
+                                " combinations; split it or use a random sample");
+        }
+      }
+      std::vector<Assignment> values = w.options;
+      values.insert(values.begin(), Assignment{"workload", w.name});
+      walk(w, axes, 0, values);
+    }
+    return std::move(set_);
+  }
+
+ private:
+  void walk(const WorkloadSpec& w, const std::vector<const Choices*>& axes, size_t axis,
+            std::vector<Assignment> values) {
+    if (axis == axes.size()) {
+      finish(w, std::move(values));
+      return;
+    }
+    for (const std::vector<Assignment>& option : *axes[axis]) {
+      std::vector<Assignment> next = values;
+      for (const Assignment& a : option) assign(next, a);
+      walk(w, axes, axis + 1, std::move(next));
+    }
+  }
+
+  void finish(const WorkloadSpec& w, std::vector<Assignment> values) {
+    if (!spec_.dataflow.empty()) {
+      bool set = false;
+      for (const Assignment& a : values) set = set || a.key == "dataflow";
+      if (!set) values.push_back({"dataflow", spec_.dataflow});
+    }
+    auto lookup = [&](const std::string& key) -> double {
+      for (const Assignment& a : values) {
+        if (a.key != key) continue;
+        if (auto q = quantity(a.value)) return *q;
+        throw ConfigError({spec_.path, 0, 0, key}, "'" + key + "' = '" + a.value + "' is not a number");
+      }
+      return base_.number(key);
+    };
+    for (const Derived& d : spec_.derived) {
+      assign(values, {d.key, numberText(evaluate(d.expression, lookup, d.where))});
+    }
+    for (const Constraint& c : spec_.constraints) {
+      if (evaluate(c.expression, lookup, c.where) == 0) {
+        ++set_.skipped;
+        return;
+      }
+    }
+    Point p;
+    p.index = static_cast<int64_t>(set_.points.size());
+    p.workload = w.name;
+    p.values = ordered(spec_, values);
+    p.id = pointId(p.workload, p.values);
+    set_.points.push_back(std::move(p));
+  }
+
+  const Spec& spec_;
+  BaseValues base_;
+  int64_t limit_;
+  PointSet set_;
+};
+
+}  // namespace
+
+std::vector<std::string> Point::overrides() const {
+  std::vector<std::string> out;
+  for (const Assignment& a : values) {
+    if (a.key == "workload" || a.key == "dataflow" || a.key.rfind("workload.", 0) == 0) continue;
+    out.push_back(a.key + "=" + a.value);
+  }
+  return out;
+}
+
+std::string Point::value(const std::string& key) const {
+  for (const Assignment& a : values) {
+    if (a.key == key) return a.value;
+  }
+  return "";
+}
+
+PointSet generatePoints(const Spec& spec, int64_t limit) { return Generator(spec, limit).run(); }
+
+}  // namespace tessel::sweep

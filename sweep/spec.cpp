@@ -1,0 +1,281 @@
+#include "sweep/spec.h"
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "arch/schema.h"
+#include "sweep/expression.h"
+#include "sweep/random.h"
+#include "util/suggest.h"
+#include "util/yaml.h"
+
+namespace tessel::sweep {
+namespace {
+
+namespace fs = std::filesystem;
+
+const std::vector<std::string> kWorkloadOptions = {"seq", "batch", "phase", "image", "layers"};
+
+std::string readText(const std::string& path, const SourceLocation& where) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw ConfigError(where, "cannot read '" + path + "'");
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// Every accelerator parameter path ("scratchpad.capacity", "host.link.bandwidth"), and those
+// whose values are maps that a key may index one level further ("host.cycles_per_element").
+struct ArchPaths {
+  std::vector<std::string> all;
+  std::set<std::string> maps;
+};
+
+const ArchPaths& archPaths() {
+  static const ArchPaths paths = [] {
+    ArchPaths p;
+    for (const arch::SectionSpec& s : arch::schema()) {
+      for (const arch::ParamSpec& param : s.params) {
+        const std::string path = yaml::joinPath(s.path, param.key);
+        p.all.push_back(path);
+        if (param.type == arch::ValueType::DTypeRates || param.type == arch::ValueType::OpCosts ||
+            param.type == arch::ValueType::TensorBytes) {
+          p.maps.insert(path);
+        }
+      }
+    }
+    return p;
+  }();
+  return paths;
+}
+
+void checkKey(const std::string& key, const yaml::Node& at) {
+  if (key == "dataflow") return;
+  if (key.rfind("workload.", 0) == 0) {
+    const std::string option = key.substr(9);
+    for (const std::string& o : kWorkloadOptions) {
+      if (o == option) return;
+    }
+    at.fail("unknown workload option '" + option + "' (accepted: " + joinNames(kWorkloadOptions) +
+            ")");
+  }
+  const ArchPaths& paths = archPaths();
+  for (const std::string& p : paths.all) {
+    if (p == key) return;
+  }
+  if (paths.maps.count(yaml::parentPath(key))) return;
+  std::vector<std::string> candidates = paths.all;
+  candidates.push_back("dataflow");
+  for (const std::string& o : kWorkloadOptions) candidates.push_back("workload." + o);
+  at.fail("'" + key + "' is not an accelerator parameter, 'dataflow' or a workload option" +
+          didYouMean(key, candidates) + " (`tessel arch schema` lists the parameters)");
+}
+
+// A value as the YAML text an override takes: a scalar as written, a list as "[a, b]".
+std::string valueText(const yaml::Node& v) {
+  if (v.isScalar()) return v.scalar();
+  if (v.isSequence()) {
+    std::string s = "[";
+    for (const yaml::Node& item : v.items()) {
+      s += (s.size() > 1 ? ", " : "") + item.scalar("a scalar in the list value");
+    }
+    return s + "]";
+  }
+  v.fail("expected a value (a scalar or a list of scalars), got " + v.describe());
+}
+
+std::vector<std::string> valuesOf(const yaml::Node& v) {
+  std::vector<std::string> values;
+  if (!v.isSequence()) {
+    values.push_back(valueText(v));
+    return values;
+  }
+  for (const yaml::Node& item : v.items()) values.push_back(valueText(item));
+  if (values.empty()) v.fail("expected at least one value, got an empty list");
+  return values;
+}
+
+void addKey(Spec& spec, const std::string& key) {
+  for (const std::string& k : spec.keys) {
+    if (k == key) return;
+  }
+  spec.keys.push_back(key);
+}
+
+void readGrid(Spec& spec, const yaml::Node& grid) {
+  for (const auto& [k, v] : yaml::MapReader(grid).node().entries()) {
+    const std::string key = k.scalar();
+    checkKey(key, k);
+    Choices axis;
+    for (const std::string& value : valuesOf(v)) axis.push_back({{key, value}});
+    spec.sources.push_back(std::move(axis));
+    addKey(spec, key);
+  }
+}
+
+void readList(Spec& spec, const yaml::Node& list) {
+  Choices points;
+  for (const yaml::Node& item : list.items()) {
+    std::vector<Assignment> point;
+    for (const auto& [k, v] : yaml::MapReader(item).node().entries()) {
+      checkKey(k.scalar(), k);
+      point.push_back({k.scalar(), valueText(v)});
+      addKey(spec, k.scalar());
+    }
+    if (point.empty()) item.fail("expected a mapping of key: value, got an empty point");
+    points.push_back(std::move(point));
+  }
+  if (points.empty()) list.fail("expected at least one point, got an empty list");
+  spec.sources.push_back(std::move(points));
+}
+
+void readRandom(Spec& spec, const yaml::Node& node) {
+  yaml::MapReader r(node);
+  const int64_t samples = r.required<int64_t>("samples", "how many points to draw");
+  if (samples <= 0 || samples > 10'000'000) {
+    r.require("samples", "").fail("expected 1 to 10,000,000 samples");
+  }
+  const uint64_t seed = static_cast<uint64_t>(r.optional<int64_t>("seed", 1, "the generator's seed"));
+  std::vector<RandomKey> keys;
+  for (const auto& [k, v] : r.require("keys", "the keys to draw and their ranges").entries()) {
+    checkKey(k.scalar(), k);
+    keys.push_back(randomKey(k.scalar(), v));
+    addKey(spec, k.scalar());
+  }
+  r.finish();
+  if (keys.empty()) node.fail("expected at least one key under 'keys'");
+  spec.sources.push_back(drawSamples(keys, samples, seed));
+}
+
+WorkloadSpec readWorkload(Spec& spec, const yaml::Node& node) {
+  WorkloadSpec w;
+  if (node.isScalar()) {
+    w.name = node.scalar();
+    return w;
+  }
+  yaml::MapReader r(node);
+  w.name = r.required<std::string>("name", "a workload name, as for `tessel run --workload`");
+  for (const std::string& option : kWorkloadOptions) {
+    const auto v = r.find(option);
+    if (!v) continue;
+    const std::string key = "workload." + option;
+    const std::vector<std::string> values = valuesOf(*v);
+    if (v->isSequence()) {
+      Choices axis;
+      for (const std::string& value : values) axis.push_back({{key, value}});
+      w.swept.push_back(std::move(axis));
+      addKey(spec, key);
+    } else {
+      w.options.push_back({key, values.front()});
+      addKey(spec, key);
+    }
+  }
+  r.finish();
+  return w;
+}
+
+void readMapper(Spec& spec, const yaml::Node& node) {
+  if (node.isScalar()) {
+    spec.mapper = node.scalar();
+  } else {
+    yaml::MapReader r(node);
+    spec.mapper = r.optional<std::string>("name", spec.mapper, "search or gemmini-auto");
+    spec.objective = r.optional<std::string>("objective", spec.objective, "latency, energy, edp");
+    spec.budget = r.optional<int64_t>("budget", spec.budget, "cost evaluations per layer");
+    r.finish();
+    if (spec.objective != "latency" && spec.objective != "energy" && spec.objective != "edp") {
+      r.require("objective", "").fail("expected latency, energy or edp");
+    }
+    if (spec.budget < 0) r.require("budget", "").fail("expected 0 (exhaustive) or more");
+  }
+  if (spec.mapper != "search" && spec.mapper != "gemmini-auto") {
+    node.fail("unknown mapper '" + spec.mapper + "' (accepted: search, gemmini-auto)");
+  }
+}
+
+void readMetrics(Spec& spec, const yaml::Node& node) {
+  for (const yaml::Node& m : node.items()) {
+    const std::string name = m.scalar();
+    bool known = false;
+    for (const std::string& n : metricNames()) known = known || n == name;
+    if (!known) {
+      m.fail("unknown metric '" + name + "'" + didYouMean(name, metricNames()) +
+             " (accepted: " + joinNames(metricNames()) + ")");
+    }
+    spec.metrics.push_back(name);
+  }
+  if (spec.metrics.empty()) node.fail("expected at least one metric");
+}
+
+std::string hashText(const std::string& text) {
+  uint64_t h = 1469598103934665603ull;  // FNV-1a
+  for (unsigned char c : text) h = (h ^ c) * 1099511628211ull;
+  char buf[17];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
+  return buf;
+}
+
+}  // namespace
+
+const std::vector<std::string>& metricNames() {
+  static const std::vector<std::string> names = {
+      "cycles",       "seconds",       "energy_pj",          "macs",     "utilization",
+      "dram_bytes",   "sram_bytes",    "edp_pj_s",           "matmul_cycles",
+      "matmul_utilization", "by_class", "by_cause"};
+  return names;
+}
+
+Spec loadSpec(const std::string& path) {
+  return parseSpec(readText(path, {path, 0, 0, ""}), path);
+}
+
+Spec parseSpec(const std::string& text, const std::string& path) {
+  Spec spec;
+  spec.path = path;
+  const yaml::Document doc = yaml::Document::fromString(text, path);
+  yaml::MapReader top(doc.root());
+  spec.name = top.optional<std::string>("name", fs::path(path).stem().string(), "the sweep's name");
+  const yaml::Node base = top.require("base", "the accelerator YAML every point starts from");
+  const fs::path base_path = fs::path(base.scalar("a file path"));
+  spec.base = base_path.is_absolute() ? base_path.string()
+                                      : (fs::path(path).parent_path() / base_path).lexically_normal().string();
+  spec.base_text = readText(spec.base, base.where());
+  spec.engine = top.optional<std::string>("engine", spec.engine, "analytical or systemc");
+  if (spec.engine != "analytical" && spec.engine != "systemc") {
+    top.require("engine", "").fail("unknown engine '" + spec.engine + "' (accepted: analytical, systemc)");
+  }
+  if (auto m = top.find("mapper")) readMapper(spec, *m);
+  spec.dataflow = top.optional<std::string>("dataflow", "", "the dataflow of every point");
+  const yaml::Node workloads = top.require("workloads", "the workloads each point runs");
+  if (!workloads.isSequence()) workloads.fail("expected a list of workloads, got " + workloads.describe());
+  addKey(spec, "workload");
+  for (const yaml::Node& w : workloads.items()) spec.workloads.push_back(readWorkload(spec, w));
+  if (spec.workloads.empty()) workloads.fail("expected at least one workload");
+  if (auto g = top.find("grid")) readGrid(spec, *g);
+  if (auto l = top.find("list")) readList(spec, *l);
+  if (auto r = top.find("random")) readRandom(spec, *r);
+  if (auto d = top.find("derived")) {
+    for (const auto& [k, v] : yaml::MapReader(*d).node().entries()) {
+      checkKey(k.scalar(), k);
+      spec.derived.push_back({k.scalar(), v.scalar("an expression"), v.where()});
+      addKey(spec, k.scalar());
+    }
+  }
+  if (auto c = top.find("constraints")) {
+    for (const yaml::Node& e : c->items()) spec.constraints.push_back({e.scalar("an expression"), e.where()});
+  }
+  if (auto m = top.find("metrics")) {
+    readMetrics(spec, *m);
+  } else {
+    spec.metrics = metricNames();
+  }
+  top.finish();
+  spec.hash = hashText(text + '\0' + spec.base_text);
+  return spec;
+}
+
+}  // namespace tessel::sweep

@@ -1,0 +1,70 @@
+// A sweep spec (configs/sweeps/*.yaml): a base accelerator, the points to run (a grid, listed
+// points and a seeded random sample over YAML key paths, plus derived keys and constraints),
+// the workloads with their options, the engine and mapper, and the metrics each point keeps.
+// Read once, validated before any point runs: every error names file:line:column and path.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "util/error.h"
+
+namespace tessel::sweep {
+
+// A key a point sets: an accelerator YAML path ("scratchpad.capacity"), `dataflow`, or a
+// workload option (`workload.seq`, `workload.batch`, `workload.phase`, `workload.layers`).
+struct Assignment {
+  std::string key;
+  std::string value;  // YAML text as written: "64KiB", "16", "[ws]"
+};
+
+// One way of choosing values for a set of keys; each option is a partial point.
+using Choices = std::vector<std::vector<Assignment>>;
+
+struct Derived {
+  std::string key;
+  std::string expression;  // over other keys, e.g. "2 * scratchpad.capacity"
+  SourceLocation where;
+};
+
+struct Constraint {
+  std::string expression;  // a point runs only when this holds
+  SourceLocation where;
+};
+
+struct WorkloadSpec {
+  std::string name;
+  std::vector<Assignment> options;  // fixed options, keys "workload.seq", ...
+  std::vector<Choices> swept;       // options with a list of values: grid axes of their own
+};
+
+struct Spec {
+  std::string path;       // the spec file
+  std::string name;       // `name:`, else the file's stem
+  std::string hash;       // of the spec text: a resumed sweep must have the same
+  std::string base;       // accelerator YAML, resolved against the spec's folder
+  std::string base_text;  // its contents, read once
+  std::string engine = "analytical";
+  std::string mapper = "search";
+  std::string objective = "latency";
+  int64_t budget = 2000;
+  std::string dataflow;  // empty = the array's first
+  std::vector<WorkloadSpec> workloads;
+  std::vector<Choices> sources;  // grid axes, the list, the random sample: their product
+  std::vector<Derived> derived;
+  std::vector<Constraint> constraints;
+  std::vector<std::string> keys;     // every key a point may set, in spec order
+  std::vector<std::string> metrics;  // what each result keeps
+};
+
+// The metric names a spec may list, in the order results print them.
+const std::vector<std::string>& metricNames();
+
+// Reads and validates a spec. ConfigError (file:line:column, YAML path, what was expected)
+// on any problem: unknown keys, a key path the accelerator schema lacks, empty lists, an
+// unknown metric, engine or mapper, a base file that cannot be read.
+Spec loadSpec(const std::string& path);
+Spec parseSpec(const std::string& text, const std::string& path);
+
+}  // namespace tessel::sweep

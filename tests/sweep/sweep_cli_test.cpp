@@ -1,0 +1,138 @@
+// `tessel sweep` end to end: kill -9 and Ctrl-C at any moment lose nothing written and a
+// resume never duplicates a point; mpirun -n 2 writes what a local run writes.
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <thread>
+
+#include "sweep/results_dir.h"
+#include "tests/cli_runner.h"
+#include "tests/sweep/spec_helpers.h"
+
+namespace tessel::testing {
+namespace {
+
+// 24 points of a few milliseconds each: long enough to be killed in the middle.
+const char* kBody =
+    "mapper: {name: search, budget: 2000}\n"
+    "workloads:\n  - {name: gpt2-small, layers: 1, seq: [64, 128]}\n"
+    "grid:\n  scratchpad.capacity: [64KiB, 128KiB, 256KiB]\n"
+    "  accumulator.capacity: [16KiB, 32KiB, 64KiB, 128KiB]\n";
+
+pid_t start(const std::string& args) {
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    const std::string cmd = std::string("exec ") + TESSEL_BINARY + " " + args + " >/dev/null 2>&1";
+    ::execl("/bin/sh", "sh", "-c", cmd.c_str(), nullptr);
+    ::_exit(127);
+  }
+  return pid;
+}
+
+size_t linesIn(const std::string& path) { return sweep::readResultLines(path).size(); }
+
+// Waits until `path` has at least `n` complete lines (or 60 s pass).
+void waitForLines(const std::string& path, size_t n) {
+  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (linesIn(path) < n && std::chrono::steady_clock::now() < until) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+}
+
+std::set<int64_t> indices(const std::string& path) {
+  std::set<int64_t> seen;
+  for (const std::string& line : sweep::readResultLines(path)) {
+    EXPECT_TRUE(seen.insert(nlohmann::json::parse(line)["index"].get<int64_t>()).second) << line;
+  }
+  return seen;
+}
+
+std::string reference(const std::string& spec) {
+  static std::string text;
+  if (text.empty()) {
+    const std::string dir = freshDir("cli-ref");
+    const CliResult r = runTessel("sweep " + spec + " -o " + dir + "/out --workers 2");
+    EXPECT_EQ(r.code, 0) << r.out;
+    text = slurp(dir + "/out/results.jsonl");
+  }
+  return text;
+}
+
+TEST(SweepCli, KillNineThenResumeLosesNothingAndDuplicatesNothing) {
+  const std::string dir = freshDir("kill9");
+  const std::string spec = writeSpec(dir, kBody);
+  const std::string out = dir + "/out";
+  for (size_t at : {3u, 11u}) {  // killed twice, at different moments
+    const pid_t pid = start("sweep " + spec + " -o " + out + " --workers 2" + (at > 3 ? " --resume" : ""));
+    waitForLines(out + "/points.jsonl", at);
+    ::kill(pid, SIGKILL);
+    ::waitpid(pid, nullptr, 0);
+    EXPECT_GE(linesIn(out + "/points.jsonl"), at);
+    indices(out + "/points.jsonl");  // every line whole and unique
+  }
+  const CliResult r = runTessel("sweep " + spec + " -o " + out + " --resume");
+  EXPECT_EQ(r.code, 0) << r.out;
+  EXPECT_EQ(indices(out + "/points.jsonl").size(), 24u);
+  EXPECT_EQ(slurp(out + "/results.jsonl"), reference(spec));
+}
+
+TEST(SweepCli, CtrlCStopsWithExit130AndSaysHowToFinish) {
+  const std::string dir = freshDir("sigint");
+  const std::string spec = writeSpec(dir, kBody);
+  const std::string out = dir + "/out";
+  const pid_t pid = start("sweep " + spec + " -o " + out + " --workers 2");
+  waitForLines(out + "/points.jsonl", 4);
+  ::kill(pid, SIGINT);
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 130);
+  EXPECT_FALSE(std::filesystem::exists(out + "/results.jsonl"));
+  const CliResult again = runTessel("sweep " + spec + " -o " + out);
+  EXPECT_EQ(again.code, 2);  // never overwrites without --resume
+  EXPECT_NE(again.out.find("add --resume"), std::string::npos) << again.out;
+  const CliResult r = runTessel("sweep " + spec + " -o " + out + " --resume");
+  EXPECT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("already done"), std::string::npos) << r.out;
+  EXPECT_EQ(slurp(out + "/results.jsonl"), reference(spec));
+}
+
+TEST(SweepCli, BadSpecsExitTwoWithTheLocation) {
+  const std::string dir = freshDir("bad");
+  const std::string spec = writeSpec(dir, "workloads: [gpt2]\ngrid:\n  array.rowz: [8]\n");
+  const CliResult r = runTessel("sweep " + spec + " -o " + dir + "/out");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.out.find(spec + ":4:3: at 'grid.array.rowz'"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("did you mean 'array.rows'"), std::string::npos) << r.out;
+  EXPECT_FALSE(std::filesystem::exists(dir + "/out"));
+}
+
+#ifdef TESSEL_MPIEXEC
+TEST(SweepCli, TwoMpiRanksWriteWhatALocalRunWrites) {
+  const std::string dir = freshDir("mpi");
+  const std::string spec = writeSpec(dir, kBody);
+  // Leak checks would flag the MPI library's own allocations in a sanitized build.
+  const std::string cmd = "ASAN_OPTIONS=detect_leaks=0 OMPI_ALLOW_RUN_AS_ROOT=1 "
+                          "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 " TESSEL_MPIEXEC
+                          " --oversubscribe -n 2 " TESSEL_BINARY " sweep " + spec + " -o " + dir +
+                          "/out 2>&1";
+  FILE* p = ::popen(cmd.c_str(), "r");
+  ASSERT_NE(p, nullptr);
+  std::string output;
+  char buf[4096];
+  for (size_t n; (n = fread(buf, 1, sizeof buf, p)) > 0;) output.append(buf, n);
+  const int status = ::pclose(p);
+  ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << output;
+  EXPECT_NE(output.find("24 points"), std::string::npos) << output;  // one summary, rank 0's
+  EXPECT_EQ(indices(dir + "/out/points.jsonl").size(), 24u);
+  EXPECT_EQ(slurp(dir + "/out/results.jsonl"), reference(spec));
+}
+#endif
+
+}  // namespace
+}  // namespace tessel::testing
