@@ -75,17 +75,21 @@ void checkKey(const std::string& key, const yaml::Node& at) {
           didYouMean(key, candidates) + " (`tessel arch schema` lists the parameters)");
 }
 
-// A value as the YAML text an override takes: a scalar as written, a list as "[a, b]".
+// A value as the YAML text an override takes: a scalar as written, null as "null" (the key is
+// removed: "sfu: [null, {...}]" sweeps a design without and with an SFU), a list or mapping
+// in flow style.
 std::string valueText(const yaml::Node& v) {
   if (v.isScalar()) return v.scalar();
+  if (v.isNull()) return "null";
+  std::string s;
   if (v.isSequence()) {
-    std::string s = "[";
-    for (const yaml::Node& item : v.items()) {
-      s += (s.size() > 1 ? ", " : "") + item.scalar("a scalar in the list value");
-    }
-    return s + "]";
+    for (const yaml::Node& item : v.items()) s += (s.empty() ? "" : ", ") + valueText(item);
+    return "[" + s + "]";
   }
-  v.fail("expected a value (a scalar or a list of scalars), got " + v.describe());
+  for (const auto& [k, item] : v.entries()) {
+    s += (s.empty() ? "" : ", ") + k.scalar() + ": " + valueText(item);
+  }
+  return "{" + s + "}";
 }
 
 std::vector<std::string> valuesOf(const yaml::Node& v) {

@@ -477,14 +477,16 @@ YAML::Node withChild(const YAML::Node& cur, const Step& s, const YAML::Node& chi
     }
     return seq;
   }
+  // A null value removes the key: "-p sfu=null" takes the SFU out of a design.
+  const bool remove = child.IsNull();
   YAML::Node map(YAML::NodeType::Map);
   bool replaced = false;
   for (auto it = cur.begin(); it != cur.end(); ++it) {
     const bool hit = it->first.IsScalar() && it->first.Scalar() == s.key;
-    map.force_insert(it->first, hit ? child : it->second);
+    if (!(hit && remove)) map.force_insert(it->first, hit ? child : it->second);
     replaced |= hit;
   }
-  if (!replaced) map.force_insert(s.key, child);
+  if (!replaced && !remove) map.force_insert(s.key, child);
   return map;
 }
 

@@ -89,7 +89,8 @@ class Document {
   // Applies one "-p dotted.path=value" override. The value is parsed as YAML, so
   // "dataflows=[ws]" sets a list and "sfu={ops: [gelu]}" a whole mapping. Every step of the
   // path but the last must exist ("array.dataflows[1]" indexes a list); the last key may be
-  // new, and the schema reading the document then decides whether it is known. Values set
+  // new, and the schema reading the document then decides whether it is known. A null value
+  // ("sfu=null", "sfu=~") removes the key, e.g. a whole optional section. Values set
   // here are located at "<-p dotted.path=value>". ConfigError (with a did-you-mean) if the
   // path does not exist or the assignment is malformed.
   void override(const std::string& assignment);

@@ -27,6 +27,15 @@ TEST(ArchOverrideTest, ListsItemsAndWholeSections) {
   EXPECT_DOUBLE_EQ(a.levels[0].latency, 200);  // "100 ns" re-converted at the new 2 GHz
 }
 
+TEST(ArchOverrideTest, NullRemovesAKeySoASweepCanTakeOutAnSfu) {
+  const std::string survey = std::string(TESSEL_SOURCE_DIR) + "/configs/arch/gemmini-survey-model.yaml";
+  ASSERT_TRUE(loadFile(survey).sfu.has_value());
+  EXPECT_FALSE(loadFile(survey, {"sfu=null"}).sfu.has_value());
+  EXPECT_FALSE(loadFile(survey, {"sfu=~"}).sfu.has_value());
+  // A required key removed is reported as missing, at the file.
+  EXPECT_THROW(loadFile(kGemmini, {"clock=null"}), ConfigError);
+}
+
 TEST(ArchOverrideTest, LaterOverridesWin) {
   const Accelerator a = loadFile(kGemmini, {"scratchpad.banks=8", "scratchpad.banks=2"});
   EXPECT_EQ(a.level(LevelKind::Scratchpad)->banks, 2);
