@@ -55,12 +55,11 @@ TEST(ReportCli, HtmlAndMarkdownCarryTheTotals) {
   ASSERT_EQ(runTessel("report " + runJson() + " -o " + html + " --title 'GEMM <64>'").code, 0);
   ASSERT_EQ(runTessel("report " + runJson() + " -o " + md).code, 0);
   const std::string h = slurp(html);
-  std::ostringstream cycles;
-  cycles << "data-cycles=\"";
+  const std::string cycles = "data-cycles=\"";
   EXPECT_NE(h.find("<h1>GEMM &lt;64&gt;</h1>"), std::string::npos);
   const size_t at = h.find("id=\"totals\"");
   ASSERT_NE(at, std::string::npos);
-  const size_t v = h.find(cycles.str(), at) + cycles.str().size();
+  const size_t v = h.find(cycles, at) + cycles.size();
   EXPECT_EQ(std::stod(h.substr(v, h.find('"', v) - v)), run["totals"]["cycles"].get<double>());
   EXPECT_NE(slurp(md).find("### Per-layer results (`layers`)"), std::string::npos);
 }

@@ -126,6 +126,22 @@ TEST(ReportSweep, InterruptedSweepReadsPointsSortedFirstCopyKeptTornLineSkipped)
   EXPECT_NE(html.find("interrupted"), std::string::npos);
 }
 
+TEST(ReportSweep, AllPointsFailedListsThemAndPlotsNothing) {
+  auto pts = sweepPoints({"gpt2"});
+  for (auto& p : pts) {
+    p.line.erase("metrics");
+    p.line["status"] = "failed";
+    p.line["error"] = "infeasible: scratchpad too small";
+  }
+  writeSweep(dir("failed"), pts);
+  const Report r = sweepReport(dir("failed"));
+  EXPECT_TRUE(r.sections[0].charts.empty());
+  EXPECT_EQ(r.sections[0].notes[0].text, "No point of this workload ran.");
+  EXPECT_EQ(r.table("points")->rows.size(), 12u);
+  EXPECT_TRUE(r.table("pareto")->rows.empty());
+  EXPECT_EQ(r.headlines[3].exact, "12");  // failed
+}
+
 TEST(ReportSweep, NotASweepIsAConfigErrorNamingTheFile) {
   const std::string d = dir("bad");
   writeSweep(d, sweepPoints({"gpt2"}));
