@@ -5,6 +5,7 @@
 #include <set>
 
 #include "reports/html/build.h"
+#include "reports/html/palette.h"
 #include "reports/html/sweep_charts.h"
 #include "reports/html/text.h"
 
@@ -60,11 +61,42 @@ WorkloadView viewOf(const SweepData& d, const std::string& name, size_t number) 
   return w;
 }
 
-Note bestNote(const WorkloadView& w) {
+const SweepPoint* bestOf(const WorkloadView& w) {
   const SweepPoint* best = nullptr;
   for (const SweepPoint* p : w.ok) {
     if (!best || metricOf(*p, w.metric) < metricOf(*best, w.metric)) best = p;
   }
+  return best;
+}
+
+// The best point's by_class and by_cause cycles as two bars, when the sweep recorded them.
+std::vector<Chart> bestBreakdown(const WorkloadView& w) {
+  const SweepPoint* best = bestOf(w);
+  if (!best) return {};
+  StackedBars c{w.prefix + "-best-breakdown", "cycles", {}, {}};
+  for (const auto& [map, color] : {std::pair{"by_class", classColor}, {"by_cause", causeColor}}) {
+    if (!best->metrics.contains(map) || !best->metrics[map].is_object()) continue;
+    const std::string key = std::string(map).substr(3);  // "class" or "cause"
+    StackedBars::Row row{key == "class" ? "by op class" : "by cause", {}};
+    for (const auto& [name, v] : best->metrics[map].items()) {
+      if (!v.is_number()) continue;
+      const double cyc = v.get<double>();
+      row.segments.push_back({color(name),
+                              {cyc,
+                               name + ": " + metricText("cycles", cyc),
+                               {{key, name}, {"cycles", exactNumber(cyc)}}}});
+      c.legend.push_back({name, color(name)});
+    }
+    c.rows.push_back(std::move(row));
+  }
+  if (c.rows.empty()) return {};
+  return {{c.id, "Where the best point's time goes", stackedBarsSvg(c),
+           "Point " + std::to_string(best->index) +
+               "'s cycles by op class and by cause, as far as the sweep recorded them."}};
+}
+
+Note bestNote(const WorkloadView& w) {
+  const SweepPoint* best = bestOf(w);
   if (!best) return {"No point of this workload ran.", w.prefix + "-best", {}};
   const double v = metricOf(*best, w.metric);
   return {
@@ -88,6 +120,7 @@ Section workloadSection(const SweepData& d, const std::string& name, size_t numb
                          " failed (listed in the table of points, not plotted).",
                      "",
                      {}});
+  for (Chart& c : bestBreakdown(w)) s.charts.push_back(std::move(c));
   for (Chart& c : heatmaps(w)) s.charts.push_back(std::move(c));
   for (Chart& c : linePlots(w)) s.charts.push_back(std::move(c));
   for (Chart& c : paretoCharts(w, pareto)) s.charts.push_back(std::move(c));

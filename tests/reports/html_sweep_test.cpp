@@ -58,6 +58,14 @@ TEST(ReportSweep, OneSectionPerWorkloadAndTheBestPointNamed) {
             std::string::npos)
       << note.text;
   EXPECT_NE(note.text.find("workload.seq=64"), std::string::npos);
+  // Its by_class metrics, as one bar: MatMul 3/4 and Softmax 1/4 of its cycles.
+  std::map<std::string, double> by_class;
+  for (const auto& m : elements(svgOf(r, "sweep-0-best-breakdown"), "sweep-0-best-breakdown")) {
+    by_class[m.attrs.at("data-class")] = std::stod(m.attrs.at("data-cycles"));
+  }
+  const double cycles = pts[best].line["metrics"]["cycles"];
+  EXPECT_EQ(by_class,
+            (std::map<std::string, double>{{"MatMul", cycles * 0.75}, {"Softmax", cycles * 0.25}}));
 }
 
 TEST(ReportSweep, HeatmapCellsAreTheMinimumOverTheOtherKey) {
