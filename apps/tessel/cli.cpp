@@ -248,6 +248,19 @@ void addSweep(CLI::App& app, tessel::app::SweepArgs& s, std::function<int()>& ac
   cmd->add_flag("--dry-run", s.dry_run, "list the points and run none");
   cmd->add_flag("-q,--quiet", s.quiet, "no progress bar and no summary");
   cmd->callback([&] { action = [&] { return tessel::app::sweepCommand(s, out); }; });
+void addReport(CLI::App& app, tessel::app::ReportArgs& r, std::function<int()>& action,
+               std::ostream& out) {
+  CLI::App* cmd = app.add_subcommand(
+      "report", "render a run JSON, a compare JSON or a sweep directory as HTML, Markdown or CSV");
+  cmd->add_option("input", r.input, "run JSON, compare JSON or sweep directory")->required();
+  cmd->add_option("-o,--output", r.output,
+                  "the report; its extension picks the format: .html, .md or .csv")
+      ->required();
+  cmd->add_option("--title", r.title, "the report's title (default: from the input)");
+  cmd->add_option("--table", r.table,
+                  "the table a .csv holds: classes, causes, layers (run), dataflows (compare), "
+                  "points, pareto (sweep)");
+  cmd->callback([&] { action = [&] { return tessel::app::reportCommand(r, out); }; });
 }
 
 }  // namespace
@@ -268,6 +281,8 @@ int runCli(int argc, const char* const* argv, std::ostream& out, std::ostream& e
   addXval(app, xval, action, out);
   tessel::app::SweepArgs sweep_args;
   addSweep(app, sweep_args, action, out);
+  tessel::app::ReportArgs report;
+  addReport(app, report, action, out);
 
   CLI::App* arch = app.add_subcommand("arch", "accelerator descriptions");
   arch->require_subcommand(1);

@@ -138,6 +138,14 @@ struct SweepArgs {
   bool quiet = false;
 };
 int sweepCommand(const SweepArgs& args, std::ostream& out);
+struct ReportArgs {
+  std::string input;   // a run JSON, a compare JSON or a sweep directory
+  std::string output;  // its extension picks the format: .html, .md or .csv
+  std::string title;   // replaces the title taken from the input
+  std::string table;   // .csv: which table (classes, causes, layers, points, pareto, dataflows)
+};
+// tessel report: renders what run, compare or sweep wrote as HTML, Markdown or one CSV table.
+int reportCommand(const ReportArgs& args, std::ostream& out);
 
 // One output a command was asked to write: the option that named it ("--json") and its path.
 struct OutputPath {

@@ -1,0 +1,39 @@
+#include "reports/html/build.h"
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "reports/html/json_input.h"
+
+namespace tessel::reports::html {
+
+Report loadReport(const std::string& path) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (!fs::exists(path, ec)) badInput(path, "no such file or directory");
+  if (fs::is_directory(path, ec)) return sweepReport(path);
+  std::ifstream f(path, std::ios::binary);
+  if (!f) badInput(path, "cannot read the file");
+  std::stringstream ss;
+  ss << f.rdbuf();
+  const std::string text = ss.str();
+  Json doc;
+  try {
+    doc = Json::parse(text);
+  } catch (const nlohmann::json::parse_error& e) {
+    badInput(path, std::string("not valid JSON (") + e.what() +
+                       "); expected a run JSON, a compare JSON or a sweep directory");
+  }
+  if (doc.is_object() && doc.value("kind", Json()) == "compare") return compareReport(text, path);
+  if (doc.is_object() && doc.contains("schema_version") && doc.contains("totals") &&
+      doc.contains("ops")) {
+    return runReport(text, path);
+  }
+  badInput(path,
+           "expected a run JSON (`tessel run --json`: schema_version, totals, ops), a "
+           "compare JSON (`tessel compare --json`: kind \"compare\") or a sweep directory "
+           "(`tessel sweep`: sweep.json)");
+}
+
+}  // namespace tessel::reports::html

@@ -1,0 +1,59 @@
+#include "reports/html/json_input.h"
+
+#include <cmath>
+
+#include "reports/format.h"
+#include "reports/html/text.h"
+#include "util/error.h"
+
+namespace tessel::reports::html {
+
+Json parseJson(const std::string& text, const std::string& source) {
+  try {
+    return Json::parse(text);
+  } catch (const nlohmann::json::parse_error& e) {
+    badInput(source, std::string("not valid JSON (") + e.what() + ")");
+  }
+}
+
+void badInput(const std::string& source, const std::string& what) {
+  throw ConfigError({source, 0, 0, ""}, what);
+}
+
+double numberAt(const Json& obj, const char* key, const std::string& source) {
+  if (!obj.is_object() || !obj.contains(key) || !obj[key].is_number()) {
+    badInput(source, std::string("expected a number at '") + key + "'");
+  }
+  return obj[key].get<double>();
+}
+
+std::string scalarText(const Json& v) {
+  if (v.is_string()) return v.get<std::string>();
+  if (v.is_number_integer()) return std::to_string(v.get<int64_t>());
+  if (v.is_number()) return exactNumber(v.get<double>());
+  return v.dump();
+}
+
+std::string metricText(const std::string& metric, double v) {
+  if (metric == "cycles") return humanCycles(v);
+  if (metric == "seconds") return engSeconds(v);
+  if (metric == "energy_pj") return engEnergyPj(v);
+  if (metric == "utilization") return percentText(v) + "%";
+  if (metric.size() >= 5 && metric.compare(metric.size() - 5, 5, "bytes") == 0 && v >= 0 &&
+      v < 9.2e18) {
+    return binaryBytes(static_cast<int64_t>(std::llround(v)));
+  }
+  return humanNumber(v);
+}
+
+std::string metricLabel(const std::string& metric) {
+  if (metric == "cycles") return "latency (cycles)";
+  if (metric == "seconds") return "latency (s)";
+  if (metric == "energy_pj") return "energy (pJ)";
+  if (metric == "utilization") return "utilization (fraction)";
+  if (metric == "sram_bytes") return "SRAM (bytes)";
+  if (metric == "dram_bytes") return "DRAM traffic (bytes)";
+  return metric;
+}
+
+}  // namespace tessel::reports::html

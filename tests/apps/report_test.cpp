@@ -1,0 +1,97 @@
+// `tessel report` end to end: a real run's JSON as HTML, Markdown and CSV with the run's own
+// numbers, and bad input refused with exit 2 without writing (or damaging) the output.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+
+#include "tests/cli_runner.h"
+
+namespace {
+
+using tessel::testing::runTessel;
+using tessel::testing::slurp;
+
+std::string temp(const std::string& name) { return ::testing::TempDir() + "tessel_report_" + name; }
+
+// One small real run, written once.
+const std::string& runJson() {
+  static const std::string path = [] {
+    const std::string p = temp("run.json");
+    const auto r = runTessel("run -q --arch " + std::string(TESSEL_SOURCE_DIR) +
+                             "/configs/arch/gemmini-default.yaml --workload gemm:M=64,K=64,N=64 "
+                             "--json " +
+                             p);
+    EXPECT_EQ(r.code, 0) << r.out;
+    return p;
+  }();
+  return path;
+}
+
+TEST(ReportCli, CsvOfClassesHasTheRunsBreakdown) {
+  const std::string out = temp("classes.csv");
+  const auto r = runTessel("report " + runJson() + " -o " + out + " --table classes");
+  ASSERT_EQ(r.code, 0) << r.out;
+  const auto run = nlohmann::json::parse(slurp(runJson()));
+  std::istringstream csv(slurp(out));
+  std::string line;
+  std::getline(csv, line);
+  EXPECT_EQ(line, "class,cycles,fraction,ops");
+  for (const auto& e : run["breakdown"]["by_class"]) {
+    ASSERT_TRUE(std::getline(csv, line));
+    const std::string cls = line.substr(0, line.find(','));
+    EXPECT_EQ(cls, e["class"].get<std::string>());
+    const size_t a = line.find(',') + 1;
+    EXPECT_EQ(std::stod(line.substr(a, line.find(',', a) - a)), e["cycles"].get<double>()) << line;
+  }
+}
+
+TEST(ReportCli, HtmlAndMarkdownCarryTheTotals) {
+  const auto run = nlohmann::json::parse(slurp(runJson()));
+  const std::string html = temp("r.html"), md = temp("r.md");
+  ASSERT_EQ(runTessel("report " + runJson() + " -o " + html + " --title 'GEMM <64>'").code, 0);
+  ASSERT_EQ(runTessel("report " + runJson() + " -o " + md).code, 0);
+  const std::string h = slurp(html);
+  const std::string cycles = "data-cycles=\"";
+  EXPECT_NE(h.find("<h1>GEMM &lt;64&gt;</h1>"), std::string::npos);
+  const size_t at = h.find("id=\"totals\"");
+  ASSERT_NE(at, std::string::npos);
+  const size_t v = h.find(cycles, at) + cycles.size();
+  EXPECT_EQ(std::stod(h.substr(v, h.find('"', v) - v)), run["totals"]["cycles"].get<double>());
+  EXPECT_NE(slurp(md).find("### Per-layer results (`layers`)"), std::string::npos);
+}
+
+TEST(ReportCli, BadInputExitsTwoAndLeavesTheOutputAlone) {
+  const std::string out = temp("kept.html");
+  std::ofstream(out) << "old report";
+  const std::string bad = temp("bad.json");
+  std::ofstream(bad) << "{\"schema_version\": 1, \"totals\": ";
+  const std::string other = temp("other.json");
+  std::ofstream(other) << "{\"hello\": 1}";
+  struct Case {
+    std::string args, says;
+  } cases[] = {
+      {"report /nonexistent/run.json -o " + out, "no such file"},
+      {"report " + bad + " -o " + out, "not valid JSON"},
+      {"report " + other + " -o " + out, "expected a run JSON"},
+      {"report " + runJson() + " -o " + temp("r.pdf"),
+       "expected an output ending in .html, .md or .csv"},
+      {"report " + runJson() + " -o " + temp("t.csv"), "one of: classes, causes, layers"},
+      {"report " + runJson() + " -o " + temp("t.csv") + " --table points", "its tables: classes"},
+      {"report " + runJson() + " -o " + out + " --table layers",
+       "--table picks the table of a .csv"},
+  };
+  for (const Case& c : cases) {
+    const auto r = runTessel(c.args);
+    EXPECT_EQ(r.code, 2) << c.args << "\n" << r.out;
+    EXPECT_NE(r.out.find(c.says), std::string::npos) << c.args << "\n" << r.out;
+  }
+  EXPECT_EQ(slurp(out), "old report");
+  EXPECT_FALSE(std::filesystem::exists(temp("r.pdf")));
+  EXPECT_FALSE(std::filesystem::exists(temp("t.csv")));
+}
+
+}  // namespace
