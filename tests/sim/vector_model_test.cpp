@@ -154,6 +154,41 @@ TEST(SimVectorModel, GeluOffloadedToTheHost) {
   EXPECT_EQ(dataflows::withHostConversions(o.g, a).ops().size(), 5u);
 }
 
+TEST(SimVectorModel, AHostResidualAddMixingIntAndFpConvertsOnlyTheIntSide) {
+  // relu (array) -> r; gelu (host) on r; add (host) of the gelu's fp32 output and r; relu
+  // (array). r is dequantized once and both host ops read that copy; the add's sum is
+  // quantized once for the last relu. No residual_add epilogue here, so the add is a host op.
+  // It continues the host call (no overhead) and its tensors stay on the host (no link): its
+  // 2048 input elements x 1 host cycle / 2 = 1024 cycles (host memory, 12 KiB at 25.6 GB/s =
+  // 480 ns, is faster).
+  const auto a = testing::tinyArch();
+  models::Graph g;
+  const int x = g.addTensor("x", {1, 64, 16}, DType::Int8, models::TensorRole::Input);
+  auto add = [&](const std::string& name, OpKind kind, std::vector<int> ins) {
+    models::Op op;
+    op.name = name;
+    op.kind = kind;
+    op.inputs = std::move(ins);
+    op.outputs = {g.addTensor(name, {1, 64, 16}, DType::Int8, models::TensorRole::Activation)};
+    g.addOp(op);
+    return op.outputs[0];
+  };
+  const int r = add("r", OpKind::Relu, {x});
+  const int sum = add("sum", OpKind::Add, {add("gelu", OpKind::Gelu, {r}), r});
+  add("out", OpKind::Relu, {sum});
+  const models::Graph c = dataflows::withHostConversions(g, a);
+  std::vector<std::string> names;
+  for (const auto& op : c.ops()) names.push_back(op.name);
+  EXPECT_EQ(names, (std::vector<std::string>{"r", "r.to_fp32", "gelu", "sum", "sum.to_int8", "out"}));
+  const auto plans = dataflows::plan(c, a, dataflows::loadDataflow("ws"), {});
+  const auto& p = plans[3];
+  ASSERT_EQ(p.placement, dataflows::Placement::Host);
+  EXPECT_EQ(p.input_on_host, (std::vector<bool>{true, true}));
+  EXPECT_TRUE(p.output_on_host);
+  EXPECT_FALSE(p.starts_host_call());
+  EXPECT_DOUBLE_EQ(cause(sim::analytical::evaluateHost(p, c, a, false), Cause::Host), 1024.0);
+}
+
 TEST(SimVectorModel, PlanRefusesIntegerTensorsOnTheHost) {
   const auto a = testing::tinyArch();
   models::Graph g;
