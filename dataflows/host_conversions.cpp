@@ -18,7 +18,8 @@ std::vector<bool> hostFloatOps(const models::Graph& g, const arch::Accelerator& 
     if (op.isGemmLike() || op.kind == OpKind::Quantize || op.kind == OpKind::Dequantize) continue;
     // A member of an accelerator GEMM's epilogue runs as the tile drains (plan() runs the
     // epilogue of a host-run GEMM op by op instead).
-    const models::FusionGroup* group = fusion.isFusedMember(op.id) ? fusion.groupOf(op.id) : nullptr;
+    const models::FusionGroup* group =
+        fusion.isFusedMember(op.id) ? fusion.groupOf(op.id) : nullptr;
     if (group && placed(g.op(group->anchor)) != Placement::Host) continue;
     host[static_cast<size_t>(op.id)] = placed(op) == Placement::Host;
   }

@@ -199,7 +199,7 @@ void checkHostFloat(const models::Graph& g, const arch::Accelerator& acc, bool f
 
 }  // namespace
 
-bool OpPlan::starts_host_call() const {
+bool OpPlan::startsHostCall() const {
   if (placement != Placement::Host) return false;
   for (size_t i = 0; i < input_on_host.size(); ++i) {
     if (input_on_host[i] && graph->tensor(op->inputs[i]).role == models::TensorRole::Activation) {
@@ -233,8 +233,7 @@ std::vector<OpPlan> plan(const models::Graph& g, const arch::Accelerator& acc, c
   std::vector<MapRequest> requests;
   for (const models::Op& op : g.ops()) {
     if (!op.isGemmLike() || (pin && pinnedOp(*pin) == op.name)) continue;
-    if (placementOf(op, acc, g.tensor(op.inputs.at(0)).dtype) ==
-        Placement::Host) {
+    if (placementOf(op, acc, g.tensor(op.inputs.at(0)).dtype) == Placement::Host) {
       continue;
     }
     OpPlan p;
@@ -253,8 +252,7 @@ std::vector<OpPlan> plan(const models::Graph& g, const arch::Accelerator& acc, c
     OpPlan& p = plans[static_cast<size_t>(op.id)];
     p.op = &op;
     p.graph = &g;
-    p.placement =
-        placementOf(op, acc, g.tensor(op.inputs.at(0)).dtype);
+    p.placement = placementOf(op, acc, g.tensor(op.inputs.at(0)).dtype);
     const int gi = fusion.group_of[static_cast<size_t>(op.id)];
     models::FusionGroup* group = gi >= 0 ? &fusion.groups[static_cast<size_t>(gi)] : nullptr;
     if (group && group->anchor == op.id && p.placement == Placement::Host) {

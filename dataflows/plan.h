@@ -49,7 +49,7 @@ struct OpPlan {
   std::vector<bool> input_on_host;  // by input index
   bool output_on_host = false;
   // The op opens a host call (pays the offload overhead): no activation it reads is on the host.
-  bool starts_host_call() const;
+  bool startsHostCall() const;
 };
 
 struct PinnedMapping;

@@ -50,7 +50,8 @@ Transfer roundTrip(const dataflows::OpPlan& p, const models::Graph& g) {
     t.read[static_cast<size_t>(in.role == models::TensorRole::Activation ? home : 0)] +=
         static_cast<double>(in.bytes());
   }
-  if (!p.output_on_host) t.write[static_cast<size_t>(p.output_home)] += static_cast<double>(p.output_bytes);
+  if (!p.output_on_host)
+    t.write[static_cast<size_t>(p.output_home)] += static_cast<double>(p.output_bytes);
   return t;
 }
 
@@ -98,7 +99,7 @@ void streamThrough(VectorCost& c, const dataflows::OpPlan& p, const models::Grap
 // each direction that moves bytes plus the bytes at the link's bandwidth, in accelerator cycles.
 double hostOverheads(const dataflows::OpPlan& p, const arch::Accelerator& acc, bool ideal_memory) {
   const arch::Host& host = acc.host;
-  double cycles = p.starts_host_call() ? host.offload_overhead : 0;
+  double cycles = p.startsHostCall() ? host.offload_overhead : 0;
   if (!ideal_memory && host.link_bandwidth > 0) {
     double in = 0;
     for (size_t i = 0; i < p.op->inputs.size(); ++i) {
@@ -234,7 +235,8 @@ VectorCost evaluateHost(const dataflows::OpPlan& p, const models::Graph& g,
   const double host_cycles = std::max(in_elems, out_elems) * op_cost;
   double moved = static_cast<double>(p.output_bytes);
   for (int t : p.op->inputs) {
-    if (g.tensor(t).role != models::TensorRole::Weight) moved += static_cast<double>(g.tensor(t).bytes());
+    if (g.tensor(t).role != models::TensorRole::Weight)
+      moved += static_cast<double>(g.tensor(t).bytes());
   }
   double host_seconds = host_cycles / host.clock_hz;
   if (host.mem_bandwidth_bytes_per_s > 0 && !ideal_memory) {

@@ -29,7 +29,7 @@ TEST(ArchCodesignConfigs, StepsLoadAndRebalanceTheSameSram) {
   for (const Accelerator* a : {&base, &rebalanced, &ibert}) {
     EXPECT_EQ(a->level(LevelKind::L2)->capacity_bytes, 2u << 20) << a->name;  // 2 MiB
     EXPECT_DOUBLE_EQ(a->levels[0].bandwidth, 64) << a->name;                  // L2 <-> DRAM
-    EXPECT_DOUBLE_EQ(a->level(LevelKind::L2)->bandwidth, 16) << a->name;     // local <-> L2
+    EXPECT_DOUBLE_EQ(a->level(LevelKind::L2)->bandwidth, 16) << a->name;      // local <-> L2
     EXPECT_EQ(a->array.rows, 16);
     EXPECT_EQ(a->array.dataflows, (std::vector<std::string>{"ws"}));
     EXPECT_DOUBLE_EQ(a->host.clock_hz, 1e9);  // the Rocket host of gemmini-soc
@@ -40,7 +40,8 @@ TEST(ArchCodesignConfigs, StepsLoadAndRebalanceTheSameSram) {
   ASSERT_TRUE(ibert.sfu.has_value());
   EXPECT_TRUE(ibert.sfu->integer);
   EXPECT_EQ(ibert.sfu->lanes, 16);
-  for (const char* op : {"softmax", "layernorm", "gelu", "add"}) EXPECT_TRUE(ibert.sfu->supports(op));
+  for (const char* op : {"softmax", "layernorm", "gelu", "add"})
+    EXPECT_TRUE(ibert.sfu->supports(op));
 }
 
 TEST(ArchCodesignConfigs, GemminiSocIsGemminiDefaultWithARocketHost) {

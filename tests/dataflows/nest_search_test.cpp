@@ -252,8 +252,8 @@ TEST(NestSearch, NeverSlowerNorHeavierThanFoldAfterFold) {
   for (const char* config : {"gemmini-default", "gemmini-survey-model"}) {
     const arch::Accelerator acc = shipped(config);
     for (const char* w : {"gpt2-small", "resnet50"}) {
-      EXPECT_GT(expectNoWorseThanFolds(dataflows::withHostConversions(workload(w), acc), acc, config),
-                10)
+      EXPECT_GT(
+          expectNoWorseThanFolds(dataflows::withHostConversions(workload(w), acc), acc, config), 10)
           << w;
     }
   }

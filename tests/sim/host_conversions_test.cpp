@@ -17,7 +17,8 @@ using models::OpClass;
 using models::OpKind;
 
 sim::RunStats oneLayerGpt2(const std::string& arch) {
-  const auto acc = arch::loadFile(std::string(TESSEL_SOURCE_DIR) + "/configs/arch/" + arch + ".yaml");
+  const auto acc =
+      arch::loadFile(std::string(TESSEL_SOURCE_DIR) + "/configs/arch/" + arch + ".yaml");
   models::WorkloadOptions w;
   w.seq = 128;
   w.layers = 1;
@@ -45,8 +46,8 @@ TEST(SimHostConversions, EachHostOpHasItsConversionsOnGemminiDefault) {
     double dequantize, cycles, quantize;
   };
   const Row rows[] = {
-      {"h0.ln_1", 105948, 1475444, 104948},          {"h0.attn.softmax", 210396, 3932160, 209396},
-      {"h0.ln_2", 105948, 1475444, 104948},          {"h0.mlp.gelu", 419292, 5898240, 418292},
+      {"h0.ln_1", 105948, 1475444, 104948}, {"h0.attn.softmax", 210396, 3932160, 209396},
+      {"h0.ln_2", 105948, 1475444, 104948}, {"h0.mlp.gelu", 419292, 5898240, 418292},
       {"ln_f", 105948, 1475444, 104948},
   };
   double conversions = 0;

@@ -179,13 +179,14 @@ TEST(SimVectorModel, AHostResidualAddMixingIntAndFpConvertsOnlyTheIntSide) {
   const models::Graph c = dataflows::withHostConversions(g, a);
   std::vector<std::string> names;
   for (const auto& op : c.ops()) names.push_back(op.name);
-  EXPECT_EQ(names, (std::vector<std::string>{"r", "r.to_fp32", "gelu", "sum", "sum.to_int8", "out"}));
+  EXPECT_EQ(names,
+            (std::vector<std::string>{"r", "r.to_fp32", "gelu", "sum", "sum.to_int8", "out"}));
   const auto plans = dataflows::plan(c, a, dataflows::loadDataflow("ws"), {});
   const auto& p = plans[3];
   ASSERT_EQ(p.placement, dataflows::Placement::Host);
   EXPECT_EQ(p.input_on_host, (std::vector<bool>{true, true}));
   EXPECT_TRUE(p.output_on_host);
-  EXPECT_FALSE(p.starts_host_call());
+  EXPECT_FALSE(p.startsHostCall());
   EXPECT_DOUBLE_EQ(cause(sim::analytical::evaluateHost(p, c, a, false), Cause::Host), 1024.0);
 }
 
