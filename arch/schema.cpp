@@ -404,7 +404,8 @@ std::vector<ParamSpec> linkParams() {
       pos(opt("bandwidth", T::Bandwidth, "16 B/cycle",
               "bytes per accelerator cycle between host and accelerator memory",
               into(host, &Host::link_bandwidth))),
-      opt("latency", T::Time, "500 ns", "accelerator cycles per transfer",
+      opt("latency", T::Time, "500 ns",
+          "accelerator cycles per transfer (each direction a host call moves bytes in)",
           into(host, &Host::link_latency)),
   };
 }

@@ -9,6 +9,7 @@
 
 #include "arch/load.h"
 #include "dataflows/dataflow.h"
+#include "dataflows/host_conversions.h"
 #include "dataflows/plan.h"
 #include "models/workload.h"
 #include "sim/run.h"
@@ -25,7 +26,7 @@ void timeOne(const std::string& config, const std::string& workload, int64_t seq
   models::WorkloadOptions wo;
   wo.seq = seq;
   wo.dtype = acc.array.input_dtype;
-  const models::Graph g = models::build(workload, wo);
+  const models::Graph g = dataflows::withHostConversions(models::build(workload, wo), acc);
   sim::RunOptions o;
   o.plan.mapper = "search";
   const auto plans = dataflows::plan(g, acc, df, o.plan);

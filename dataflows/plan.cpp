@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <functional>
 
+#include "dataflows/host_conversions.h"
 #include "dataflows/mapper.h"
 #include "dataflows/pinned_mapping.h"
 #include "util/checked.h"
@@ -63,13 +64,10 @@ models::FuseRules fuseRulesFor(const arch::Accelerator& acc) {
   return rules;
 }
 
-namespace {
-
-Placement placementOf(const models::Op& op, const arch::Accelerator& acc,
-                      const std::function<DType(const models::Op&)>& dtypeOfInput) {
+Placement placementOf(const models::Op& op, const arch::Accelerator& acc, DType input_dtype) {
   if (op.isGemmLike()) {
     // A dtype the array has no MACs for falls back to the host CPU.
-    return acc.array.macRate(dtypeOfInput(op)) > 0 ? Placement::Array : Placement::Host;
+    return acc.array.macRate(input_dtype) > 0 ? Placement::Array : Placement::Host;
   }
   if (op.kind == OpKind::Embedding) return Placement::Array;  // a DMA gather
   const std::string name = unitOpName(op);
@@ -78,6 +76,8 @@ Placement placementOf(const models::Op& op, const arch::Accelerator& acc,
   if (acc.sfu && acc.sfu->supports(name)) return Placement::Sfu;
   return Placement::Host;
 }
+
+namespace {
 
 // Activations live in the L2 when it exists, holds them (an activation is one op's output and
 // the next one's input: `holds` must name both) and they fit half of it; otherwise in DRAM.
@@ -168,7 +168,46 @@ int sideInput(const models::Graph& g, const models::FusionGroup& group, const mo
   return -1;
 }
 
+// A tensor one host op writes and only host ops read stays in host memory.
+void markHostResidency(std::vector<OpPlan>& plans, const models::Graph& g) {
+  const auto onHost = [&](int op_id) {
+    return op_id >= 0 && plans[static_cast<size_t>(op_id)].placement == Placement::Host;
+  };
+  for (OpPlan& p : plans) {
+    if (p.placement != Placement::Host) continue;
+    for (int t : p.op->inputs) p.input_on_host.push_back(onHost(g.producerOf(t)));
+    const std::vector<int> readers = g.consumersOf(p.op->outputs.at(0));
+    p.output_on_host = !readers.empty() && std::all_of(readers.begin(), readers.end(), onHost);
+  }
+}
+
+void checkHostFloat(const models::Graph& g, const arch::Accelerator& acc, bool fuse) {
+  const std::vector<bool> host = hostFloatOps(g, acc, fuse);
+  for (const models::Op& op : g.ops()) {
+    if (!host[static_cast<size_t>(op.id)]) continue;
+    std::vector<int> tensors = op.inputs;
+    tensors.insert(tensors.end(), op.outputs.begin(), op.outputs.end());
+    for (int t : tensors) {
+      if (isInteger(g.tensor(t).dtype)) {
+        throw Error("op '" + op.name + "' runs on the host in floating point, but tensor '" +
+                    g.tensor(t).name +
+                    "' is an integer: plan the graph dataflows::withHostConversions returns");
+      }
+    }
+  }
+}
+
 }  // namespace
+
+bool OpPlan::startsHostCall() const {
+  if (placement != Placement::Host) return false;
+  for (size_t i = 0; i < input_on_host.size(); ++i) {
+    if (input_on_host[i] && graph->tensor(op->inputs[i]).role == models::TensorRole::Activation) {
+      return false;
+    }
+  }
+  return true;
+}
 
 std::vector<OpPlan> plan(const models::Graph& g, const arch::Accelerator& acc, const Dataflow& df,
                          const PlanOptions& options) {
@@ -184,6 +223,7 @@ std::vector<OpPlan> plan(const models::Graph& g, const arch::Accelerator& acc, c
       failUnknownOp(*pin, names);
     }
   }
+  checkHostFloat(g, acc, options.fuse);
   const Homes homes = homesOf(acc);
   models::Fusion fusion = options.fuse ? models::fuse(g, fuseRulesFor(acc)) : models::Fusion{};
   fusion.group_of.resize(g.ops().size(), -1);
@@ -193,8 +233,7 @@ std::vector<OpPlan> plan(const models::Graph& g, const arch::Accelerator& acc, c
   std::vector<MapRequest> requests;
   for (const models::Op& op : g.ops()) {
     if (!op.isGemmLike() || (pin && pinnedOp(*pin) == op.name)) continue;
-    if (placementOf(op, acc, [&](const models::Op& o) { return g.tensor(o.inputs.at(0)).dtype; }) ==
-        Placement::Host) {
+    if (placementOf(op, acc, g.tensor(op.inputs.at(0)).dtype) == Placement::Host) {
       continue;
     }
     OpPlan p;
@@ -213,8 +252,7 @@ std::vector<OpPlan> plan(const models::Graph& g, const arch::Accelerator& acc, c
     OpPlan& p = plans[static_cast<size_t>(op.id)];
     p.op = &op;
     p.graph = &g;
-    p.placement =
-        placementOf(op, acc, [&](const models::Op& o) { return g.tensor(o.inputs.at(0)).dtype; });
+    p.placement = placementOf(op, acc, g.tensor(op.inputs.at(0)).dtype);
     const int gi = fusion.group_of[static_cast<size_t>(op.id)];
     models::FusionGroup* group = gi >= 0 ? &fusion.groups[static_cast<size_t>(gi)] : nullptr;
     if (group && group->anchor == op.id && p.placement == Placement::Host) {
@@ -247,6 +285,7 @@ std::vector<OpPlan> plan(const models::Graph& g, const arch::Accelerator& acc, c
       p.mapping.loops.output_dtype = p.problem.output_dtype;
     }
   }
+  markHostResidency(plans, g);
   return plans;
 }
 

@@ -43,6 +43,13 @@ struct OpPlan {
   int64_t output_bytes = 0;
   int64_t rows = 0;     // row-wise ops: number of rows (elements / row length)
   std::string unit_op;  // name the arch lists use: "softmax", "add", "relu", ...
+
+  // Host ops: a tensor another host op wrote, or that only host ops read, stays in host memory
+  // and crosses no link; the others are read from or written to shared memory over the link.
+  std::vector<bool> input_on_host;  // by input index
+  bool output_on_host = false;
+  // The op opens a host call (pays the offload overhead): no activation it reads is on the host.
+  bool startsHostCall() const;
 };
 
 struct PinnedMapping;
@@ -55,13 +62,18 @@ struct PlanOptions {
   std::shared_ptr<const PinnedMapping> pinned;
 };
 
-// Throws InfeasibleError naming the op when no mapping fits.
+// Throws InfeasibleError naming the op when no mapping fits, and tessel::Error when an op the
+// host runs in floating point has integer tensors (plan withHostConversions(graph) instead).
 std::vector<OpPlan> plan(const models::Graph& graph, const arch::Accelerator& acc,
                          const Dataflow& dataflow, const PlanOptions& options);
 
 // The fusion rules an accelerator implies: its array epilogue ops (plus batch norm, which
 // inference folds into the conv), and row-wise ops when its SFU runs them.
 models::FuseRules fuseRulesFor(const arch::Accelerator& acc);
+
+// Where an op runs when nothing is fused: a GEMM on the array if it has MACs for the input
+// dtype, else the host; a vector op on the array's epilogue path, the SFU or the host.
+Placement placementOf(const models::Op& op, const arch::Accelerator& acc, DType input_dtype);
 
 // The arch-level op name of a vector op ("softmax", "residual_add", ...).
 std::string unitOpName(const models::Op& op);

@@ -119,15 +119,7 @@ std::string toYaml(const PrecisionPlan& plan) {
   return out;
 }
 
-Graph applyPrecision(const Graph& g, const PrecisionPlan& plan) {
-  std::vector<std::string> names;
-  for (const Op& op : g.ops()) names.push_back(op.name);
-  for (const auto& e : plan.ops) {
-    if (g.findOp(e.op) < 0) {
-      throw ConfigError(e.where, "the plan names op '" + e.op + "', which workload '" + g.name +
-                                     "' does not have" + didYouMean(e.op, names));
-    }
-  }
+Graph retype(const Graph& g, const DTypeChoice& choice) {
   Graph out;
   out.name = g.name;
   std::vector<int> remap(g.tensors().size(), -1);  // old tensor -> new tensor as produced
@@ -135,8 +127,8 @@ Graph applyPrecision(const Graph& g, const PrecisionPlan& plan) {
   auto tensorFor = [&](int old_id, DType want) {
     const Tensor& t = g.tensor(old_id);
     if (remap[static_cast<size_t>(old_id)] < 0) {
-      // Inputs and weights arrive in whatever dtype their first consumer computes in.
-      remap[static_cast<size_t>(old_id)] = out.addTensor(t.name, t.shape, want, t.role);
+      const DType stored = choice.stored ? choice.stored(t, want) : want;
+      remap[static_cast<size_t>(old_id)] = out.addTensor(t.name, t.shape, stored, t.role);
     }
     const int id = remap[static_cast<size_t>(old_id)];
     if (out.tensor(id).dtype == want) return id;
@@ -148,25 +140,41 @@ Graph applyPrecision(const Graph& g, const PrecisionPlan& plan) {
     conv.kind = conversionKind(want);
     conv.inputs = {id};
     conv.outputs = {out.addTensor(name, out.tensor(id).shape, want, TensorRole::Activation)};
+    conv.layer = out.producerOf(id) >= 0 ? out.op(out.producerOf(id)).layer : -1;
     out.addOp(conv);
     converted[key] = conv.outputs[0];
     return conv.outputs[0];
   };
   for (const Op& op : g.ops()) {
-    const DType d = plan.dtypeOf(op.name);
     Op copy = op;
     for (size_t i = 0; i < op.inputs.size(); ++i) {
-      const DType want = keepsItsDType(g, op, i) ? g.tensor(op.inputs[i]).dtype : d;
-      copy.inputs[i] = tensorFor(op.inputs[i], want);
+      copy.inputs[i] = tensorFor(op.inputs[i], choice.input(op, i));
     }
     for (size_t i = 0; i < op.outputs.size(); ++i) {
       const Tensor& t = g.tensor(op.outputs[i]);
-      copy.outputs[i] = out.addTensor(t.name, t.shape, d, t.role);
+      copy.outputs[i] = out.addTensor(t.name, t.shape, choice.output(op, i), t.role);
       remap[static_cast<size_t>(op.outputs[i])] = copy.outputs[i];
     }
     out.addOp(copy);
   }
   return out;
+}
+
+Graph applyPrecision(const Graph& g, const PrecisionPlan& plan) {
+  std::vector<std::string> names;
+  for (const Op& op : g.ops()) names.push_back(op.name);
+  for (const auto& e : plan.ops) {
+    if (g.findOp(e.op) < 0) {
+      throw ConfigError(e.where, "the plan names op '" + e.op + "', which workload '" + g.name +
+                                     "' does not have" + didYouMean(e.op, names));
+    }
+  }
+  DTypeChoice choice;
+  choice.input = [&](const Op& op, size_t i) {
+    return keepsItsDType(g, op, i) ? g.tensor(op.inputs[i]).dtype : plan.dtypeOf(op.name);
+  };
+  choice.output = [&](const Op& op, size_t) { return plan.dtypeOf(op.name); };
+  return retype(g, choice);
 }
 
 }  // namespace tessel::models

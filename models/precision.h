@@ -5,6 +5,7 @@
 // engines and the functional executor read the resulting graph.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -33,6 +34,22 @@ PrecisionPlan parsePrecisionPlan(const std::string& text, const std::string& sou
 PrecisionPlan loadPrecisionPlan(const std::string& path);
 // The plan as YAML that parsePrecisionPlan reads back.
 std::string toYaml(const PrecisionPlan& plan);
+
+// The dtype each op reads each input in and writes each output in.
+struct DTypeChoice {
+  std::function<DType(const Op& op, size_t input)> input;
+  std::function<DType(const Op& op, size_t output)> output;
+  // The dtype a graph input or weight is stored in, given the dtype its first consumer reads
+  // it in; unset = that dtype (the tensor arrives already converted).
+  std::function<DType(const Tensor& t, DType first_read)> stored;
+};
+
+// The graph with every tensor in the dtype `choice` gives it (ops and names kept; the choice is
+// asked about the original graph's ops), and a Quantize (to an integer or a narrower float) or
+// Dequantize (to a wider float) op, named "<tensor>.to_<dtype>", wherever a consumer reads a
+// tensor in another dtype than its producer wrote (one per tensor and dtype, shared by its
+// consumers). Inputs and weights are stored as choice.stored says.
+Graph retype(const Graph& graph, const DTypeChoice& choice);
 
 // ConfigError (at the plan entry, with a suggestion) when the plan names an op the graph lacks.
 Graph applyPrecision(const Graph& graph, const PrecisionPlan& plan);

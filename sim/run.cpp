@@ -1,6 +1,7 @@
 #include "sim/run.h"
 
 #include "arch/bandwidth.h"
+#include "dataflows/host_conversions.h"
 #include "sim/footprint.h"
 #include "util/checked.h"
 
@@ -10,9 +11,11 @@ std::string toolVersion() { return "0.1.0"; }
 
 RunStats simulate(const models::Graph& graph, const arch::Accelerator& acc,
                   const dataflows::Dataflow& dataflow, const RunOptions& options) {
-  checkFitsDram(graph, acc);
-  return evaluatePlans(graph, acc, dataflow, dataflows::plan(graph, acc, dataflow, options.plan),
-                       options);
+  // The plans point into the converted graph: it lives until the stats are made.
+  const models::Graph converted = dataflows::withHostConversions(graph, acc, options.plan.fuse);
+  checkFitsDram(converted, acc);
+  return evaluatePlans(converted, acc, dataflow,
+                       dataflows::plan(converted, acc, dataflow, options.plan), options);
 }
 
 RunStats evaluatePlans(const models::Graph& graph, const arch::Accelerator& acc,

@@ -24,9 +24,10 @@ struct RunOptions {
   std::vector<TraceSlice>* trace = nullptr;
 };
 
-// Ops run one after another in graph order; an op's fused epilogue members are charged
-// separately (their own OpStats, placement Fused). Throws InfeasibleError when an op cannot be
-// mapped or placed.
+// The graph is first given its host conversions (dataflows::withHostConversions): the stats
+// list those Quantize/Dequantize ops too. Ops run one after another in graph order; an op's fused
+// epilogue members are charged separately (their own OpStats, placement Fused). Throws
+// InfeasibleError when an op cannot be mapped or placed.
 RunStats simulate(const models::Graph& graph, const arch::Accelerator& acc,
                   const dataflows::Dataflow& dataflow, const RunOptions& options);
 

@@ -6,6 +6,7 @@
 #include "apps/tessel/workload_args.h"
 #include "arch/load.h"
 #include "dataflows/dataflow.h"
+#include "dataflows/host_conversions.h"
 #include "models/workload.h"
 #include "reports/xval.h"
 #include "sim/footprint.h"
@@ -23,8 +24,10 @@ int xvalCommand(const XvalArgs& args, std::ostream& out) {
   checkOutputs({{"--json", args.json_path}}, {args.arch, args.dataflow});
   const arch::Accelerator acc = arch::loadFile(args.arch, args.overrides);
   const dataflows::Dataflow df = pickDataflow(args.dataflow, acc);
-  const models::Graph graph =
-      models::build(args.workload.name, toWorkloadOptions(args.workload, acc.array.input_dtype));
+  // The plans point into this graph: it carries the host's conversions (as sim::simulate's).
+  const models::Graph graph = dataflows::withHostConversions(
+      models::build(args.workload.name, toWorkloadOptions(args.workload, acc.array.input_dtype)),
+      acc);
 
   sim::RunOptions options;
   options.plan.mapper = args.mapper;

@@ -34,17 +34,24 @@ double passesOn(const arch::Sfu& sfu, const models::Op& op, const models::Graph&
   return passes;
 }
 
-// Reads every input from where it lives and writes the output to its home.
+bool inputOnHost(const dataflows::OpPlan& p, size_t i) {
+  return i < p.input_on_host.size() && p.input_on_host[i];
+}
+
+// Reads every input from where it lives and writes the output to its home; a host op's tensors
+// that stay in host memory touch neither.
 Transfer roundTrip(const dataflows::OpPlan& p, const models::Graph& g) {
   Transfer t;
   const models::Op& op = *p.op;
   for (size_t i = 0; i < op.inputs.size(); ++i) {
+    if (inputOnHost(p, i)) continue;
     const models::Tensor& in = g.tensor(op.inputs[i]);
     const int home = i == 0 ? p.input_home : i == 1 ? p.weight_home : 0;
     t.read[static_cast<size_t>(in.role == models::TensorRole::Activation ? home : 0)] +=
         static_cast<double>(in.bytes());
   }
-  t.write[static_cast<size_t>(p.output_home)] += static_cast<double>(p.output_bytes);
+  if (!p.output_on_host)
+    t.write[static_cast<size_t>(p.output_home)] += static_cast<double>(p.output_bytes);
   return t;
 }
 
@@ -88,14 +95,19 @@ void streamThrough(VectorCost& c, const dataflows::OpPlan& p, const models::Grap
   overlap(c, unit, unit_cycles, mem, acc);
 }
 
-// Host-side transfer of an op's tensors plus the call overhead, in accelerator cycles.
+// A host op's call overhead (when it opens a host call) and its link transfers: the latency of
+// each direction that moves bytes plus the bytes at the link's bandwidth, in accelerator cycles.
 double hostOverheads(const dataflows::OpPlan& p, const arch::Accelerator& acc, bool ideal_memory) {
   const arch::Host& host = acc.host;
-  double cycles = host.offload_overhead;
+  double cycles = p.startsHostCall() ? host.offload_overhead : 0;
   if (!ideal_memory && host.link_bandwidth > 0) {
-    cycles += 2 * host.link_latency +
-              (static_cast<double>(p.input_bytes) + static_cast<double>(p.output_bytes)) /
-                  host.link_bandwidth;
+    double in = 0;
+    for (size_t i = 0; i < p.op->inputs.size(); ++i) {
+      if (!inputOnHost(p, i)) in += static_cast<double>(p.graph->tensor(p.op->inputs[i]).bytes());
+    }
+    const double out = p.output_on_host ? 0 : static_cast<double>(p.output_bytes);
+    cycles += (in > 0 ? host.link_latency : 0) + (out > 0 ? host.link_latency : 0) +
+              (in + out) / host.link_bandwidth;
   }
   return cycles;
 }
@@ -218,29 +230,23 @@ VectorCost evaluateHost(const dataflows::OpPlan& p, const models::Graph& g,
   }
   const double in_elems = inputElements(p, g);
   const double out_elems = static_cast<double>(p.elements);
-  const models::Tensor& in0 = g.tensor(p.op->inputs.at(0));
-  const models::Tensor& out = g.tensor(p.op->outputs.at(0));
-  // Integer tensors are dequantized before and quantized after the host's FP computation
-  // (a conversion op is itself that cost, once).
-  double host_cycles = std::max(in_elems, out_elems) * op_cost;
-  const bool conversion = p.unit_op == "quantize" || p.unit_op == "dequantize";
-  if (!conversion && isInteger(in0.dtype)) {
-    host_cycles += in_elems * std::max(0.0, host.costPerElement("dequantize"));
-  }
-  if (!conversion && isInteger(out.dtype)) {
-    host_cycles += out_elems * std::max(0.0, host.costPerElement("quantize"));
+  // Conversions are ops of their own (dataflows::withHostConversions): this op's tensors are
+  // the ones it computes on, and it streams them through host memory at least once.
+  const double host_cycles = std::max(in_elems, out_elems) * op_cost;
+  double moved = static_cast<double>(p.output_bytes);
+  for (int t : p.op->inputs) {
+    if (g.tensor(t).role != models::TensorRole::Weight)
+      moved += static_cast<double>(g.tensor(t).bytes());
   }
   double host_seconds = host_cycles / host.clock_hz;
   if (host.mem_bandwidth_bytes_per_s > 0 && !ideal_memory) {
-    // The FP32 working copy streams through host memory at least once in and once out.
-    host_seconds =
-        std::max(host_seconds, 4.0 * (in_elems + out_elems) / host.mem_bandwidth_bytes_per_s);
+    host_seconds = std::max(host_seconds, moved / host.mem_bandwidth_bytes_per_s);
   }
   const double cycles = host_seconds * acc.clock_hz + hostOverheads(p, acc, ideal_memory);
   c.cycles[static_cast<size_t>(Cause::Host)] = cycles;
-  // The core issues at its sustained rate while it computes; its FP32 copy streams in and out.
+  // The core issues at its sustained rate while it computes; its tensors stream in and out.
   c.host_flops = host_cycles * host.flops / host.clock_hz;
-  c.host_bytes = 4.0 * (in_elems + out_elems);
+  c.host_bytes = moved;
   c.traffic = roundTrip(p, g);  // the host reads and writes the tensors in shared memory
   return c;
 }

@@ -8,6 +8,7 @@
 
 #include "arch/load.h"
 #include "dataflows/dataflow.h"
+#include "dataflows/host_conversions.h"
 #include "dataflows/mapper.h"
 #include "dataflows/nest/candidates.h"
 #include "dataflows/nest/cost.h"
@@ -160,7 +161,8 @@ TEST(NestSearch, NeverWorseThanGemminiAutoOnGemminiConfigs) {
     const arch::Accelerator acc = shipped(config);
     const Hardware hw = dataflows::nest::hardwareOf(acc);
     for (const char* w : {"gpt2-small", "bert-base", "resnet50"}) {
-      const models::Graph g = workload(w);
+      // Host ops get their conversions first, as sim::simulate does.
+      const models::Graph g = dataflows::withHostConversions(workload(w), acc);
       const auto search = planned(g, acc, "search");
       const auto heuristic = planned(g, acc, "gemmini-auto");
       int compared = 0;
@@ -250,7 +252,9 @@ TEST(NestSearch, NeverSlowerNorHeavierThanFoldAfterFold) {
   for (const char* config : {"gemmini-default", "gemmini-survey-model"}) {
     const arch::Accelerator acc = shipped(config);
     for (const char* w : {"gpt2-small", "resnet50"}) {
-      EXPECT_GT(expectNoWorseThanFolds(workload(w), acc, config), 10) << w;
+      EXPECT_GT(
+          expectNoWorseThanFolds(dataflows::withHostConversions(workload(w), acc), acc, config), 10)
+          << w;
     }
   }
 }
@@ -298,7 +302,8 @@ TEST(NestSearch, NeverSlowerNorHeavierThanFoldAfterFoldOnOtherArrays) {
         std::string(TESSEL_SOURCE_DIR) + "/configs/arch/gemmini-default.yaml", overrides);
     for (const auto& [name, options] : loads) {
       const std::string label = overrides[0] + " " + overrides[1];
-      EXPECT_GT(expectNoWorseThanFolds(models::build(name, options), acc, label), 0) << name;
+      const models::Graph g = dataflows::withHostConversions(models::build(name, options), acc);
+      EXPECT_GT(expectNoWorseThanFolds(g, acc, label), 0) << name;
     }
   }
 }

@@ -7,6 +7,7 @@
 
 #include "arch/load.h"
 #include "dataflows/dataflow.h"
+#include "dataflows/host_conversions.h"
 #include "dataflows/plan.h"
 #include "models/workload.h"
 
@@ -33,7 +34,8 @@ inline Planned planned(arch::Accelerator acc, const std::string& workload,
   models::WorkloadOptions o;
   o.seq = seq;
   o.dtype = p.acc.array.input_dtype;
-  p.graph = std::make_unique<models::Graph>(models::build(workload, o));
+  p.graph = std::make_unique<models::Graph>(
+      dataflows::withHostConversions(models::build(workload, o), p.acc));
   dataflows::PlanOptions po;
   po.mapper = mapper;
   po.mapper_options.budget = 4000;
