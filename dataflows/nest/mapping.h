@@ -27,6 +27,10 @@ struct Mapping {
   Factors rows = kOnes;            // spatial factors across array rows (product <= rows)
   Factors cols = kOnes;            // and columns
   bool double_buffered = true;     // on-chip tiles are double-buffered: loads hide under compute
+  // Inputs, weights: moved in again by every local tile even when unchanged (Gemmini's
+  // tiled_matmul_outer, gemmini.h: each gemmini_loop_ws call loads its own A and B blocks), so
+  // trailing loops they do not depend on give them no temporal reuse in the local memory.
+  std::array<bool, 2> reload_each_tile{false, false};
 
   // Elements along d of the tile held at `level` (its factors and everything below, spatial
   // included when level is at or above the fan-out).

@@ -109,6 +109,7 @@ void lowerGemm(const dataflows::OpPlan& plan, const analytical::NestCost& nc, Ge
     st.queue = Queue::Store;
     st.tensor = kOut;
     st.tile = static_cast<int32_t>(out.tiles - 1);
+    st.request_bytes = c.request_bytes[kOut];
     const uint32_t id = s.add(st);
     s.dependOn(last_compute);
     out_store[size_t(slot[kOut])] = id;
@@ -149,6 +150,7 @@ void lowerGemm(const dataflows::OpPlan& plan, const analytical::NestCost& nc, Ge
       for (size_t i = j; i < loops.size(); ++i) {
         for (int t = 0; t < 3; ++t) pending[size_t(t)] |= nest::Problem::relevant(Operand(t), loops[i].d);
       }
+      for (int t : {kIn, kW}) pending[size_t(t)] |= m.reload_each_tile[size_t(t)];
     }
     nest::Factors start{}, size = tile;
     bool empty = false, revisit = false;
@@ -178,6 +180,7 @@ void lowerGemm(const dataflows::OpPlan& plan, const analytical::NestCost& nc, Ge
       ld.queue = Queue::Load;
       ld.tensor = static_cast<int8_t>(t);
       ld.tile = tile_id;
+      ld.request_bytes = c.request_bytes[size_t(t)];
       last_load[size_t(t)] = s.add(ld);
       s.dependOn(slot_user[size_t(t)][size_t(slot[size_t(t)])]);
       const double fp = shape.footprint[size_t(t)];
@@ -201,6 +204,7 @@ void lowerGemm(const dataflows::OpPlan& plan, const analytical::NestCost& nc, Ge
         ld.queue = Queue::Load;
         ld.tensor = kOut;
         ld.tile = tile_id;
+        ld.request_bytes = c.request_bytes[kOut];
         reload = s.add(ld);
         s.dependOn(out_store[size_t(slot[kOut])]);
         const auto it = stored.find(key);
