@@ -233,7 +233,9 @@ class GemminiAutoMapper final : public Mapper {
       const int64_t j0 = count(std::max<int64_t>(1, p.n), r.mapping.tile_n);
       const int64_t k0 = count(std::max<int64_t>(1, p.k), r.mapping.tile_k);
       const bool ws = df.name == "ws";
-      r.mapping.nest.reload_each_tile = {!(ws && i0 * k0 <= 2), !(ws && j0 * k0 <= 2)};
+      using Reload = nest::Mapping::Reload;
+      r.mapping.nest.reload = {ws && i0 * k0 <= 2 ? Reload::Once : Reload::EveryTile,
+                               ws && j0 * k0 <= 2 ? Reload::Once : Reload::EveryTile};
       r.mapping.loops = gemm.loops;
       r.mapping.hw = std::move(hw);
     }

@@ -380,10 +380,14 @@ Cost evaluate(const Problem& p, const Mapping& m, const Hardware& hw, const Cost
       const bool crosses = par <= local && (mac || ch == pe);
       const bool share = t == Operand::Output ? hw.reduction : hw.multicast;
       const Space space = crosses && share ? Space::Collapse : Space::All;
-      const bool reload = t != Operand::Output && ch == local && m.reload_each_tile[ts];
-      const bool reuse = !mac && !reload;
-      const double u = nest.volume(t, cut, reuse, space);
-      const double dlv = crosses ? nest.volume(t, cut, reuse, Space::All) : u;
+      // EveryTile re-loads into the local memory (an L2 above serves them); a tensor loaded
+      // Once never moves again on any hop down to the local memory.
+      Mapping::Reload how = t != Operand::Output && ch <= local ? m.reload[ts] : Mapping::Reload::Nest;
+      if (how == Mapping::Reload::EveryTile && ch != local) how = Mapping::Reload::Nest;
+      const bool reuse = !mac && how != Mapping::Reload::EveryTile;
+      double u = nest.volume(t, cut, reuse, space);
+      double dlv = crosses ? nest.volume(t, cut, reuse, Space::All) : u;
+      if (how == Mapping::Reload::Once) u = dlv = p.elements(t);
       const Level& lp = hw.levels[size_t(par)];
       if (t != Operand::Output) {
         double b = sizeOf(t == Operand::Input ? p.input_dtype : p.weight_dtype);
@@ -483,8 +487,19 @@ Cost evaluate(const Problem& p, const Mapping& m, const Hardware& hw, const Cost
   const double busy = std::max({c.array, c.local, c.noc});
   std::array<double, kTensors> fills{};
   for (int t = 0; t < kTensors; ++t) {
-    const bool reload = t != at(Operand::Output) && m.reload_each_tile[size_t(t)];
-    fills[size_t(t)] = reload ? tiles : nest.fills(static_cast<Operand>(t), nest.cut(local));
+    const auto x = static_cast<Operand>(t);
+    fills[size_t(t)] = nest.fills(x, nest.cut(local));
+    if (x == Operand::Output) continue;
+    if (m.reload[size_t(t)] == Mapping::Reload::EveryTile) fills[size_t(t)] = tiles;
+    if (m.reload[size_t(t)] == Mapping::Reload::Once) {  // each distinct tile once
+      double distinct = 1;
+      for (Dim d : kAllDims) {
+        if (Problem::relevant(x, d)) {
+          distinct *= static_cast<double>(ceilDiv(p.of(d), std::min(p.of(d), m.tile(local, d, local))));
+        }
+      }
+      fills[size_t(t)] = distinct;
+    }
   }
   c.cycles = m.double_buffered
                  ? overlapped(p, m, hw, c, busy, tiles, c.offchip - edges, o, fills) + prologue + epilogue
