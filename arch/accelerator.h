@@ -43,6 +43,10 @@ struct Dma {
   double bus_bytes_per_cycle = 16;  // width of the DMA data bus
   int max_request_bytes = 64;       // bytes per memory request
   int max_inflight = 16;            // outstanding requests (Little's law bounds throughput)
+  // One request per tile row (at most max_request bytes each), as Gemmini's StreamReader and
+  // StreamWriter issue them (DMA.scala): a narrow row makes a short request. false: every
+  // request carries max_request bytes whatever the tile's shape.
+  bool row_requests = true;
 };
 
 // The command path from the host to the blocks: commands wait in a reservation station with a

@@ -93,6 +93,7 @@ void putRest(Canon& c, const Accelerator& acc) {
   c.put("dma.bus_width", acc.dma.bus_bytes_per_cycle);
   c.put("dma.max_request", acc.dma.max_request_bytes);
   c.put("dma.max_inflight", acc.dma.max_inflight);
+  c.put("dma.row_requests", acc.dma.row_requests);
   c.put("controller.load_entries", acc.controller.load_entries);
   c.put("controller.execute_entries", acc.controller.execute_entries);
   c.put("controller.store_entries", acc.controller.store_entries);

@@ -230,6 +230,10 @@ std::vector<ParamSpec> dmaParams() {
               into(dma, &Dma::max_request_bytes))),
       pos(opt("max_inflight", T::Integer, "16", "outstanding requests",
               into(dma, &Dma::max_inflight))),
+      opt("row_requests", T::Boolean, "true",
+          "one request per tile row (a narrow row makes a short request); false: every "
+          "request carries max_request bytes",
+          into(dma, &Dma::row_requests)),
   };
 }
 

@@ -145,6 +145,7 @@ class GemminiAutoMapper final : public Mapper {
       const LocalCapacity cap = localCapacity(acc, double_buffered);
       auto fits = [&](const Triple& b) { return tiling.fits(tiling.tile(b), cap); };
       Triple b = start(p, acc, tiling, max, cap, constraints);
+      if (!fits(b)) b[at(Dim::K)] = 1;  // only off Gemmini's geometry (non-square blocks)
       if (!fits(b)) continue;
       grow(b, max, fits, constraints.whole_rows);
       return accept(r, df, acc, p, tiling.tile(b), double_buffered);
@@ -172,7 +173,11 @@ class GemminiAutoMapper final : public Mapper {
   }
 
  private:
-  // Gemmini's first tile: a square of output blocks sized to the usable accumulator.
+  // Gemmini's first tile (tiled_matmul_auto in gemmini.h): a square of output blocks sized to
+  // the usable accumulator, tile_I = tile_J = sqrt(ACC_ROWS / 2 / DIM), and tile_K = (the
+  // scratchpad's input blocks in half the usable scratchpad) / tile_I, i.e. db_max_tile_k =
+  // (BANK_NUM x BANK_ROWS / 2 / 2 / DIM) / db_max_tile_i_j, each clipped to the problem. The
+  // first tile then holds A and B in the usable scratchpad in equal parts.
   static Triple start(const Problem& p, const arch::Accelerator& acc, const Tiling& tiling,
                       const Triple& max, const LocalCapacity& cap,
                       const MapConstraints& constraints) {
@@ -189,7 +194,12 @@ class GemminiAutoMapper final : public Mapper {
     const auto side = static_cast<int64_t>(std::sqrt(out_bytes / out_block));
     b[at(Dim::M)] = std::clamp<int64_t>(side, 1, max[at(Dim::M)]);
     b[at(Dim::N)] = std::clamp<int64_t>(side, 1, max[at(Dim::N)]);
-    (void)p;
+    if (!cap.shared && !cap.weights_bypass && side > 0) {
+      const double in_block = static_cast<double>(tiling.block[at(Dim::M)]) *
+                              static_cast<double>(tiling.block[at(Dim::K)]) * bytesOf(p.input_dtype);
+      const auto mats = static_cast<int64_t>(static_cast<double>(cap.input_weight_bytes) / 2 / in_block);
+      b[at(Dim::K)] = std::clamp<int64_t>(mats / side, 1, max[at(Dim::K)]);
+    }
     return b;
   }
 
@@ -215,6 +225,17 @@ class GemminiAutoMapper final : public Mapper {
     if (auto m = tileAsNest(r.mapping, gemm, *hw, df)) {
       r.mapping.has_nest = true;
       r.mapping.nest = *m;
+      // gemmini.h, tiled_matmul_outer: every gemmini_loop_ws call (one tile, i0 -> j0 -> k0)
+      // moves its A and B blocks in, except that a weight-stationary run keeps A when
+      // I0 x K0 <= 2 (a_reuse) and B when J0 x K0 <= 2 (b_reuse).
+      auto count = [](int64_t e, int64_t t) { return (e + t - 1) / t; };
+      const int64_t i0 = count(std::max<int64_t>(1, p.m), r.mapping.tile_m);
+      const int64_t j0 = count(std::max<int64_t>(1, p.n), r.mapping.tile_n);
+      const int64_t k0 = count(std::max<int64_t>(1, p.k), r.mapping.tile_k);
+      const bool ws = df.name == "ws";
+      using Reload = nest::Mapping::Reload;
+      r.mapping.nest.reload = {ws && i0 * k0 <= 2 ? Reload::Once : Reload::EveryTile,
+                               ws && j0 * k0 <= 2 ? Reload::Once : Reload::EveryTile};
       r.mapping.loops = gemm.loops;
       r.mapping.hw = std::move(hw);
     }

@@ -240,6 +240,17 @@ namespace {
 // `rest` is the off-chip time left once the first tile's loads and the last tile's store are
 // taken out (the prologue and the epilogue); it overlaps the first n - 1 tiles' work, and the
 // last tile's work waits for its own operands, alone.
+// Off-chip level l's transfer time: each tensor's bytes at the rate its requests stream at.
+double levelTime(const Hardware& hw, const Cost& c, int l) {
+  double time = 0;
+  for (size_t t = 0; t < kTensors; ++t) {
+    const double bytes = c.reads[size_t(l)][t] + c.writes[size_t(l)][t];
+    const double rate = offchipRate(hw, l, c.request_bytes[t]);
+    if (bytes > 0 && rate > 0) time += bytes / rate;
+  }
+  return time;
+}
+
 double pingPong(double work, double move, double latency) {
   return std::max({work, move, (move + latency + work) / 2});
 }
@@ -257,18 +268,13 @@ double overlapped(const Problem& p, const Mapping& m, const Hardware& hw, const 
   int bind = 0;
   double worst = -1;
   for (int l = 0; l < hw.local(); ++l) {
-    const Level& lv = hw.levels[size_t(l)];
-    double bytes = 0;
-    for (size_t t = 0; t < kTensors; ++t) bytes += c.reads[size_t(l)][t] + c.writes[size_t(l)][t];
-    const double time = lv.bandwidth[0] > 0 ? bytes / lv.bandwidth[0] : 0;
+    const double time = levelTime(hw, c, l);
     if (time > worst) worst = time, bind = l;
   }
-  const Level& lb = hw.levels[size_t(bind)];
   std::array<double, kTensors> off{}, total_fp{};
   for (size_t t = 0; t < kTensors; ++t) {
-    off[t] = lb.bandwidth[0] > 0
-                 ? scale * (c.reads[size_t(bind)][t] + c.writes[size_t(bind)][t]) / lb.bandwidth[0]
-                 : 0;
+    const double rate = offchipRate(hw, bind, c.request_bytes[t]);
+    off[t] = rate > 0 ? scale * (c.reads[size_t(bind)][t] + c.writes[size_t(bind)][t]) / rate : 0;
     for (const TileClass& k : classes) total_fp[t] += k.count * p.footprint(static_cast<Operand>(t), k.size);
   }
   const double overhead = (c.array - c.steps / o.mac_rate) / tiles;  // skew and swaps per tile
@@ -313,6 +319,32 @@ double overlapped(const Problem& p, const Mapping& m, const Hardware& hw, const 
 
 }  // namespace
 
+PerTensor requestBytes(const Problem& p, const Mapping& m, const Hardware& hw) {
+  PerTensor r{};
+  const Dim run[kTensors] = {Dim::C, Dim::K, Dim::K};
+  const DType dt[kTensors] = {p.input_dtype, p.weight_dtype, p.output_dtype};
+  const int local = hw.local();
+  for (size_t t = 0; t < kTensors; ++t) {
+    r[t] = hw.dma_request;
+    if (!hw.dma_row_requests) continue;
+    const Dim d = run[t];
+    const auto elements = std::min(p.of(d), m.tile(local, d, local));
+    const double bytes = static_cast<double>(elements) * sizeOf(dt[t]);
+    r[t] = bytes / std::ceil(bytes / hw.dma_request);
+  }
+  return r;
+}
+
+double offchipRate(const Hardware& hw, int level, double request_bytes) {
+  const Level& lv = hw.levels[size_t(level)];
+  double rate = lv.bandwidth[0];
+  if (hw.dma_inflight > 0 && lv.latency > 0 && request_bytes > 0) {
+    const double window = hw.dma_inflight * request_bytes / lv.latency;
+    rate = rate > 0 ? std::min(rate, window) : window;
+  }
+  return rate;
+}
+
 double tileSteps(const Mapping& m, const Hardware& hw, const Factors& size) {
   double steps = 1;
   for (Dim d : kAllDims) steps *= stepsAlong(m, hw, d, size[at(d)], hw.local());
@@ -324,6 +356,7 @@ Cost evaluate(const Problem& p, const Mapping& m, const Hardware& hw, const Cost
   c.reason = checkCapacity(p, m, hw);
   if (!c.reason.empty()) return c;
   c.ok = true;
+  c.request_bytes = requestBytes(p, m, hw);
   const Nest nest(p, m, hw);
   const size_t nl = hw.levels.size();
   const int pe = hw.pe(), local = hw.local();
@@ -347,8 +380,14 @@ Cost evaluate(const Problem& p, const Mapping& m, const Hardware& hw, const Cost
       const bool crosses = par <= local && (mac || ch == pe);
       const bool share = t == Operand::Output ? hw.reduction : hw.multicast;
       const Space space = crosses && share ? Space::Collapse : Space::All;
-      const double u = nest.volume(t, cut, !mac, space);
-      const double dlv = crosses ? nest.volume(t, cut, !mac, Space::All) : u;
+      // EveryTile re-loads into the local memory (an L2 above serves them); a tensor loaded
+      // Once never moves again on any hop down to the local memory.
+      Mapping::Reload how = t != Operand::Output && ch <= local ? m.reload[ts] : Mapping::Reload::Nest;
+      if (how == Mapping::Reload::EveryTile && ch != local) how = Mapping::Reload::Nest;
+      const bool reuse = !mac && how != Mapping::Reload::EveryTile;
+      double u = nest.volume(t, cut, reuse, space);
+      double dlv = crosses ? nest.volume(t, cut, reuse, Space::All) : u;
+      if (how == Mapping::Reload::Once) u = dlv = p.elements(t);
       const Level& lp = hw.levels[size_t(par)];
       if (t != Operand::Output) {
         double b = sizeOf(t == Operand::Input ? p.input_dtype : p.weight_dtype);
@@ -429,25 +468,39 @@ Cost evaluate(const Problem& p, const Mapping& m, const Hardware& hw, const Cost
   c.noc = hw.noc_bandwidth > 0 ? noc_total / hw.noc_bandwidth : 0;
   double prologue = 0, epilogue = 0, edges = 0;
   if (!o.ideal_memory) {
-    for (int l = 0; l < local; ++l) {
-      const Level& lv = hw.levels[size_t(l)];
-      double bytes = 0;
-      for (size_t t = 0; t < kTensors; ++t) bytes += c.reads[size_t(l)][t] + c.writes[size_t(l)][t];
-      if (lv.bandwidth[0] > 0) c.offchip = std::max(c.offchip, bytes / lv.bandwidth[0]);
-    }
-    // The first tile's loads cannot hide behind compute, nor the last tile's store.
+    for (int l = 0; l < local; ++l) c.offchip = std::max(c.offchip, levelTime(hw, c, l));
+    // The first tile's loads cannot hide behind compute, nor the last tile's store; they take
+    // the whole path (DRAM, and the L2 when there is one) at the rate their requests stream.
     const Factors tile = m.tileAt(local, local);
-    const double bw = hw.offchip_bandwidth > 0 ? hw.offchip_bandwidth : 1e300;
-    const double loads = (p.footprint(Operand::Input, tile) * sizeOf(p.input_dtype) * p.im2col_unique +
-                          p.footprint(Operand::Weight, tile) * sizeOf(p.weight_dtype)) / bw;
+    auto bw = [&](Operand t) {
+      const double r = offchipRate(hw, hw.dram, c.request_bytes[at(t)]);
+      return r > 0 ? r : 1e300;
+    };
+    const double loads =
+        p.footprint(Operand::Input, tile) * sizeOf(p.input_dtype) * p.im2col_unique / bw(Operand::Input) +
+        p.footprint(Operand::Weight, tile) * sizeOf(p.weight_dtype) / bw(Operand::Weight);
     prologue = hw.offchip_latency + loads;
-    epilogue = p.footprint(Operand::Output, tile) * sizeOf(p.output_dtype) / bw;
+    epilogue = p.footprint(Operand::Output, tile) * sizeOf(p.output_dtype) / bw(Operand::Output);
     // Those transfers are the first and last of the off-chip stream: the rest overlaps compute.
     edges = std::min(c.offchip, loads + epilogue);
   }
   const double busy = std::max({c.array, c.local, c.noc});
   std::array<double, kTensors> fills{};
-  for (int t = 0; t < kTensors; ++t) fills[size_t(t)] = nest.fills(static_cast<Operand>(t), nest.cut(local));
+  for (int t = 0; t < kTensors; ++t) {
+    const auto x = static_cast<Operand>(t);
+    fills[size_t(t)] = nest.fills(x, nest.cut(local));
+    if (x == Operand::Output) continue;
+    if (m.reload[size_t(t)] == Mapping::Reload::EveryTile) fills[size_t(t)] = tiles;
+    if (m.reload[size_t(t)] == Mapping::Reload::Once) {  // each distinct tile once
+      double distinct = 1;
+      for (Dim d : kAllDims) {
+        if (Problem::relevant(x, d)) {
+          distinct *= static_cast<double>(ceilDiv(p.of(d), std::min(p.of(d), m.tile(local, d, local))));
+        }
+      }
+      fills[size_t(t)] = distinct;
+    }
+  }
   c.cycles = m.double_buffered
                  ? overlapped(p, m, hw, c, busy, tiles, c.offchip - edges, o, fills) + prologue + epilogue
                                : busy + c.offchip + tiles * (o.ideal_memory ? 0 : hw.offchip_latency);

@@ -40,6 +40,7 @@ struct Cost {
   double local = 0;         // the local SRAMs' port time
   double noc = 0;           // the NoC's transfer time
   double offchip = 0;       // DRAM/L2 transfer time
+  PerTensor request_bytes{};  // bytes per DMA request for each tensor's tile rows (requestBytes)
   double cycles = 0;        // the op's latency
   double utilization = 0;   // macs / (cycles x PEs x rate)
   std::vector<PerTensor> reads, writes;  // bytes per Hardware level and tensor
@@ -59,6 +60,20 @@ struct Cost {
 std::string checkCapacity(const Problem& p, const Mapping& m, const Hardware& hw);
 
 Cost evaluate(const Problem& p, const Mapping& m, const Hardware& hw, const CostOptions& o);
+
+// Bytes per DMA request for each tensor of the mapping's local tile. Gemmini's DMA issues one
+// request per row of a tile (StreamReader/StreamWriter, DMA.scala: a mvin or mvout command is
+// split into rows, each row into aligned requests of at most dma_maxbytes), and the loop
+// unroller moves at most max_block_len = dma_maxbytes / (DIM x element bytes) blocks per row
+// (LoopMatmul.scala, LoopMatmulLdA/LdB/StC). A row is the tile's run along the tensor's
+// contiguous dim (row-major A[m][k], B[k][n], C[m][n]; NHWC inputs and outputs, HWIO weights):
+// c for inputs, k (the GEMM's n) for weights and outputs. A run of b bytes takes ceil(b / max)
+// requests, b / ceil(b / max) bytes each. With hw.dma_row_requests false: max each.
+PerTensor requestBytes(const Problem& p, const Mapping& m, const Hardware& hw);
+
+// The rate at which off-chip level `level` streams requests of `request_bytes`: its bandwidth,
+// and Little's law over the DMA's window, dma_inflight x request_bytes / the level's round trip.
+double offchipRate(const Hardware& hw, int level, double request_bytes);
 
 // Array steps (MAC slots per PE) of one local tile whose extents are `size`, partial array
 // tiles included: the per-tile share of Cost::steps that a command-level engine times.

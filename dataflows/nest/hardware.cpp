@@ -115,8 +115,14 @@ Hardware hardwareOf(const arch::Accelerator& acc) {
       hw.offchip_latency += acc.levels[i].latency;
       const double bw = std::min(acc.levels[i].bandwidth, acc.dma.bus_bytes_per_cycle);
       hw.levels.push_back(offChipLevel(acc, i, bw));
+      hw.levels.back().latency = acc.levels[i].latency;  // an L2 hit
     }
   }
+  // A request DRAM serves passes the L2 both ways: its round trip is the whole path's.
+  if (hw.dram >= 0) hw.levels[size_t(hw.dram)].latency = hw.offchip_latency;
+  hw.dma_inflight = acc.dma.max_inflight;
+  hw.dma_request = std::max(1, acc.dma.max_request_bytes);
+  hw.dma_row_requests = acc.dma.row_requests;
   hw.levels.push_back(localLevel(acc));
   hw.levels.push_back(peLevel(acc));
   const arch::ComputeArray& a = acc.array;

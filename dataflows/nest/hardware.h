@@ -29,6 +29,7 @@ struct Level {
   std::array<double, kTensors> bandwidth{};
   std::array<double, kTensors> read_pj{};
   std::array<double, kTensors> write_pj{};
+  double latency = 0;  // off-chip: a DMA request's round trip when this level serves it (cycles)
 };
 
 struct Hardware {
@@ -46,6 +47,11 @@ struct Hardware {
   double mac_pj = 0;
   double offchip_bandwidth = 0;  // bytes/cycle between the off-chip levels and the local ones
   double offchip_latency = 0;    // cycles
+  // The DMA's request window (Gemmini DMA.scala: max_in_flight_mem_reqs requests of at most
+  // dma_maxbytes, one per tile row): see offchipRate in cost.h.
+  double dma_inflight = 0;       // requests outstanding at once (0 = no window)
+  double dma_request = 64;       // bytes per request at most
+  bool dma_row_requests = true;  // a request per tile row (else every request is dma_request)
   double fill_drain = 0;         // systolic skew per local tile
   bool weight_double_buffered = true;
   DType accum_dtype = DType::Int32;

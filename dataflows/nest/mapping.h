@@ -27,6 +27,14 @@ struct Mapping {
   Factors rows = kOnes;            // spatial factors across array rows (product <= rows)
   Factors cols = kOnes;            // and columns
   bool double_buffered = true;     // on-chip tiles are double-buffered: loads hide under compute
+  // How inputs and weights come into the local memory. Nest: when the loop nest changes their
+  // tile (trailing loops they do not depend on leave it in place). EveryTile: moved in again by
+  // every local tile even when unchanged (Gemmini's tiled_matmul_outer, gemmini.h: each
+  // gemmini_loop_ws call loads its own A and B blocks). Once: each distinct tile is moved in
+  // once and stays (tiled_matmul_outer's a_reuse / b_reuse: at most two tiles, one per
+  // scratchpad half).
+  enum class Reload : uint8_t { Nest, EveryTile, Once };
+  std::array<Reload, 2> reload{Reload::Nest, Reload::Nest};
 
   // Elements along d of the tile held at `level` (its factors and everything below, spatial
   // included when level is at or above the fan-out).

@@ -27,7 +27,8 @@ const char* const kTensorNames[3] = {"inputs", "weights", "outputs"};
 BlockModels buildModels(const arch::Accelerator& acc, const nest::Hardware& hw, bool ideal) {
   std::vector<MemoryPath::LevelRate> rates;
   for (int l = 0; l < hw.local(); ++l) {
-    rates.push_back({hw.levels[size_t(l)].arch_level[0], hw.levels[size_t(l)].bandwidth[0]});
+    rates.push_back({hw.levels[size_t(l)].arch_level[0], hw.levels[size_t(l)].bandwidth[0],
+                     hw.levels[size_t(l)].latency});
   }
   BlockModels m{MemoryPath(rates, acc, ideal), {}, {}, {}, {}, {}, {}, 0, {}};
   m.ports.assign(acc.levels.size(), Timeline{});

@@ -96,6 +96,7 @@ const std::vector<std::string> kParams = {
     "dma.bus_width",
     "dma.max_request",
     "dma.max_inflight",
+    "dma.row_requests",
     "controller.load_entries",
     "controller.execute_entries",
     "controller.store_entries",

@@ -1,8 +1,10 @@
 // The Gemmini tiled_matmul_auto heuristic, checked against hand-run steps of the algorithm.
 #include "dataflows/mapper.h"
+#include "dataflows/nest/cost.h"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <utility>
 
@@ -33,20 +35,76 @@ Problem gemm(int64_t m, int64_t k, int64_t n) {
 
 TEST(DataflowsGemminiAuto, GptQkvOnDefaultConfig) {
   // Usable halves: scratchpad 128 KiB, accumulator 32 KiB = 32 blocks of 16x16 int32 (1 KiB).
-  // Start m = n = floor(sqrt(32)) = 5 blocks, k = 1. Round 1: n -> 6 (5*6 = 30 blocks fit),
-  // m -> 6 would need 36 (no), k -> 2. Then n and m stay; k grows while the int8 inputs
-  // (5k + 6k) * 256 B <= 128 KiB, i.e. k <= 46 (< 48 = 768/16). Tile 80 x 96 x 736.
+  // gemmini.h, tiled_matmul_auto: start tile_I = tile_J = floor(sqrt(32)) = 5 blocks and
+  // tile_K = db_max_tile_k = (16384 rows / 4 / 16 = 256 input blocks) / 5 = 51, clipped to
+  // 768/16 = 48. The inputs then take (5 + 5) * 48 * 256 B = 120 KiB of the 128 KiB half.
+  // Round 1: n -> 6 would need (5 + 6) * 48 * 256 B = 132 KiB (no), m -> 6 would need 36
+  // accumulator blocks (no), k is whole. Tile 80 x 80 x 768.
   const auto a = gemminiLike();
   const auto r = dataflows::makeMapper("gemmini-auto")
                      ->map(gemm(512, 768, 2304), a, dataflows::loadDataflow("ws"), {});
   ASSERT_TRUE(r.ok) << r.reason;
   EXPECT_EQ(r.mapping.tile_m, 80);
-  EXPECT_EQ(r.mapping.tile_n, 96);
-  EXPECT_EQ(r.mapping.tile_k, 736);
+  EXPECT_EQ(r.mapping.tile_n, 80);
+  EXPECT_EQ(r.mapping.tile_k, 768);
   // The same tile as the loop nest the engines cost: 16x16 blocks, the 80 rows of m streamed
-  // through the PEs, 6 x 46 blocks per tile, 7 x 24 x 2 tiles (the last m and k tiles partial).
+  // through the PEs, 5 x 48 blocks per tile, 7 x 29 tiles (the last m and n tiles partial).
   EXPECT_EQ(r.mapping.brief(),
-            "ws rows k:16  cols n:16 | pe m80 | scratchpad+accumulator n6 k46 | dram m7 n24 k2");
+            "ws rows k:16  cols n:16 | pe m80 | scratchpad+accumulator n5 k48 | dram m7 n29");
+}
+
+// BERT-base's attention projection at sequence 512 (m = 512, k = n = 768) on both SRAM splits
+// of the survey's co-design step 1; the tiles, loop counts and re-loaded bytes Gemmini's
+// software makes (gemmini.h: tiled_matmul_auto picks the tile, tiled_matmul_outer walks
+// i0 -> j0 -> k0 and each gemmini_loop_ws call moves in its own A and B blocks).
+TEST(DataflowsGemminiAuto, BertProjectionTilesOnBothSramSplits) {
+  const Problem p = gemm(512, 768, 768);
+  // 256 KiB / 64 KiB: tile_I = tile_J = floor(sqrt(1024 / 2 / 16)) = 5 blocks, tile_K =
+  // (16384 / 4 / 16) / 5 = 51 -> 48 (all of k). J -> 6 would need (5 + 6) x 48 x 256 B = 132 KiB
+  // of the 128 KiB half. Tile 80 x 80 x 768: I0 = ceil(512 / 80) = 7, J0 = ceil(768 / 80) = 10,
+  // K0 = 1: 70 loop calls. A is moved in once per j0 (10 x 512 x 768 = 3,932,160 B), B once per
+  // i0 (7 x 768 x 768 = 4,128,768 B): 8,060,928 B.
+  auto base = gemminiLike();
+  const auto a = dataflows::makeMapper("gemmini-auto")->map(p, base, dataflows::loadDataflow("ws"), {});
+  ASSERT_TRUE(a.ok) << a.reason;
+  EXPECT_EQ(a.mapping.tile_m, 80);
+  EXPECT_EQ(a.mapping.tile_n, 80);
+  EXPECT_EQ(a.mapping.tile_k, 768);
+  // 64 KiB / 256 KiB: tile_I = tile_J = floor(sqrt(4096 / 2 / 16)) = 11, tile_K = (4096 / 4 /
+  // 16) / 11 = 5; J or I -> 12 needs 132 accumulator blocks of the 128, K -> 6 needs
+  // (11 + 11) x 6 x 256 B = 33 KiB of the 32 KiB half. Tile 176 x 176 x 80: I0 = 3, J0 = 5,
+  // K0 = 10: 150 loop calls, more than twice the baseline's, but A is moved in 5 times
+  // (1,966,080 B) and B 3 times (1,769,472 B): 3,735,552 B, 46% of the baseline's.
+  auto rebalanced = gemminiLike();
+  rebalanced.levels[1].capacity_bytes = 64 * 1024;
+  rebalanced.levels[2].capacity_bytes = 256 * 1024;
+  const auto b =
+      dataflows::makeMapper("gemmini-auto")->map(p, rebalanced, dataflows::loadDataflow("ws"), {});
+  ASSERT_TRUE(b.ok) << b.reason;
+  EXPECT_EQ(b.mapping.tile_m, 176);
+  EXPECT_EQ(b.mapping.tile_n, 176);
+  EXPECT_EQ(b.mapping.tile_k, 80);
+  // The DMA requests those tiles make, one per tile row in runs of at most 64 B (requestBytes):
+  // baseline A rows are 768 B (12 requests of 64 B), B rows 80 B (64 + 16: 40 B on average);
+  // rebalanced A rows 80 B (40 B), B rows 176 B (64 + 64 + 48: 58.67 B).
+  namespace nest = dataflows::nest;
+  const nest::Problem np = nest::gemmProblem(1, 512, 768, 768);
+  const auto ra = nest::requestBytes(np, a.mapping.nest, *a.mapping.hw);
+  EXPECT_DOUBLE_EQ(ra[0], 64);
+  EXPECT_DOUBLE_EQ(ra[1], 40);
+  const auto rb = nest::requestBytes(np, b.mapping.nest, *b.mapping.hw);
+  EXPECT_DOUBLE_EQ(rb[0], 40);
+  EXPECT_DOUBLE_EQ(rb[1], 176.0 / 3);
+  // With 16 requests in flight and a 100-cycle round trip the window streams 40 B requests at
+  // 16 x 40 / 100 = 6.4 B/cycle, 64 B requests at 10.24 (offchipRate).
+  nest::Hardware hw = *a.mapping.hw;
+  hw.levels[0].bandwidth.fill(16);
+  hw.levels[0].latency = 100;
+  hw.dma_inflight = 16;
+  EXPECT_DOUBLE_EQ(nest::offchipRate(hw, 0, 40), 6.4);
+  EXPECT_DOUBLE_EQ(nest::offchipRate(hw, 0, 64), 10.24);
+  hw.levels[0].latency = 0;  // no round trip: the level's own bandwidth
+  EXPECT_DOUBLE_EQ(nest::offchipRate(hw, 0, 40), 16);
 }
 
 TEST(DataflowsGemminiAuto, SmallProblemsClampToTheirSize) {
@@ -156,7 +214,10 @@ std::array<int64_t, 3> naiveGrowth(const Problem& p, int64_t dim, int64_t sp_hal
   };
   int64_t side = 1;
   while ((side + 1) * (side + 1) * dim * dim * 4 <= acc_half) ++side;
-  int64_t b[3] = {std::min(side, mx[0]), std::min(side, mx[1]), 1};
+  // tile_K starts at db_max_tile_k: the input blocks in half the usable scratchpad, over side.
+  int64_t b[3] = {std::min(side, mx[0]), std::min(side, mx[1]),
+                  std::clamp<int64_t>(sp_half / 2 / (dim * dim) / side, 1, mx[2])};
+  if (!fits(b)) b[2] = 1;
   for (bool grew = true; grew;) {
     grew = false;
     for (int d : {1, 0, 2}) {  // n, m, k

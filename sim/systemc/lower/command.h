@@ -40,6 +40,9 @@ struct Command {
   int8_t tensor = -1;  // Load / Store: the tensor moved; -1 otherwise
   int32_t tile = 0;    // local tile (or chunk) it belongs to
   double work = 0;     // Compute: array cycles; Sfu: SFU cycles; Host: host-side cycles
+  // Load / Store of a GEMM tile: bytes per DMA request, one request per tile row
+  // (dataflows::nest::requestBytes); 0 = requests of dma.max_request with no window of their own.
+  double request_bytes = 0;
   int64_t noc_bytes = 0;            // Compute: bytes the NoC carries to the PEs
   int64_t register_file_bytes = 0;  // Compute: bytes read and written in PE register files
   uint32_t access_begin = 0, access_end = 0;  // range in CommandStream::accesses

@@ -1,6 +1,7 @@
 // Lowering a loop-nest mapping to commands: see lower.h.
 #include <algorithm>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "dataflows/nest/cost.h"
 #include "sim/systemc/lower/lower.h"
@@ -98,6 +99,7 @@ void lowerGemm(const dataflows::OpPlan& plan, const analytical::NestCost& nc, Ge
   std::array<int, 3> slot{};
   std::array<uint32_t, 2> out_store{kNone, kNone};  // last store draining each output half
   std::unordered_map<uint64_t, uint32_t> stored;     // output tile -> its last store
+  std::array<std::unordered_set<uint64_t>, 2> kept;  // Reload::Once: input / weight tiles in
   uint32_t last_compute = kNone;
   double out_weight = 0;
   uint64_t out_key = 0;
@@ -109,6 +111,7 @@ void lowerGemm(const dataflows::OpPlan& plan, const analytical::NestCost& nc, Ge
     st.queue = Queue::Store;
     st.tensor = kOut;
     st.tile = static_cast<int32_t>(out.tiles - 1);
+    st.request_bytes = c.request_bytes[kOut];
     const uint32_t id = s.add(st);
     s.dependOn(last_compute);
     out_store[size_t(slot[kOut])] = id;
@@ -149,6 +152,7 @@ void lowerGemm(const dataflows::OpPlan& plan, const analytical::NestCost& nc, Ge
       for (size_t i = j; i < loops.size(); ++i) {
         for (int t = 0; t < 3; ++t) pending[size_t(t)] |= nest::Problem::relevant(Operand(t), loops[i].d);
       }
+      for (int t : {kIn, kW}) pending[size_t(t)] |= m.reload[size_t(t)] == nest::Mapping::Reload::EveryTile;
     }
     nest::Factors start{}, size = tile;
     bool empty = false, revisit = false;
@@ -172,12 +176,23 @@ void lowerGemm(const dataflows::OpPlan& plan, const analytical::NestCost& nc, Ge
     for (int t : {kIn, kW}) {
       if (!pending[size_t(t)]) continue;
       pending[size_t(t)] = false;
+      if (m.reload[size_t(t)] == nest::Mapping::Reload::Once) {
+        // A tile kept from an earlier visit (at most two, one per buffer half) is not moved.
+        uint64_t tk = 0;
+        for (nest::Dim d : nest::kAllDims) {
+          if (nest::Problem::relevant(Operand(t), d)) {
+            tk = tk * static_cast<uint64_t>(p.of(d) + 1) + static_cast<uint64_t>(start[nest::at(d)]);
+          }
+        }
+        if (!kept[size_t(t)].insert(tk).second) continue;
+      }
       slot[size_t(t)] = static_cast<int>(fills[size_t(t)]++ % slots);
       Command ld;
       ld.kind = Kind::Load;
       ld.queue = Queue::Load;
       ld.tensor = static_cast<int8_t>(t);
       ld.tile = tile_id;
+      ld.request_bytes = c.request_bytes[size_t(t)];
       last_load[size_t(t)] = s.add(ld);
       s.dependOn(slot_user[size_t(t)][size_t(slot[size_t(t)])]);
       const double fp = shape.footprint[size_t(t)];
@@ -201,6 +216,7 @@ void lowerGemm(const dataflows::OpPlan& plan, const analytical::NestCost& nc, Ge
         ld.queue = Queue::Load;
         ld.tensor = kOut;
         ld.tile = tile_id;
+        ld.request_bytes = c.request_bytes[kOut];
         reload = s.add(ld);
         s.dependOn(out_store[size_t(slot[kOut])]);
         const auto it = stored.find(key);

@@ -65,7 +65,7 @@ double serveAccesses(BlockModels& m, const CommandStream& s, const Command& cmd,
   *transfer_end = start;
   if (bus_end != nullptr) *bus_end = start;
   if (any_off) {
-    const MemoryPath::Transfer tr = m.memory.transfer(start, offchip);
+    const MemoryPath::Transfer tr = m.memory.transfer(start, offchip, cmd.request_bytes);
     *transfer_end = cmd.kind == Kind::Store ? tr.issued : tr.end;
     if (bus_end != nullptr) *bus_end = tr.issued;
     t.start = std::max(t.start, start + tr.waited);

@@ -8,6 +8,7 @@ MemoryPath::MemoryPath(std::vector<LevelRate> rates, const arch::Accelerator& ac
     : rates_(std::move(rates)),
       lines_(rates_.size()),
       max_request_(std::max(1, acc.dma.max_request_bytes)),
+      max_inflight_(acc.dma.max_inflight),
       ideal_(ideal) {
   for (size_t i = 0; i < rates_.size(); ++i) {
     const arch::StorageLevel& l = acc.levels[static_cast<size_t>(rates_[i].level)];
@@ -30,7 +31,8 @@ size_t MemoryPath::slot(int level) const {
   return 0;
 }
 
-MemoryPath::Transfer MemoryPath::transfer(double now, const std::vector<int64_t>& bytes) {
+MemoryPath::Transfer MemoryPath::transfer(double now, const std::vector<int64_t>& bytes,
+                                          double request_bytes) {
   Transfer t;
   t.start = now;
   t.issued = now;
@@ -38,8 +40,14 @@ MemoryPath::Transfer MemoryPath::transfer(double now, const std::vector<int64_t>
   for (size_t i = 0; i < rates_.size() && i < bytes.size(); ++i) {
     if (bytes[i] <= 0) continue;
     most = std::max(most, bytes[i]);
-    const double duration =
-        ideal_ || rates_[i].bandwidth <= 0 ? 0 : static_cast<double>(bytes[i]) / rates_[i].bandwidth;
+    // The level's rate for these requests: its bandwidth, and the request window over its
+    // round trip (one request per tile row).
+    double rate = rates_[i].bandwidth;
+    if (request_bytes > 0 && max_inflight_ > 0 && rates_[i].latency > 0) {
+      const double window = max_inflight_ * request_bytes / rates_[i].latency;
+      rate = rate > 0 ? std::min(rate, window) : window;
+    }
+    const double duration = ideal_ || rate <= 0 ? 0 : static_cast<double>(bytes[i]) / rate;
     const Timeline::Slot s = lines_[i].reserve(now, duration);
     t.waited = std::max(t.waited, s.waited);
     t.issued = std::max(t.issued, s.end);

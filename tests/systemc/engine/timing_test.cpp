@@ -45,6 +45,21 @@ TEST(SystemcMemoryPath, TransfersPipelineAndPayTheRoundTripOnce) {
   EXPECT_EQ(c.requests, 0);
 }
 
+TEST(SystemcMemoryPath, RowRequestsStreamAtTheWindowsRate) {
+  // The tiny design's DRAM: 16 B/cycle, a 10-cycle round trip, 16 requests in flight. Rows of
+  // 8 B make 8 B requests: 16 x 8 / 10 = 12.8 B/cycle < 16, so 6,400 B take 500 cycles and the
+  // last response is back at 510. Requests of 0 B (max_request, no window of their own) stream
+  // at the bus: 400 cycles.
+  const arch::Accelerator acc = testing::tinyArch();
+  MemoryPath narrow({{0, 16.0, 10.0}}, acc, false);
+  const auto a = narrow.transfer(0, {6400}, 8);
+  EXPECT_DOUBLE_EQ(a.issued, 500);
+  EXPECT_DOUBLE_EQ(a.end, 510);
+  MemoryPath wide({{0, 16.0, 10.0}}, acc, false);
+  EXPECT_DOUBLE_EQ(wide.transfer(0, {6400}).issued, 400);
+  EXPECT_DOUBLE_EQ(wide.transfer(400, {6400}, 64).issued, 800);  // 16 x 64 / 10 > 16: the bus
+}
+
 TEST(SystemcMemoryPath, IdealMemoryIsFree) {
   const arch::Accelerator acc = testing::tinyArch();
   MemoryPath path({{0, 16.0}}, acc, true);
