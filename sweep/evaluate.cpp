@@ -85,7 +85,8 @@ const dataflows::Dataflow& PointEvaluator::dataflow(const std::string& name) {
 }
 
 Json PointEvaluator::run(const Point& point) {
-  const arch::Accelerator acc = arch::loadString(spec_.base_text, spec_.base, point.overrides());
+  const Base& base = spec_.baseOf(point.value("arch"));
+  const arch::Accelerator acc = arch::loadString(base.text, base.path, point.overrides());
   const std::string df_name = !point.value("dataflow").empty() ? point.value("dataflow")
                               : acc.array.dataflows.empty()    ? std::string("ws")
                                                                : acc.array.dataflows.front();

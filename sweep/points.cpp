@@ -61,7 +61,8 @@ std::string numberText(double v) {
 class BaseValues {
  public:
   static BaseValues of(const Spec& spec) {
-    return BaseValues(spec, yaml::Document::fromString(spec.base_text, spec.base));
+    // Expressions read the first design's file.
+    return BaseValues(spec, yaml::Document::fromString(spec.bases.front().text, spec.bases.front().path));
   }
 
   double number(const std::string& key) const {
@@ -76,7 +77,7 @@ class BaseValues {
     }
     if (!node || !node->isScalar()) {
       throw ConfigError({spec_.path, 0, 0, key},
-                        "'" + key + "' is neither set by the point nor written in " + spec_.base +
+                        "'" + key + "' is neither set by the point nor written in " + spec_.bases.front().path +
                             " (derived defaults are not visible to expressions: sweep or set it)");
     }
     if (auto q = quantity(node->scalar())) return *q;
@@ -180,7 +181,10 @@ class Generator {
 std::vector<std::string> Point::overrides() const {
   std::vector<std::string> out;
   for (const Assignment& a : values) {
-    if (a.key == "workload" || a.key == "dataflow" || a.key.rfind("workload.", 0) == 0) continue;
+    if (a.key == "workload" || a.key == "dataflow" || a.key == "arch" ||
+        a.key.rfind("workload.", 0) == 0) {
+      continue;
+    }
     out.push_back(a.key + "=" + a.value);
   }
   return out;

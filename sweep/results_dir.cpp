@@ -53,12 +53,19 @@ void replaceAtomically(const std::string& path, const std::string& text) {
   }
 }
 
+std::vector<std::string> designPaths(const Spec& spec) {
+  std::vector<std::string> paths;
+  for (const Base& b : spec.bases) paths.push_back(b.path);
+  return paths;
+}
+
 std::string manifestText(const Spec& spec, const PointSet& points) {
   Json m = {{"schema", "tessel.sweep/1"},
             {"name", spec.name},
             {"spec", spec.path},
             {"spec_hash", spec.hash},
-            {"base_arch", spec.base},
+            {"base_arch", spec.bases.front().path},
+            {"designs", designPaths(spec)},
             {"engine", spec.engine},
             {"mapper", spec.mapper},
             {"tool_version", sim::toolVersion()},

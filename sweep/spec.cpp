@@ -67,6 +67,9 @@ void checkKey(const std::string& key, const yaml::Node& at) {
   for (const std::string& p : paths.all) {
     if (p == key) return;
   }
+  for (const arch::SectionSpec& s : arch::schema()) {
+    if (!s.path.empty() && s.path == key) return;  // a whole section: "sfu: [null, {...}]"
+  }
   if (paths.maps.count(yaml::parentPath(key))) return;
   std::vector<std::string> candidates = paths.all;
   candidates.push_back("dataflow");
@@ -223,7 +226,43 @@ std::string hashText(const std::string& text) {
   return buf;
 }
 
+Base readBase(const yaml::Node& node, const std::string& spec_path) {
+  const fs::path given = fs::path(node.scalar("an accelerator YAML file"));
+  Base b;
+  b.path = given.is_absolute() ? given.string()
+                               : (fs::path(spec_path).parent_path() / given).lexically_normal().string();
+  b.name = given.stem().string();
+  b.text = readText(b.path, node.where());
+  return b;
+}
+
+void readBases(Spec& spec, yaml::MapReader& top, const std::string& path) {
+  const auto base = top.find("base");
+  const auto designs = top.find("designs");
+  if (base && designs) designs->fail("give either base: (one file) or designs: (a list), not both");
+  if (base) {
+    spec.bases.push_back(readBase(*base, path));
+    return;
+  }
+  if (!designs) top.require("base", "the accelerator YAML every point starts from (or designs:)");
+  for (const yaml::Node& d : designs->items()) {
+    Base b = readBase(d, path);
+    for (const Base& other : spec.bases) {
+      if (other.name == b.name) d.fail("two designs are named '" + b.name + "' (by file stem)");
+    }
+    spec.bases.push_back(std::move(b));
+  }
+  if (spec.bases.empty()) designs->fail("expected at least one accelerator file");
+}
+
 }  // namespace
+
+const Base& Spec::baseOf(const std::string& arch) const {
+  for (const Base& b : bases) {
+    if (b.name == arch) return b;
+  }
+  return bases.front();
+}
 
 const std::vector<std::string>& metricNames() {
   static const std::vector<std::string> names = {
@@ -243,22 +282,25 @@ Spec parseSpec(const std::string& text, const std::string& path) {
   const yaml::Document doc = yaml::Document::fromString(text, path);
   yaml::MapReader top(doc.root());
   spec.name = top.optional<std::string>("name", fs::path(path).stem().string(), "the sweep's name");
-  const yaml::Node base = top.require("base", "the accelerator YAML every point starts from");
-  const fs::path base_path = fs::path(base.scalar("a file path"));
-  spec.base = base_path.is_absolute() ? base_path.string()
-                                      : (fs::path(path).parent_path() / base_path).lexically_normal().string();
-  spec.base_text = readText(spec.base, base.where());
+  readBases(spec, top, path);
   spec.engine = top.optional<std::string>("engine", spec.engine, "analytical or systemc");
   if (spec.engine != "analytical" && spec.engine != "systemc") {
     top.require("engine", "").fail("unknown engine '" + spec.engine + "' (accepted: analytical, systemc)");
   }
   if (auto m = top.find("mapper")) readMapper(spec, *m);
   spec.dataflow = top.optional<std::string>("dataflow", "", "the dataflow of every point");
+  if (!spec.dataflow.empty()) addKey(spec, "dataflow");
   const yaml::Node workloads = top.require("workloads", "the workloads each point runs");
   if (!workloads.isSequence()) workloads.fail("expected a list of workloads, got " + workloads.describe());
   addKey(spec, "workload");
   for (const yaml::Node& w : workloads.items()) spec.workloads.push_back(readWorkload(spec, w));
   if (spec.workloads.empty()) workloads.fail("expected at least one workload");
+  if (spec.bases.size() > 1) {
+    Choices designs;
+    for (const Base& b : spec.bases) designs.push_back({{"arch", b.name}});
+    spec.sources.insert(spec.sources.begin(), std::move(designs));
+    addKey(spec, "arch");
+  }
   if (auto g = top.find("grid")) readGrid(spec, *g);
   if (auto l = top.find("list")) readList(spec, *l);
   if (auto r = top.find("random")) readRandom(spec, *r);
@@ -278,7 +320,9 @@ Spec parseSpec(const std::string& text, const std::string& path) {
     spec.metrics = metricNames();
   }
   top.finish();
-  spec.hash = hashText(text + '\0' + spec.base_text);
+  std::string hashed = text;
+  for (const Base& b : spec.bases) hashed += '\0' + b.text;
+  spec.hash = hashText(hashed);
   return spec;
 }
 

@@ -39,12 +39,22 @@ struct WorkloadSpec {
   std::vector<Choices> swept;       // options with a list of values: grid axes of their own
 };
 
+// An accelerator file a sweep starts from.
+struct Base {
+  std::string path;  // resolved against the spec's folder
+  std::string name;  // the file's stem: the value of the `arch` key
+  std::string text;  // its contents, read once
+};
+
 struct Spec {
   std::string path;       // the spec file
   std::string name;       // `name:`, else the file's stem
   std::string hash;       // of the spec text: a resumed sweep must have the same
-  std::string base;       // accelerator YAML, resolved against the spec's folder
-  std::string base_text;  // its contents, read once
+  // `base:` (one file) or `designs:` (several; then the key `arch` names each point's, by
+  // stem, and it varies slowest after the workload).
+  std::vector<Base> bases;
+  // The base of a point's `arch` value (the only base when there is one).
+  const Base& baseOf(const std::string& arch) const;
   std::string engine = "analytical";
   std::string mapper = "search";
   std::string objective = "latency";

@@ -248,6 +248,24 @@ void addSweep(CLI::App& app, tessel::app::SweepArgs& s, std::function<int()>& ac
   cmd->add_flag("--dry-run", s.dry_run, "list the points and run none");
   cmd->add_flag("-q,--quiet", s.quiet, "no progress bar and no summary");
   cmd->callback([&] { action = [&] { return tessel::app::sweepCommand(s, out); }; });
+}
+
+void addStudy(CLI::App& app, tessel::app::StudyArgs& s, std::function<int()>& action,
+              std::ostream& out) {
+  CLI::App* cmd = app.add_subcommand(
+      "study", "run a design study (its sweeps) and write its report: DIR/report.html, .md");
+  cmd->add_option("study", s.study,
+                  "a study name (configs/studies/NAME.yaml, e.g. transformer-codesign) or file")
+      ->required();
+  cmd->add_option("-o,--out", s.out_dir, "output folder")->required();
+  cmd->add_option("--workers", s.workers, "worker processes (0 = one per core)")
+      ->check(CLI::Range(0, 1024))
+      ->capture_default_str();
+  cmd->add_flag("--resume", s.resume, "continue a study already in the folder");
+  cmd->add_flag("-q,--quiet", s.quiet, "no progress bar and no summary");
+  cmd->callback([&] { action = [&] { return tessel::app::studyCommand(s, out); }; });
+}
+
 void addReport(CLI::App& app, tessel::app::ReportArgs& r, std::function<int()>& action,
                std::ostream& out) {
   CLI::App* cmd = app.add_subcommand(
@@ -281,6 +299,8 @@ int runCli(int argc, const char* const* argv, std::ostream& out, std::ostream& e
   addXval(app, xval, action, out);
   tessel::app::SweepArgs sweep_args;
   addSweep(app, sweep_args, action, out);
+  tessel::app::StudyArgs study_args;
+  addStudy(app, study_args, action, out);
   tessel::app::ReportArgs report;
   addReport(app, report, action, out);
 

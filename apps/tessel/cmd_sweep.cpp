@@ -118,6 +118,10 @@ int sweepCommand(const SweepArgs& args, std::ostream& out) {
         << points.skipped << " ruled out by constraints)\n";
     for (const sweep::Point& p : points.points) {
       out << "  #" << p.index << " " << p.workload;
+      for (const sweep::Assignment& a : p.values) {
+        if (a.key.rfind("workload.", 0) == 0) out << " --" << a.key.substr(9) << " " << a.value;
+      }
+      if (!p.value("arch").empty()) out << " [" << p.value("arch") << "]";
       for (const std::string& o : p.overrides()) out << " -p " << o;
       if (!p.value("dataflow").empty()) out << " --dataflow " << p.value("dataflow");
       out << "\n";

@@ -138,6 +138,15 @@ struct SweepArgs {
   bool quiet = false;
 };
 int sweepCommand(const SweepArgs& args, std::ostream& out);
+
+struct StudyArgs {
+  std::string study;    // a name under configs/studies/ or a file
+  std::string out_dir;  // DIR/<sweep>/ for each sweep, DIR/report.html and DIR/report.md
+  int workers = 0;
+  bool resume = false;
+  bool quiet = false;
+};
+int studyCommand(const StudyArgs& args, std::ostream& out);
 struct ReportArgs {
   std::string input;   // a run JSON, a compare JSON or a sweep directory
   std::string output;  // its extension picks the format: .html, .md or .csv
