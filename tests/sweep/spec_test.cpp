@@ -138,3 +138,33 @@ TEST(SweepSpec, TooManyCombinationsAreRefusedBeforeAnyIsBuilt) {
 
 }  // namespace
 }  // namespace tessel::sweep
+
+namespace tessel::sweep {
+namespace {
+
+TEST(SweepSpec, DesignsAreAKeyOfTheirOwnAndSectionsMayBeSweptOnAndOff) {
+  const std::string arch = std::string(TESSEL_SOURCE_DIR) + "/configs/arch/";
+  const Spec spec = parseSpec("designs: [" + arch + "gemmini-default.yaml, " + arch +
+                                  "gemmini-survey-model.yaml]\n"
+                                  "dataflow: ws\nworkloads: [gpt2-small]\n"
+                                  "grid:\n  sfu: [null, {ops: [softmax], lanes: 8}]\n",
+                              "/tmp/spec.yaml");
+  const PointSet set = generatePoints(spec);
+  ASSERT_EQ(set.points.size(), 4u);  // 2 designs x SFU off/on
+  EXPECT_EQ(set.points[0].value("arch"), "gemmini-default");
+  EXPECT_EQ(set.points[2].value("arch"), "gemmini-survey-model");
+  EXPECT_EQ(set.points[0].value("dataflow"), "ws");
+  EXPECT_EQ(set.points[0].overrides(), std::vector<std::string>{"sfu=null"});
+  EXPECT_EQ(set.points[1].overrides(), std::vector<std::string>{"sfu={ops: [softmax], lanes: 8}"});
+  EXPECT_EQ(spec.baseOf("gemmini-survey-model").name, "gemmini-survey-model");
+  try {
+    parseSpec("designs: [" + arch + "gemmini-default.yaml, " + arch + "gemmini-default.yaml]\nworkloads: [gpt2]\n",
+              "/tmp/spec.yaml");
+    FAIL();
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("two designs are named 'gemmini-default'"), std::string::npos);
+  }
+}
+
+}  // namespace
+}  // namespace tessel::sweep

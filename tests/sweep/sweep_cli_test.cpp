@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <thread>
@@ -133,6 +134,66 @@ TEST(SweepCli, TwoMpiRanksWriteWhatALocalRunWrites) {
   EXPECT_EQ(slurp(dir + "/out/results.jsonl"), reference(spec));
 }
 #endif
+
+}  // namespace
+}  // namespace tessel::testing
+
+namespace tessel::testing {
+namespace {
+
+// The shipped co-design study, end to end: its steps reproduce the published direction through
+// the modeled mechanisms, and the report carries the numbers of the sweeps it came from.
+TEST(StudyCli, TheCodesignStudyShowsEachStepsMechanismAndItsReport) {
+  const std::string dir = freshDir("study");
+  const std::string study = std::string(TESSEL_SOURCE_DIR) + "/configs/studies/transformer-codesign.yaml";
+  const CliResult r = runTessel("study " + study + " -o " + dir + "/out -q");
+  ASSERT_EQ(r.code, 0) << r.out;
+  std::map<std::string, nlohmann::json> by;  // "workload seq arch" -> result line
+  int refused = 0;
+  for (const std::string& line : sweep::readResultLines(dir + "/out/steps/results.jsonl")) {
+    const auto j = nlohmann::json::parse(line);
+    const std::string key = j["params"]["workload"].get<std::string>() + " " +
+                            j["params"]["workload.seq"].dump() + " " + j["params"]["arch"].get<std::string>();
+    if (j["status"] != "ok") {
+      ++refused;  // sequence 2048 is past both models' position embeddings
+      EXPECT_NE(j["error"].get<std::string>().find("2048 exceeds"), std::string::npos) << line;
+      continue;
+    }
+    by[key] = j["metrics"];
+  }
+  EXPECT_EQ(refused, 6);
+  ASSERT_EQ(by.size(), 12u);  // 2 workloads x seq {128, 512} x 3 designs
+  for (const std::string w : {"bert-base 512", "gpt2-small 512"}) {
+    const auto& s0 = by[w + " codesign-0-baseline"];
+    const auto& s1 = by[w + " codesign-1-rebalanced"];
+    const auto& s2 = by[w + " codesign-2-ibert"];
+    // Step 0: conversions are ops of their own, and most time is outside the matmuls.
+    EXPECT_GT(s0["by_class"]["QuantDequant"].get<double>(), 0.1 * s0["cycles"].get<double>()) << w;
+    EXPECT_LT(s0["matmul_cycles"].get<double>(), 0.1 * s0["cycles"].get<double>()) << w;
+    // Step 1: the same host work; matmuls faster through fewer re-loads under the DMA window.
+    EXPECT_EQ(s1["by_class"]["QuantDequant"], s0["by_class"]["QuantDequant"]) << w;
+    EXPECT_LT(s1["matmul_cycles"].get<double>(), 0.97 * s0["matmul_cycles"].get<double>()) << w;
+    // Step 2: no conversions, and more than an order of magnitude end to end.
+    EXPECT_EQ(s2["by_class"]["QuantDequant"].get<double>(), 0.0) << w;
+    EXPECT_GT(s1["cycles"].get<double>(), 10 * s2["cycles"].get<double>()) << w;
+  }
+  // The report's speedup notes are the ratios of the sweep's cycles.
+  const std::string html = slurp(dir + "/out/report.html");
+  const auto& a = by["bert-base 512 codesign-1-rebalanced"];
+  const auto& b = by["bert-base 512 codesign-2-ibert"];
+  const double speedup = a["cycles"].get<double>() / b["cycles"].get<double>();
+  const std::string marker = "id=\"speedup-bert-base-512-2\"";
+  const size_t at = html.find(marker);
+  ASSERT_NE(at, std::string::npos);
+  const size_t v = html.find("data-speedup=\"", at);
+  ASSERT_NE(v, std::string::npos);
+  EXPECT_NEAR(std::stod(html.substr(v + 14)), speedup, 1e-9 * speedup);
+  EXPECT_NE(html.find("id=\"study-grid-0\""), std::string::npos);
+  EXPECT_TRUE(std::filesystem::exists(dir + "/out/report.md"));
+  // Run again without --resume: refused, nothing replaced.
+  EXPECT_EQ(runTessel("study " + study + " -o " + dir + "/out -q").code, 2);
+  EXPECT_EQ(slurp(dir + "/out/report.html"), html);
+}
 
 }  // namespace
 }  // namespace tessel::testing
