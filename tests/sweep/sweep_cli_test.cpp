@@ -103,6 +103,20 @@ TEST(SweepCli, CtrlCStopsWithExit130AndSaysHowToFinish) {
   EXPECT_EQ(slurp(out + "/results.jsonl"), reference(spec));
 }
 
+TEST(SweepCli, SystemcPointsRunInWorkerProcessesWithTheSameResults) {
+  // Each worker process runs several SystemC simulations, one after another.
+  const std::string dir = freshDir("systemc");
+  const std::string spec = writeSpec(dir,
+                                     "engine: systemc\nmapper: {name: search, budget: 300}\n"
+                                     "workloads:\n  - {name: gpt2-small, layers: 1, seq: 32}\n"
+                                     "grid:\n  accumulator.capacity: [32KiB, 64KiB, 128KiB]\n");
+  ASSERT_EQ(runTessel("sweep " + spec + " -o " + dir + "/one --workers 1 -q").code, 0);
+  const CliResult r = runTessel("sweep " + spec + " -o " + dir + "/two --workers 2");
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("ran 3, 0 failed"), std::string::npos) << r.out;
+  EXPECT_EQ(slurp(dir + "/one/results.jsonl"), slurp(dir + "/two/results.jsonl"));
+}
+
 TEST(SweepCli, BadSpecsExitTwoWithTheLocation) {
   const std::string dir = freshDir("bad");
   const std::string spec = writeSpec(dir, "workloads: [gpt2]\ngrid:\n  array.rowz: [8]\n");
