@@ -93,14 +93,42 @@ std::string legend(const std::vector<LegendEntry>& entries, double x, double y) 
   return s + "</g>\n";
 }
 
+// Tick labels from `f`; when a narrow range makes two of them read alike ("1.52 G" twice), more
+// significant digits until they differ.
+static std::vector<std::string> tickLabels(const std::vector<double>& ticks, const Formatter& f) {
+  auto distinct = [](const std::vector<std::string>& l) {
+    for (size_t i = 1; i < l.size(); ++i) {
+      if (l[i] == l[i - 1]) return false;
+    }
+    return true;
+  };
+  std::vector<std::string> labels;
+  for (double t : ticks) labels.push_back(f(t));
+  static const char* const kPrefix[] = {"", " k", " M", " G", " T", " P", " E"};
+  for (int digits = 4; !distinct(labels) && digits <= 12; ++digits) {
+    labels.clear();
+    for (double t : ticks) {
+      double v = t;
+      int p = 0;
+      while (std::fabs(v) >= 999.5 && p < 6) v /= 1000, ++p;
+      char buf[64];
+      std::snprintf(buf, sizeof buf, "%.*g%s", digits, v, kPrefix[p]);
+      labels.push_back(buf);
+    }
+  }
+  return labels;
+}
+
 std::string yAxis(const Axis& a, double x, double x_end, const Formatter& f,
                   const std::string& label) {
   std::string s = "<g class=\"axis y\">\n";
-  for (const double t : a.ticks()) {
-    const double y = a.at(t);
+  const std::vector<double> ticks = a.ticks();
+  const std::vector<std::string> labels = tickLabels(ticks, f);
+  for (size_t i = 0; i < ticks.size(); ++i) {
+    const double y = a.at(ticks[i]);
     s += "<line x1=\"" + num(x) + "\" x2=\"" + num(x_end) + "\" y1=\"" + num(y) + "\" y2=\"" +
          num(y) + "\" class=\"grid\"/>\n";
-    s += text(x - 6, y + 4, f(t), "text-anchor=\"end\"");
+    s += text(x - 6, y + 4, labels[i], "text-anchor=\"end\"");
   }
   const double mid = (a.p0 + a.p1) / 2;
   s += text(
