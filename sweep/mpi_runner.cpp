@@ -38,12 +38,7 @@ int receive(ResultsDir& dir, Progress& progress, const RunnerOptions& o) {
   std::string line(static_cast<size_t>(count), '\0');
   MPI_Recv(line.data(), count, MPI_CHAR, status.MPI_SOURCE, status.MPI_TAG, MPI_COMM_WORLD,
            MPI_STATUS_IGNORE);
-  if (status.MPI_TAG == kLineTag) {
-    dir.append(line);
-    ++progress.done;
-    if (line.find("\"status\":\"failed\"") != std::string::npos) ++progress.failed;
-    if (o.progress) o.progress(progress);
-  }
+  if (status.MPI_TAG == kLineTag) record(dir, progress, line, o);
   return status.MPI_TAG;
 }
 
@@ -71,9 +66,9 @@ Outcome runMpi(const Spec& spec, const PointSet& points, const std::string& dir,
   if (rank0) writer.emplace(ResultsDir::open(dir, spec, points, resume, /*write=*/true));
   int done_ranks = 0;
   for (size_t i = 0; i < todo.size(); ++i) {
-    if ((i / kChunk) % static_cast<size_t>(size) == static_cast<size_t>(rank)) ++out.progress.todo;
+    if ((i / kChunk) % static_cast<size_t>(size) == static_cast<size_t>(rank)) ++out.progress.total;
   }
-  if (rank0) out.progress.todo = static_cast<int64_t>(todo.size());
+  if (rank0) out.progress.total = static_cast<int64_t>(todo.size());
   PointEvaluator evaluator(spec);
   for (size_t i = 0; i < todo.size(); ++i) {
     if ((i / kChunk) % static_cast<size_t>(size) != static_cast<size_t>(rank)) continue;
@@ -86,10 +81,7 @@ Outcome runMpi(const Spec& spec, const PointSet& points, const std::string& dir,
       MPI_Send(line.data(), static_cast<int>(line.size()), MPI_CHAR, 0, kLineTag, MPI_COMM_WORLD);
       continue;
     }
-    writer->append(line);
-    ++out.progress.done;
-    if (line.find("\"status\":\"failed\"") != std::string::npos) ++out.progress.failed;
-    if (options.progress) options.progress(out.progress);
+    record(*writer, out.progress, line, options);
     while (pendingMessage()) done_ranks += receive(*writer, out.progress, options) == kDoneTag;
   }
   if (!rank0) {
@@ -97,7 +89,7 @@ Outcome runMpi(const Spec& spec, const PointSet& points, const std::string& dir,
     return out;
   }
   while (done_ranks < size - 1) done_ranks += receive(*writer, out.progress, options) == kDoneTag;
-  if (!out.interrupted && out.progress.done < out.progress.todo) out.interrupted = true;
+  if (!out.interrupted && out.progress.done < out.progress.total) out.interrupted = true;
   if (!out.interrupted) writer->finish();
   return out;
 }

@@ -8,6 +8,13 @@
 
 namespace tessel::sweep {
 
+void record(ResultsDir& dir, Progress& progress, const std::string& line, const RunnerOptions& o) {
+  dir.append(line);
+  ++progress.done;
+  if (line.find("\"status\":\"failed\"") != std::string::npos) ++progress.failed;
+  if (o.progress) o.progress(progress);
+}
+
 std::vector<const Point*> pending(const PointSet& points, const ResultsDir& dir) {
   std::vector<const Point*> todo;
   for (const Point& p : points.points) {
@@ -20,17 +27,10 @@ namespace {
 
 bool stopped(const RunnerOptions& o) { return o.stop && o.stop->load(); }
 
-void record(ResultsDir& dir, Progress& progress, const std::string& line, const RunnerOptions& o) {
-  dir.append(line);
-  ++progress.done;
-  if (line.find("\"status\":\"failed\"") != std::string::npos) ++progress.failed;
-  if (o.progress) o.progress(progress);
-}
-
 Outcome runInProcess(const Spec& spec, const std::vector<const Point*>& todo, ResultsDir& dir,
                      const RunnerOptions& o) {
   Outcome out;
-  out.progress.todo = static_cast<int64_t>(todo.size());
+  out.progress.total = static_cast<int64_t>(todo.size());
   PointEvaluator evaluator(spec);
   for (const Point* p : todo) {
     if (stopped(o)) {
@@ -50,7 +50,7 @@ Outcome runLocal(const Spec& spec, const PointSet& points, ResultsDir& dir,
   const int workers = std::max(1, std::min<int>(options.workers, static_cast<int>(todo.size())));
   if (workers <= 1) return runInProcess(spec, todo, dir, options);
   Outcome out;
-  out.progress.todo = static_cast<int64_t>(todo.size());
+  out.progress.total = static_cast<int64_t>(todo.size());
   WorkerPool pool(spec, points, workers);
   size_t next = 0;
   // Two points in flight per worker: it starts the second while the first's line travels.

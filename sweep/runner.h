@@ -19,7 +19,7 @@ namespace tessel::sweep {
 struct Progress {
   int64_t done = 0;    // finished in this run, failures included
   int64_t failed = 0;  // failed in this run
-  int64_t todo = 0;    // points this run had to do
+  int64_t total = 0;   // points this run has to run
 };
 
 struct RunnerOptions {
@@ -36,6 +36,10 @@ struct Outcome {
 // Runs every point of `points` that `dir` has not done and appends each result to `dir`.
 Outcome runLocal(const Spec& spec, const PointSet& points, ResultsDir& dir,
                  const RunnerOptions& options);
+
+// Appends a finished point's line to `dir`, counts it (a failure when its status says so) and
+// reports the progress.
+void record(ResultsDir& dir, Progress& progress, const std::string& line, const RunnerOptions& options);
 
 // The points of `points` that `dir` has not done, in index order.
 std::vector<const Point*> pending(const PointSet& points, const ResultsDir& dir);

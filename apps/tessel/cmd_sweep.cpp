@@ -58,18 +58,18 @@ class ProgressBar {
   void draw(const sweep::Progress& p) {
     if (!enabled_) return;
     const auto now = std::chrono::steady_clock::now();
-    if (drawn_ && now - last_ < std::chrono::milliseconds(100) && p.done < p.todo) return;
+    if (drawn_ && now - last_ < std::chrono::milliseconds(100) && p.done < p.total) return;
     last_ = now;
     drawn_ = true;
     const double s = std::chrono::duration<double>(now - start_).count();
     const double rate = s > 0 ? static_cast<double>(p.done) / s : 0;
-    const double eta = rate > 0 ? static_cast<double>(p.todo - p.done) / rate : 0;
+    const double eta = rate > 0 ? static_cast<double>(p.total - p.done) / rate : 0;
     const int width = 24;
-    const int filled = p.todo > 0 ? static_cast<int>(width * p.done / p.todo) : width;
+    const int filled = p.total > 0 ? static_cast<int>(width * p.done / p.total) : width;
     std::string bar(static_cast<size_t>(filled), '#');
     bar.resize(width, '.');
     std::fprintf(stderr, "\r\033[Ksweep [%s] %lld/%lld points, %lld failed, %.1f points/s, ETA %.0f s",
-                 bar.c_str(), static_cast<long long>(p.done), static_cast<long long>(p.todo),
+                 bar.c_str(), static_cast<long long>(p.done), static_cast<long long>(p.total),
                  static_cast<long long>(p.failed), rate, eta);
     std::fflush(stderr);
   }
@@ -151,7 +151,7 @@ int sweepCommand(const SweepArgs& args, std::ostream& out) {
   if (!report) return outcome.interrupted ? 130 : 0;
   const auto& p = outcome.progress;
   if (outcome.interrupted) {
-    std::cerr << "interrupted: " << p.done << " of " << p.todo << " points written to "
+    std::cerr << "interrupted: " << p.done << " of " << p.total << " points written to "
               << args.out_dir << "/points.jsonl; run again with --resume to finish\n";
     return 130;
   }
