@@ -51,6 +51,7 @@ bench: deps
 	./$(BUILD)/bench/bench_mapper
 	./$(BUILD)/bench/bench_systemc
 	./$(BUILD)/bench/bench_pe_grid
+	./$(BUILD)/bench/bench_serve
 	bash bench/sweep_bench.sh $(BUILD)
 
 format:
