@@ -125,6 +125,21 @@ struct Host {
   double energy_pj_per_byte = 0;                       // host memory traffic
 };
 
+// k identical cores sharing the DRAM (and the L2 when there is one); every other section
+// describes ONE core.
+struct Cores {
+  int count = 1;
+  double fused_sync_cycles = 0;  // cycles a fused device spends per op keeping its cores in step
+};
+
+// How the accelerator wants a graph input laid out, and when it lowers one itself.
+struct Layout {
+  int64_t channel_align = 1;  // the innermost (channel) axis is padded to a multiple of this
+  // The accelerator transposes and pads an input itself when the input's innermost axis is a
+  // multiple of this; otherwise the host does. 0 = never.
+  int64_t device_lowering_align = 0;
+};
+
 struct Accelerator {
   std::string name;
   std::string source;  // file it came from
@@ -137,6 +152,8 @@ struct Accelerator {
   Noc noc;
   std::optional<Sfu> sfu;
   Host host;
+  Cores cores;
+  Layout layout;
   // Valid but questionable choices ("the scratchpad cannot hold one full array tile"), each
   // "FILE:LINE:COL: at PATH: message". Not hardware: left out of hash().
   std::vector<std::string> warnings;

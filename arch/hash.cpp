@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "arch/accelerator.h"
+#include "arch/schema.h"
 
 namespace tessel::arch {
 
@@ -89,6 +90,26 @@ void putArray(Canon& c, const ComputeArray& a) {
   c.put("array.pipeline_latency", a.pipeline_latency);
 }
 
+// Host costs of the layout ops at their defaults are left out, as are cores and layout sections
+// at theirs: designs that do not set them keep the hashes they had before these existed.
+bool isLayoutOpDefault(const std::string& op, double cycles) {
+  for (const auto& [name, fallback] : layoutOpDefaults()) {
+    if (name == op) return cycles == fallback;
+  }
+  return false;
+}
+
+void putCoresAndLayout(Canon& c, const Accelerator& acc) {
+  if (acc.cores.count != 1 || acc.cores.fused_sync_cycles != 0) {
+    c.put("cores.count", acc.cores.count);
+    c.put("cores.fused_sync", acc.cores.fused_sync_cycles);
+  }
+  if (acc.layout.channel_align != 1 || acc.layout.device_lowering_align != 0) {
+    c.put("layout.channel_align", static_cast<uint64_t>(acc.layout.channel_align));
+    c.put("layout.device_lowering_align", static_cast<uint64_t>(acc.layout.device_lowering_align));
+  }
+}
+
 void putRest(Canon& c, const Accelerator& acc) {
   c.put("dma.bus_width", acc.dma.bus_bytes_per_cycle);
   c.put("dma.max_request", acc.dma.max_request_bytes);
@@ -117,8 +138,10 @@ void putRest(Canon& c, const Accelerator& acc) {
   c.put("host.link.bandwidth", h.link_bandwidth);
   c.put("host.link.latency", h.link_latency);
   c.put("host.offload_overhead", h.offload_overhead);
-  for (const auto& [op, cycles] : h.cycles_per_element)
-    c.put("host.cycles_per_element." + op, cycles);
+  for (const auto& [op, cycles] : h.cycles_per_element) {
+    if (!isLayoutOpDefault(op, cycles)) c.put("host.cycles_per_element." + op, cycles);
+  }
+  putCoresAndLayout(c, acc);
 }
 
 }  // namespace

@@ -137,6 +137,9 @@ void convertQuantity(const ParamSpec& p, const yaml::Node& n, const Building& b,
   }
   if (v.number < 0) n.fail("must not be negative, got " + n.describe());
   if (p.positive && v.number == 0) n.fail("must be greater than zero, got " + n.describe());
+  if (p.max > 0 && v.number > p.max) {
+    n.fail("must be at most " + numberText(p.max) + ", got " + n.describe());
+  }
   checkRange(p.type, v.number, n);
 }
 

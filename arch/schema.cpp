@@ -7,6 +7,7 @@
 #include <type_traits>
 
 #include "arch/building.h"
+#include "util/units.h"
 
 namespace tessel::arch {
 namespace {
@@ -22,6 +23,8 @@ void assign(F& field, const Value& v) {
   } else if constexpr (std::is_same_v<F, int>) {
     if (v.number > INT_MAX) throw std::out_of_range("too large for this parameter");
     field = static_cast<int>(v.number);
+  } else if constexpr (std::is_same_v<F, int64_t>) {
+    field = static_cast<int64_t>(v.number);  // T::Integer: within 2^20
   } else if constexpr (std::is_same_v<F, double>) {
     field = v.number;
   } else if constexpr (std::is_same_v<F, bool>) {
@@ -55,6 +58,8 @@ ComputeArray& arr(Building& b) { return b.acc.array; }
 Noc& noc(Building& b) { return b.acc.noc; }
 Sfu& sfu(Building& b) { return *b.acc.sfu; }
 Host& host(Building& b) { return b.acc.host; }
+Cores& cores(Building& b) { return b.acc.cores; }
+Layout& layout(Building& b) { return b.acc.layout; }
 
 // ---- row builders -------------------------------------------------------------------------
 
@@ -73,6 +78,10 @@ ParamSpec der(std::string key, T type, std::string how, std::string description,
 }
 ParamSpec pos(ParamSpec p) {
   p.positive = true;
+  return p;
+}
+ParamSpec upTo(double max, ParamSpec p) {
+  p.max = max;
   return p;
 }
 ParamSpec among(const std::vector<std::string>& names, ParamSpec p) {
@@ -115,10 +124,21 @@ const std::vector<std::string>& systolicDataflows() {
   static const std::vector<std::string> names = {"ws", "os", "is"};
   return names;
 }
+// A server core's vector unit: a transpose gathers about one element per cycle (strided
+// accesses), pad and slice copy about four, the uint8 -> int8 shift (x ^ 0x80) xors bytes about
+// eight per cycle (assumed, like the other host defaults).
+const std::vector<std::pair<std::string, double>>& layoutOpDefaults() {
+  static const std::vector<std::pair<std::string, double>> ops = {
+      {"transpose", 1}, {"pad", 0.25}, {"slice", 0.25}, {"uint8_shift", 0.125}};
+  return ops;
+}
 const std::vector<std::string>& sfuOpNames() {
-  static const std::vector<std::string> names = {"softmax", "layernorm", "gelu",       "add",
-                                                 "relu",    "quantize",  "dequantize", "maxpool",
-                                                 "avgpool", "batchnorm"};
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> n = {"softmax",  "layernorm",  "gelu",    "add",     "relu",
+                                  "quantize", "dequantize", "maxpool", "avgpool", "batchnorm"};
+    for (const auto& op : layoutOpDefaults()) n.push_back(op.first);
+    return n;
+  }();
   return names;
 }
 const std::vector<std::string>& epilogueOpNames() {
@@ -375,6 +395,16 @@ Apply costsApply() {
   };
 }
 
+// The default of host.cycles_per_element, as YAML.
+std::string hostCostDefaults() {
+  std::string text =
+      "{quantize: 2, dequantize: 2, softmax: 40, layernorm: 30, gelu: 30, add: 1, relu: 1, "
+      "maxpool: 1, avgpool: 1, batchnorm: 2";
+  for (const auto& [op, cycles] : layoutOpDefaults())
+    text += ", " + op + ": " + units::formatNumber(cycles);
+  return text + "}";
+}
+
 std::vector<ParamSpec> hostParams() {
   return {
       pos(opt("clock", T::Frequency, "2 GHz", "host clock", into(host, &Host::clock_hz))),
@@ -394,12 +424,9 @@ std::vector<ParamSpec> hostParams() {
       der("energy_per_byte", T::EnergyPerByte, "dram.read_energy (host memory is the DRAM)",
           "energy per byte the host reads or writes in memory",
           into(host, &Host::energy_pj_per_byte)),
-      among(
-          sfuOpNames(),
-          opt("cycles_per_element", T::OpCosts,
-              "{quantize: 2, dequantize: 2, softmax: 40, "
-              "layernorm: 30, gelu: 30, add: 1, relu: 1, maxpool: 1, avgpool: 1, batchnorm: 2}",
-              "host cycles per element of each op; entries merge over the default", costsApply())),
+      among(sfuOpNames(), opt("cycles_per_element", T::OpCosts, hostCostDefaults(),
+                              "host cycles per element of each op; entries merge over the default",
+                              costsApply())),
   };
 }
 
@@ -411,6 +438,30 @@ std::vector<ParamSpec> linkParams() {
       opt("latency", T::Time, "500 ns",
           "accelerator cycles per transfer (each direction a host call moves bytes in)",
           into(host, &Host::link_latency)),
+  };
+}
+
+std::vector<ParamSpec> coresParams() {
+  return {
+      upTo(64, pos(opt("count", T::Integer, "1",
+                       "identical cores sharing the DRAM (and the L2); every other section "
+                       "describes one core",
+                       into(cores, &Cores::count)))),
+      opt("fused_sync", T::Time, "0 cycles",
+          "cycles a fused device (every core on one op) spends per op keeping its cores in step",
+          into(cores, &Cores::fused_sync_cycles)),
+  };
+}
+
+std::vector<ParamSpec> layoutParams() {
+  return {
+      pos(opt("channel_align", T::Integer, "1",
+              "a graph input's innermost (channel) axis is padded to a multiple of this",
+              into(layout, &Layout::channel_align))),
+      opt("device_lowering_align", T::Integer, "0",
+          "the accelerator transposes and pads an input itself when its innermost axis is a "
+          "multiple of this, else the host does; 0 = never",
+          into(layout, &Layout::device_lowering_align)),
   };
 }
 
@@ -452,6 +503,10 @@ std::vector<SectionSpec> makeSchema() {
        sfuParams(), [](Building& b) { b.acc.sfu.emplace(); }},
       {"host", false, "the host CPU that runs what the accelerator cannot", hostParams(), nullptr},
       {"host.link", false, "the path between host and accelerator memory", linkParams(), nullptr},
+      {"cores", false,
+       "identical cores sharing the DRAM and the L2; run apart, or fused as one wider device",
+       coresParams(), nullptr},
+      {"layout", false, "how the accelerator wants graph inputs laid out", layoutParams(), nullptr},
   };
 }
 

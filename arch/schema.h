@@ -52,7 +52,7 @@ struct Value {
   bool flag = false;   // Boolean
   std::string text;    // Text, Choice
   DType dtype = DType::Int8;
-  std::vector<std::string> names;                     // NameList
+  std::vector<std::string> names;  // NameList
   // DTypeRates, OpCosts (keys as written); TensorBytes given as a map (bytes per tensor)
   std::vector<std::pair<std::string, double>> pairs;
 };
@@ -69,6 +69,7 @@ struct ParamSpec {
   bool positive = false;             // zero (or an empty list) is rejected; negatives always are
   std::vector<std::string> choices;  // Choice, NameList, OpCosts
   Apply apply;
+  double max = 0;  // > 0: a tighter upper bound than valueRange(type).max
 };
 
 struct SectionSpec {
@@ -100,6 +101,9 @@ std::string_view unitOf(ValueType t);
 const std::vector<std::string>& dataflowNames();      // ws, os, is, rs, nlr
 const std::vector<std::string>& systolicDataflows();  // ws, os, is
 const std::vector<std::string>& sfuOpNames();         // softmax, layernorm, gelu, ...
-const std::vector<std::string>& epilogueOpNames();    // relu, requantize, residual_add, ...
+// The ops that lay out a graph input (transpose, pad, slice, uint8_shift) with their default host
+// cycles per element; the last entries of sfuOpNames().
+const std::vector<std::pair<std::string, double>>& layoutOpDefaults();
+const std::vector<std::string>& epilogueOpNames();  // relu, requantize, residual_add, ...
 
 }  // namespace tessel::arch

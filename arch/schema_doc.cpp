@@ -45,8 +45,8 @@ void section(std::ostringstream& out, const SectionSpec& s) {
     if (numeric) {
       const ValueRange r = valueRange(p.type);
       char b[96];
-      std::snprintf(b, sizeof b, "%s%g..%g%s%s", p.positive ? "" : "0 or ", r.min_positive, r.max,
-                    *r.unit ? " " : "", r.unit);
+      std::snprintf(b, sizeof b, "%s%g..%g%s%s", p.positive ? "" : "0 or ", r.min_positive,
+                    p.max > 0 ? p.max : r.max, *r.unit ? " " : "", r.unit);
       range = (p.positive && !list ? ", " : range + ", ") + b;
     }
     out << "  " << path << "  [" << needText(p) << "]  " << typeText(p) << range << "\n      "
@@ -64,8 +64,8 @@ std::string schemaDoc() {
          "1 GHz, 100 ns,\n"
          "20 cycles, 0.2 pJ, 20 pJ/B, 32 GFLOP/s. ns and GB/s values convert to cycles with "
          "`clock`.\n"
-         "Optional sections whose parameters all have defaults (dma, controller, noc, host, host.link) "
-         "exist even when left out.\n"
+         "Optional sections whose parameters all have defaults (dma, controller, noc, host, "
+         "host.link, cores, layout) exist even when left out.\n"
          "Unknown keys are errors. Override any value with -p path=value, e.g. -p "
          "accumulator.capacity=256KiB.\n";
   for (const auto& s : schema()) section(out, s);

@@ -82,6 +82,26 @@ void hostLines(std::ostringstream& out, const Accelerator& acc) {
   out << "\n";
 }
 
+// Only what differs from one core and no layout preference.
+void coresLines(std::ostringstream& out, const Accelerator& acc) {
+  const Cores& k = acc.cores;
+  if (k.count != 1 || k.fused_sync_cycles != 0) {
+    out << "cores: " << k.count << " sharing the DRAM"
+        << (acc.level(LevelKind::L2) ? " and L2" : "") << "; fused: " << k.count << "x wider, "
+        << cycles(k.fused_sync_cycles) << " per op to keep in step\n";
+  }
+  const Layout& l = acc.layout;
+  if (l.channel_align != 1 || l.device_lowering_align != 0) {
+    out << "layout: channels padded to a multiple of " << l.channel_align << "; ";
+    if (l.device_lowering_align == 0) {
+      out << "the host lowers every input\n";
+    } else {
+      out << "the device lowers inputs whose channels are a multiple of " << l.device_lowering_align
+          << "\n";
+    }
+  }
+}
+
 }  // namespace
 
 std::string summary(const Accelerator& acc) {
@@ -112,6 +132,7 @@ std::string summary(const Accelerator& acc) {
     out << "sfu: none (nonlinear ops run on the host)\n";
   }
   hostLines(out, acc);
+  coresLines(out, acc);
   energyLine(out, acc);
   for (const auto& w : acc.warnings) out << "warning: " << w << "\n";
   return out.str();

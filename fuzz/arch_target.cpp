@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "arch/cores.h"
 #include "arch/load.h"
 #include "fuzz/fuzz_one.h"
 #include "util/error.h"
@@ -28,6 +29,9 @@ void checkInvariants(const tessel::arch::Accelerator& a) {
   require(a.array.rows >= 1 && a.array.cols >= 1);
   require(a.array.macRate(a.array.input_dtype) > 0);
   require(positive(a.dma.bus_bytes_per_cycle) && a.dma.max_inflight >= 1);
+  require(a.cores.count >= 1 && a.cores.count <= 64);
+  require(std::isfinite(a.cores.fused_sync_cycles) && a.cores.fused_sync_cycles >= 0);
+  require(a.layout.channel_align >= 1 && a.layout.device_lowering_align >= 0);
   for (const auto& w : a.warnings) require(!w.empty());
 }
 
@@ -47,7 +51,10 @@ int fuzzOne(const uint8_t* data, size_t size) {
     }
   }
   try {
-    checkInvariants(tessel::arch::loadString(text.substr(0, cut), "fuzz.yaml", overrides));
+    const tessel::arch::Accelerator a =
+        tessel::arch::loadString(text.substr(0, cut), "fuzz.yaml", overrides);
+    checkInvariants(a);
+    checkInvariants(tessel::arch::fusedDevice(a));  // the cores fused: a device like any other
   } catch (const tessel::ConfigError&) {
   }
   return 0;

@@ -61,6 +61,11 @@ TEST(ArchCodesignConfigs, GemminiSocIsGemminiDefaultWithARocketHost) {
   EXPECT_DOUBLE_EQ(soc.host.costPerElement("dequantize"), 5);
   EXPECT_DOUBLE_EQ(soc.host.costPerElement("quantize"), 7);
   EXPECT_DOUBLE_EQ(soc.host.costPerElement("softmax"), 36);
+  // Byte-wise layout loops on the scalar core (the file derives each).
+  EXPECT_DOUBLE_EQ(soc.host.costPerElement("transpose"), 4);
+  EXPECT_DOUBLE_EQ(soc.host.costPerElement("pad"), 2);
+  EXPECT_DOUBLE_EQ(soc.host.costPerElement("slice"), 3);
+  EXPECT_DOUBLE_EQ(soc.host.costPerElement("uint8_shift"), 0.5);
   // gemmini-default keeps its generic server host.
   EXPECT_DOUBLE_EQ(def.host.clock_hz, 2e9);
 }

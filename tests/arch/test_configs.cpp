@@ -181,6 +181,30 @@ TEST(ArchConfigTest, ShippedShiDianNaoLikeMatchesThePaper) {
   EXPECT_TRUE(a.warnings.empty());
 }
 
+TEST(ArchConfigTest, ShippedNpu3CoreIsThreeTwoTopsCores) {
+  const Accelerator a = shipped("npu-3core");
+  EXPECT_EQ(a.cores.count, 3);
+  EXPECT_DOUBLE_EQ(a.cores.fused_sync_cycles, 500);
+  EXPECT_EQ(a.layout.channel_align, 16);
+  EXPECT_EQ(a.layout.device_lowering_align, 32);
+  // 3 cores x 32 x 32 MACs x 2 ops x 1 GHz = 6.1 TOPS.
+  EXPECT_NEAR(3.0 * a.array.rows * a.array.cols * 2 * a.clock_hz, 6.1e12, 0.05e12);
+  EXPECT_EQ(a.level(LevelKind::Scratchpad)->capacity_bytes, 384u * 1024);
+  EXPECT_EQ(a.level(LevelKind::Scratchpad)->row_bytes, 32);    // derived: 32 x int8
+  EXPECT_EQ(a.level(LevelKind::Accumulator)->row_bytes, 128);  // derived: 32 x int32
+  EXPECT_DOUBLE_EQ(a.levels[0].bandwidth, 32);                 // 32 GB/s at 1 GHz
+  EXPECT_DOUBLE_EQ(a.levels[0].latency, 150);
+  ASSERT_TRUE(a.sfu.has_value());
+  for (const char* op : {"softmax", "layernorm", "gelu", "quantize", "dequantize"})
+    EXPECT_TRUE(a.sfu->supports(op)) << op;
+  EXPECT_DOUBLE_EQ(a.host.clock_hz, 2.4e9);
+  EXPECT_DOUBLE_EQ(a.host.flops, 38.4e9);
+  EXPECT_DOUBLE_EQ(a.host.costPerElement("uint8_shift"), 0.06);
+  EXPECT_DOUBLE_EQ(a.host.costPerElement("transpose"), 1);
+  EXPECT_DOUBLE_EQ(a.host.costPerElement("quantize"), 0.6);
+  EXPECT_TRUE(a.warnings.empty());
+}
+
 TEST(ArchConfigTest, RegisterFileIsOneSizeOrOnePerTensor) {
   const std::string base = testing::join(testing::kTiny);
   const Accelerator shared = loadString(base, "tiny.yaml", {"array.register_file=64 B"});

@@ -133,6 +133,10 @@ const std::vector<std::string> kParams = {
     "host.cycles_per_element",
     "host.link.bandwidth",
     "host.link.latency",
+    "cores.count",
+    "cores.fused_sync",
+    "layout.channel_align",
+    "layout.device_lowering_align",
 };
 
 std::vector<std::string> schemaPaths() {
