@@ -16,6 +16,8 @@ std::vector<bool> hostFloatOps(const models::Graph& g, const arch::Accelerator& 
   std::vector<bool> host(g.ops().size(), false);
   for (const models::Op& op : g.ops()) {
     if (op.isGemmLike() || op.kind == OpKind::Quantize || op.kind == OpKind::Dequantize) continue;
+    // Layout ops move bytes in whatever dtype they carry: no arithmetic, no conversion.
+    if (op.opClass() == models::OpClass::Layout) continue;
     // A member of an accelerator GEMM's epilogue runs as the tile drains (plan() runs the
     // epilogue of a host-run GEMM op by op instead).
     const models::FusionGroup* group =

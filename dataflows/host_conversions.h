@@ -15,7 +15,7 @@ namespace tessel::dataflows {
 
 // By op id: whether the host runs the op element by element in floating point (a vector op
 // placed on the host; not one that folds into a GEMM's epilogue when `fuse`, nor a GEMM, whose
-// host cost is its FLOPs, nor a conversion itself).
+// host cost is its FLOPs, nor a conversion itself, nor a layout op, which only moves bytes).
 std::vector<bool> hostFloatOps(const models::Graph& graph, const arch::Accelerator& acc, bool fuse);
 
 // The graph with those conversions inserted (models::retype). The host ops then read and write

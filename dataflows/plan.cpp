@@ -35,9 +35,15 @@ std::string unitOpName(const models::Op& op) {
     case OpKind::Embedding:
       return "embedding";
     case OpKind::Quantize:
-      return "quantize";
+      return op.from_uint8 ? "uint8_shift" : "quantize";
     case OpKind::Dequantize:
       return "dequantize";
+    case OpKind::Transpose:
+      return "transpose";
+    case OpKind::Pad:
+      return "pad";
+    case OpKind::Slice:
+      return "slice";
     default:
       return "gemm";
   }
@@ -70,6 +76,10 @@ Placement placementOf(const models::Op& op, const arch::Accelerator& acc, DType 
     return acc.array.macRate(input_dtype) > 0 ? Placement::Array : Placement::Host;
   }
   if (op.kind == OpKind::Embedding) return Placement::Array;  // a DMA gather
+  // A layout op runs where the deployment decided (serve::withDeploymentOps): the accelerator
+  // streams it through its array path, or the host does it.
+  if (op.opClass() == models::OpClass::Layout)
+    return op.layout.on_accelerator ? Placement::Array : Placement::Host;
   const std::string name = unitOpName(op);
   if (op.kind == OpKind::Add && hasEpilogue(acc, "residual_add")) return Placement::Array;
   if (op.kind != OpKind::Add && hasEpilogue(acc, name)) return Placement::Array;
@@ -173,9 +183,17 @@ void markHostResidency(std::vector<OpPlan>& plans, const models::Graph& g) {
   const auto onHost = [&](int op_id) {
     return op_id >= 0 && plans[static_cast<size_t>(op_id)].placement == Placement::Host;
   };
+  // A graph input only host ops read (a request a deployment's host pre-processes) starts in
+  // host memory; weights and inputs the accelerator reads live in the shared memory.
+  const auto hostOnlyInput = [&](int t) {
+    const std::vector<int> readers = g.consumersOf(t);
+    return g.tensor(t).role == models::TensorRole::Input && !readers.empty() &&
+           std::all_of(readers.begin(), readers.end(), onHost);
+  };
   for (OpPlan& p : plans) {
     if (p.placement != Placement::Host) continue;
-    for (int t : p.op->inputs) p.input_on_host.push_back(onHost(g.producerOf(t)));
+    for (int t : p.op->inputs)
+      p.input_on_host.push_back(onHost(g.producerOf(t)) || hostOnlyInput(t));
     const std::vector<int> readers = g.consumersOf(p.op->outputs.at(0));
     p.output_on_host = !readers.empty() && std::all_of(readers.begin(), readers.end(), onHost);
   }

@@ -57,6 +57,10 @@ enum class OpKind : uint8_t {
   Embedding,      // inputs: ids [B,S] (int32), table [V, D]; output [B, S, D]
   Quantize,       // fp -> int (inserted by models::precision where dtypes change)
   Dequantize,     // int -> fp
+  // Layout ops a deployment puts around the accelerator's graph (serve::withDeploymentOps):
+  Transpose,  // permutes axes (LayoutAttrs::perm), e.g. NCHW -> NHWC
+  Pad,        // grows the innermost axis to the accelerator's alignment (zeros)
+  Slice,      // drops the padding of the innermost axis again
 };
 
 // The classes latency is reported by.
@@ -69,6 +73,7 @@ enum class OpClass : uint8_t {
   ResidualAdd,
   QuantDequant,
   Pool,
+  Layout,  // transpose, pad, slice
   Other
 };
 
@@ -113,6 +118,12 @@ struct AttentionAttrs {
   float scale = 1.0f;
 };
 
+// Transpose, Pad, Slice. Pad and Slice change only the innermost axis (the shapes say by how much).
+struct LayoutAttrs {
+  std::vector<int> perm;        // Transpose: output axis i is input axis perm[i]
+  bool on_accelerator = false;  // the accelerator lowers the tensor itself, not the host
+};
+
 struct PoolAttrs {
   int64_t window = 1, stride = 1, pad = 0;
 };
@@ -129,8 +140,12 @@ struct Op {
   ConvShape conv;            // Conv2d
   AttentionAttrs attn;       // BatchMatMul
   PoolAttrs pool;            // MaxPool, AvgPool
+  LayoutAttrs layout;        // Transpose, Pad, Slice
   bool transpose_b = false;  // MatMul whose weight is stored [N, K] (tied LM head)
   bool gelu_tanh = true;     // Gelu: tanh approximation (GPT-2) or erf form (BERT)
+  // Quantize of uint8 data into int8 (x ^ 0x80, a zero-point shift; the graph stores both as
+  // 1-byte integers) rather than of floating-point data.
+  bool from_uint8 = false;
   float eps = 1e-5f;         // LayerNorm, BatchNorm
 
   int64_t macs = 0;  // multiply-accumulates (0 for non-GEMM ops)

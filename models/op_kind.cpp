@@ -35,6 +35,12 @@ std::string_view nameOf(OpKind k) {
       return "Quantize";
     case OpKind::Dequantize:
       return "Dequantize";
+    case OpKind::Transpose:
+      return "Transpose";
+    case OpKind::Pad:
+      return "Pad";
+    case OpKind::Slice:
+      return "Slice";
   }
   return "?";
 }
@@ -57,6 +63,8 @@ std::string_view nameOf(OpClass c) {
       return "QuantDequant";
     case OpClass::Pool:
       return "Pool";
+    case OpClass::Layout:
+      return "Layout";
     case OpClass::Other:
       return "Other";
   }
@@ -85,6 +93,10 @@ OpClass classOf(OpKind k) {
     case OpKind::AvgPool:
     case OpKind::GlobalAvgPool:
       return OpClass::Pool;
+    case OpKind::Transpose:
+    case OpKind::Pad:
+    case OpKind::Slice:
+      return OpClass::Layout;
     case OpKind::Relu:
     case OpKind::BatchNorm:
     case OpKind::Embedding:

@@ -4,6 +4,7 @@
 #include "apps/tessel/cli.h"
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <charconv>
 #include <filesystem>
 #include <new>
@@ -28,11 +29,13 @@ const CLI::Validator kInt64(
     },
     "INT");
 
-void addWorkloadOptions(CLI::App* cmd, WorkloadArgs& w, bool with_dtype = true) {
+void addWorkloadOptions(CLI::App* cmd, WorkloadArgs& w, bool with_dtype = true,
+                        bool with_batch = true) {
   cmd->add_option("--seq", w.seq, "sequence length (prefill/encoder) or KV-cache length (decode)")
       ->check(kInt64)
       ->capture_default_str();
-  cmd->add_option("--batch", w.batch, "batch size")->check(kInt64)->capture_default_str();
+  if (with_batch)
+    cmd->add_option("--batch", w.batch, "batch size")->check(kInt64)->capture_default_str();
   cmd->add_option("--phase", w.phase, "gpt2: prefill | decode")->capture_default_str();
   cmd->add_option("--image", w.image, "resnet50 image height = width")
       ->check(kInt64)
@@ -173,6 +176,76 @@ void addRun(CLI::App& app, RunArgs& run, std::function<int()>& action, std::ostr
   });
 }
 
+void addServe(CLI::App& app, tessel::app::ServeArgs& s, std::function<int()>& action,
+              std::ostream& out) {
+  CLI::App* cmd = app.add_subcommand(
+      "serve", "simulate a deployed service: workers, job queues, batching, single or fused cores");
+  cmd->add_option("--arch", s.arch, "accelerator YAML file")->required();
+  cmd->add_option("--workload", s.workload.name, "resnet50, gpt2 (with --phase decode), ...")
+      ->required();
+  addWorkloadOptions(cmd, s.workload, false, false);
+  cmd->add_option("--workers", s.workers, "host worker counts to simulate, comma-separated")
+      ->delimiter(',')
+      ->check(CLI::Range(1, 4096))
+      ->capture_default_str();
+  cmd->add_option("--batch", s.batches, "batch sizes (requests per job), comma-separated")
+      ->delimiter(',')
+      ->check(CLI::Range(1, 4096))
+      ->capture_default_str();
+  cmd->add_option("--cores", s.cores,
+                  "single (a job per core), fused (all cores as one device) or both; default: "
+                  "both on a multi-core design")
+      ->delimiter(',');
+  cmd->add_option("--rate", s.rate, "open-loop arrivals at this many requests/s")
+      ->check(CLI::PositiveNumber);
+  cmd->add_flag("--closed-loop", s.closed_loop,
+                "each worker takes the next request when free (the default)");
+  cmd->add_option("--arrivals", s.arrivals, "open-loop arrival process: poisson | uniform")
+      ->capture_default_str();
+  cmd->add_option("--requests", s.requests, "requests per configuration")
+      ->check(kInt64)
+      ->capture_default_str();
+  cmd->add_option("--jitter", s.jitter,
+                  "coefficient of variation of every service time (seeded lognormal)")
+      ->capture_default_str();
+  cmd->add_option("--seed", s.seed, "seed of the arrivals and the jitter")
+      ->check(kSeed)
+      ->capture_default_str();
+  cmd->add_option("--submit-queue", s.submit_queue, "jobs the submit queue holds")
+      ->capture_default_str();
+  cmd->add_option("--receive-queue", s.receive_queue, "finished jobs the receive queue holds")
+      ->capture_default_str();
+  cmd->add_option("--host-cpus", s.host_cpus, "host CPUs the workers share (0 = one each)")
+      ->capture_default_str();
+  cmd->add_option("--input-dtype", s.input_dtype, "request input: float32 | uint8 | int8")
+      ->capture_default_str();
+  cmd->add_option("--output-dtype", s.output_dtype, "response output: float32 | int8")
+      ->capture_default_str();
+  cmd->add_option("--layout", s.layout, "request image layout: nchw | nhwc")->capture_default_str();
+  cmd->add_flag("--no-variants", s.no_variants,
+                "skip the runs with cheaper input/output dtypes behind the recommendations");
+  cmd->add_option("--dataflow", s.dataflow, "ws | os | is | rs | nlr | a dataflow YAML file");
+  cmd->add_option("--mapper", s.mapper, "search or gemmini-auto")
+      ->check(CLI::IsMember({"search", "gemmini-auto"}))
+      ->capture_default_str();
+  cmd->add_option("--budget", s.budget, "cost evaluations per distinct layer for the search")
+      ->check(CLI::Range(int64_t{0}, int64_t{1} << 40))
+      ->capture_default_str();
+  cmd->add_option("-p,--param", s.overrides, "override a YAML key: -p cores.count=2");
+  cmd->add_option("--json", s.json_path, "write the results as JSON; - = standard output");
+  cmd->add_flag("-q,--quiet", s.quiet, "no table on stdout");
+  cmd->callback([&, cmd] {
+    s.workload.given = givenOptions(cmd);
+    s.workload.given.erase(
+        std::remove(s.workload.given.begin(), s.workload.given.end(), "--batch"),
+        s.workload.given.end());
+    for (const char* name : {"--input-dtype", "--layout", "--rate", "--arrivals"}) {
+      if (cmd->get_option(name)->count() > 0) s.given.emplace_back(name);
+    }
+    action = [&] { return tessel::app::serveCommand(s, out); };
+  });
+}
+
 void addCompare(CLI::App& app, tessel::app::CompareArgs& c, std::function<int()>& action,
                 std::ostream& out) {
   CLI::App* cmd = app.add_subcommand(
@@ -303,6 +376,8 @@ int runCli(int argc, const char* const* argv, std::ostream& out, std::ostream& e
   addStudy(app, study_args, action, out);
   tessel::app::ReportArgs report;
   addReport(app, report, action, out);
+  tessel::app::ServeArgs serve_args;
+  addServe(app, serve_args, action, out);
 
   CLI::App* arch = app.add_subcommand("arch", "accelerator descriptions");
   arch->require_subcommand(1);

@@ -156,6 +156,37 @@ struct ReportArgs {
 // tessel report: renders what run, compare or sweep wrote as HTML, Markdown or one CSV table.
 int reportCommand(const ReportArgs& args, std::ostream& out);
 
+struct ServeArgs {
+  std::string arch;
+  WorkloadArgs workload;  // its batch is unused: --batch is a list here
+  std::string dataflow;
+  std::string mapper = "search";
+  std::string objective = "latency";
+  int64_t budget = 20000;
+  std::vector<std::string> overrides;
+  std::vector<int> workers{1, 2, 4, 8};
+  std::vector<int> batches{1};
+  std::vector<std::string> cores;  // single, fused; empty = both on a multi-core design
+  double rate = 0;                 // requests/s: open loop; 0 = closed loop
+  bool closed_loop = false;
+  std::string arrivals = "poisson";  // open loop: poisson | uniform
+  int64_t requests = 2000;
+  double jitter = 0;
+  uint64_t seed = 1;
+  int submit_queue = 4;
+  int receive_queue = 4;
+  int host_cpus = 0;
+  std::string input_dtype = "float32";
+  std::string output_dtype = "float32";
+  std::string layout = "nchw";
+  std::vector<std::string> given;  // --input-dtype, --layout when the user gave them
+  bool no_variants = false;
+  std::string json_path;
+  bool quiet = false;
+};
+// tessel serve: the deployed service on a discrete-event timeline (serve/).
+int serveCommand(const ServeArgs& args, std::ostream& out);
+
 // One output a command was asked to write: the option that named it ("--json") and its path.
 struct OutputPath {
   std::string option;

@@ -10,6 +10,7 @@
 #include <iostream>
 
 #include "apps/tessel/cli.h"
+#include "serve/timeline/register.h"
 #include "sim/systemc/systemc_engine.h"
 
 namespace {
@@ -20,6 +21,7 @@ const bool kQuietSystemc = setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0) =
 extern "C" int sc_main(int argc, char** argv) {
   (void)kQuietSystemc;
   tessel::sim::systemc::registerEngine();
+  tessel::serve::systemc::registerTimeline();
   // A closed pipe (`tessel run ... | head -1`) becomes a write error, not a kill: reports asked
   // for with --json/--csv are still written, and the failure is reported below.
   std::signal(SIGPIPE, SIG_IGN);

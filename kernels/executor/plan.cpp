@@ -77,6 +77,11 @@ bool canChain(const models::Graph& g, const models::Op& anchor, const models::Op
 ExecPlan planExecution(const models::Graph& g, const ExecutorOptions& o) {
   // The timing engines model grouped and dilated convolutions; the kernels do not run them yet.
   for (const models::Op& op : g.ops()) {
+    if (op.opClass() == models::OpClass::Layout) {
+      throw ConfigError({"", 0, 0, "workload"},
+                        "op '" + op.name + "': the functional executor does not run a deployment's "
+                        "layout ops (transpose, pad, slice); tessel serve times them");
+    }
     if (op.kind == models::OpKind::Conv2d && (op.conv.groups != 1 || op.conv.dilation != 1)) {
       throw ConfigError({"", 0, 0, "workload"},
                         "op '" + op.name + "': the functional executor does not run grouped or "

@@ -23,7 +23,7 @@ std::string lookup(const std::array<std::pair<std::string_view, const char*>, N>
 }  // namespace
 
 std::string classColor(const std::string& op_class) {
-  static constexpr std::array<std::pair<std::string_view, const char*>, 9> kClasses = {{
+  static constexpr std::array<std::pair<std::string_view, const char*>, 10> kClasses = {{
       {"MatMul", "#4e79a7"},
       {"Conv", "#59a14f"},
       {"Softmax", "#f28e2b"},
@@ -32,6 +32,7 @@ std::string classColor(const std::string& op_class) {
       {"ResidualAdd", "#76b7b2"},
       {"QuantDequant", "#edc948"},
       {"Pool", "#9c755f"},
+      {"Layout", "#ff9da7"},
       {"Other", "#bab0ac"},
   }};
   return lookup(kClasses, op_class);

@@ -14,7 +14,7 @@ namespace tessel::reports::html {
 namespace {
 
 const char* kClasses[] = {"MatMul", "Conv", "Softmax", "LayerNorm", "GELU",
-                          "ResidualAdd", "QuantDequant", "Pool", "Other"};
+                          "ResidualAdd", "QuantDequant", "Pool", "Layout", "Other"};
 
 std::string param(const SweepPoint& p, const char* key) {
   return p.params.contains(key) ? scalarText(p.params[key]) : "";

@@ -1,0 +1,222 @@
+#include "serve/deploy.h"
+
+#include <algorithm>
+
+#include "util/error.h"
+
+namespace tessel::serve {
+
+using models::Graph;
+using models::Op;
+using models::OpKind;
+using models::Tensor;
+using models::TensorRole;
+
+namespace {
+
+ConfigError optionError(const std::string& option, const std::string& message) {
+  return ConfigError({"", 0, 0, option}, message);
+}
+
+template <typename E>
+E parseChoice(const std::string& s, const std::string& option,
+              const std::vector<std::pair<std::string, E>>& choices) {
+  std::string known;
+  for (const auto& [name, value] : choices) {
+    if (s == name) return value;
+    known += (known.empty() ? "" : ", ") + name;
+  }
+  throw optionError(option, option + " '" + s + "' is not one of " + known);
+}
+
+// The request inputs: Input tensors read by the ops up to and including the first GEMM-like op.
+std::vector<int> requestInputs(const Graph& g) {
+  std::vector<int> inputs;
+  for (const Op& op : g.ops()) {
+    for (int t : op.inputs) {
+      if (g.tensor(t).role == TensorRole::Input &&
+          std::find(inputs.begin(), inputs.end(), t) == inputs.end())
+        inputs.push_back(t);
+    }
+    if (op.isGemmLike()) break;
+  }
+  return inputs;
+}
+
+std::vector<int> graphOutputs(const Graph& g) {
+  std::vector<int> outputs;
+  for (const Op& op : g.ops()) {
+    for (int t : op.outputs) {
+      if (g.consumersOf(t).empty()) outputs.push_back(t);
+    }
+  }
+  return outputs;
+}
+
+int64_t roundUp(int64_t x, int64_t to) { return to <= 1 ? x : (x + to - 1) / to * to; }
+
+bool lowersOnDevice(const arch::Accelerator& acc, int64_t innermost) {
+  const int64_t a = acc.layout.device_lowering_align;
+  return a > 0 && innermost % a == 0;
+}
+
+// Appends ops to a graph, each with one fresh output tensor.
+struct Appender {
+  Graph& g;
+  int emit(const std::string& name, OpKind kind, int in, std::vector<int64_t> shape, DType dtype,
+           int out = -1) {
+    Op op;
+    op.name = name;
+    op.kind = kind;
+    op.inputs = {in};
+    if (out < 0) out = g.addTensor(name, std::move(shape), dtype, TensorRole::Activation);
+    g.tensor(out).role = TensorRole::Activation;  // a model input the lowering now writes
+    op.outputs = {out};
+    return g.op(g.addOp(op)).outputs[0];
+  }
+};
+
+}  // namespace
+
+InputDType parseInputDType(const std::string& s) {
+  return parseChoice<InputDType>(
+      s, "--input-dtype",
+      {{"float32", InputDType::Float32}, {"uint8", InputDType::UInt8}, {"int8", InputDType::Int8}});
+}
+OutputDType parseOutputDType(const std::string& s) {
+  return parseChoice<OutputDType>(s, "--output-dtype",
+                                  {{"float32", OutputDType::Float32}, {"int8", OutputDType::Int8}});
+}
+InputLayout parseInputLayout(const std::string& s) {
+  return parseChoice<InputLayout>(s, "--layout",
+                                  {{"nchw", InputLayout::Nchw}, {"nhwc", InputLayout::Nhwc}});
+}
+std::string nameOf(InputDType t) {
+  return t == InputDType::Float32 ? "float32" : t == InputDType::UInt8 ? "uint8" : "int8";
+}
+std::string nameOf(OutputDType t) { return t == OutputDType::Float32 ? "float32" : "int8"; }
+std::string nameOf(InputLayout l) { return l == InputLayout::Nchw ? "nchw" : "nhwc"; }
+
+Graph withDeploymentOps(const Graph& graph, const arch::Accelerator& acc,
+                        const DeployOptions& o) {
+  const std::vector<int> inputs = requestInputs(graph);
+  const std::vector<int> outputs = graphOutputs(graph);
+  const int64_t align = std::max<int64_t>(1, acc.layout.channel_align);
+  // Data inputs: all but indices (int32 token ids).
+  std::vector<int> data;
+  for (int t : inputs) {
+    if (graph.tensor(t).dtype != DType::Int32) data.push_back(t);
+  }
+  for (int t : data) {
+    const DType d = graph.tensor(t).dtype;
+    if (d != DType::Int8 && o.input_dtype != InputDType::Float32) {
+      throw optionError("--input-dtype", "--input-dtype " + nameOf(o.input_dtype) +
+                                             " needs an int8 model input; '" + graph.name +
+                                             "' takes " + std::string(tessel::nameOf(d)));
+    }
+  }
+  for (int t : outputs) {
+    const DType d = graph.tensor(t).dtype;
+    if (d != DType::Int8 && o.output_dtype == OutputDType::Int8) {
+      throw optionError("--output-dtype", "--output-dtype int8 needs an int8 model output; '" +
+                                              graph.name + "' writes " +
+                                              std::string(tessel::nameOf(d)));
+    }
+  }
+  const bool any_image = std::any_of(data.begin(), data.end(),
+                                     [&](int t) { return graph.tensor(t).shape.size() == 4; });
+  if (o.input_dtype_given && data.empty()) {
+    throw optionError("--input-dtype", "--input-dtype applies to a request input in int8; '" +
+                                           graph.name + "' takes " + std::string(
+                                               inputs.empty() ? "no input" : "integer indices") +
+                                           " (token ids need no quantize)");
+  }
+  if (o.layout_given && !any_image) {
+    throw optionError("--layout", "--layout applies to a 4-d image input; '" + graph.name +
+                                      "' has none");
+  }
+
+  Graph out;
+  out.name = graph.name;
+  for (const Tensor& t : graph.tensors()) {
+    const bool is_data = std::find(data.begin(), data.end(), t.id) != data.end();
+    const bool is_output = std::find(outputs.begin(), outputs.end(), t.id) != outputs.end();
+    std::vector<int64_t> shape = t.shape;
+    if ((is_data || (is_output && t.dtype != DType::FP32)) && !shape.empty())
+      shape.back() = roundUp(shape.back(), align);
+    out.addTensor(t.name, shape, t.dtype, t.role);
+  }
+  Appender app{out};
+  for (int t : data) {
+    // The model's input becomes what the lowering writes (left an Input when nothing does).
+    const Tensor& native = graph.tensor(t);  // NHWC (or [.., C]) int8, unpadded
+    const bool nchw = native.shape.size() == 4 && o.layout == InputLayout::Nchw;
+    std::vector<int64_t> given = native.shape;
+    if (nchw) given = {native.shape[0], native.shape[3], native.shape[1], native.shape[2]};
+    const bool device = lowersOnDevice(acc, given.back());
+    const bool needs_pad = native.shape.back() % align != 0;
+    // float32 into a narrower model dtype (int8; a cast to fp16/bf16); uint8 into int8.
+    const bool quantize = o.input_dtype != InputDType::Int8 && native.dtype != DType::FP32;
+    if (!nchw && !needs_pad && !quantize) continue;  // int8 NHWC, aligned: the model's input
+    const DType user_dtype = o.input_dtype == InputDType::Float32 ? DType::FP32 : native.dtype;
+    int x = out.addTensor(native.name + ".request", given, user_dtype, TensorRole::Input);
+    if (quantize) {
+      // Writes the model's input itself when no lowering follows.
+      const bool last = !nchw && !needs_pad;
+      x = app.emit(native.name + ".quantize", OpKind::Quantize, x, given, native.dtype,
+                   last ? t : -1);
+      out.op(out.producerOf(x)).from_uint8 = o.input_dtype == InputDType::UInt8;
+    }
+    if (nchw) {
+      // One pass writes the accelerator's layout: NHWC with the channels padded.
+      std::vector<int64_t> nhwc = native.shape;
+      nhwc.back() = roundUp(nhwc.back(), align);
+      const int id = app.emit(native.name + ".to_nhwc", OpKind::Transpose, x, nhwc, native.dtype, t);
+      Op& op = out.op(out.producerOf(id));
+      op.layout.perm = {0, 2, 3, 1};
+      op.layout.on_accelerator = device;
+    } else if (needs_pad) {
+      const int id = app.emit(native.name + ".pad", OpKind::Pad, x, {}, native.dtype, t);
+      out.op(out.producerOf(id)).layout.on_accelerator = device;
+    }
+  }
+  for (const Op& op : graph.ops()) out.addOp(op);
+  for (int t : outputs) {
+    const Tensor& produced = graph.tensor(t);
+    if (produced.dtype == DType::FP32) continue;  // already what the caller reads
+    std::vector<int64_t> shape = produced.shape;
+    int x = t;
+    if (!shape.empty() && shape.back() % align != 0) {
+      const int id = app.emit(produced.name + ".slice", OpKind::Slice, x, shape, produced.dtype);
+      out.op(out.producerOf(id)).layout.on_accelerator = lowersOnDevice(acc, shape.back());
+      x = id;
+    }
+    if (shape.size() == 4 && any_image && o.layout == InputLayout::Nchw) {
+      const std::vector<int64_t> nchw = {shape[0], shape[3], shape[1], shape[2]};
+      const int id = app.emit(produced.name + ".to_nchw", OpKind::Transpose, x, nchw,
+                              produced.dtype);
+      Op& op = out.op(out.producerOf(id));
+      op.layout.perm = {0, 3, 1, 2};
+      op.layout.on_accelerator = lowersOnDevice(acc, shape.back());
+      x = id;
+    }
+    if (o.output_dtype == OutputDType::Float32)
+      app.emit(produced.name + ".dequantize", OpKind::Dequantize, x, out.tensor(x).shape,
+               DType::FP32);
+  }
+  return out;
+}
+
+std::vector<Stage> stagesOf(const std::vector<bool>& on_accelerator) {
+  const auto first = std::find(on_accelerator.begin(), on_accelerator.end(), true);
+  const auto last = std::find(on_accelerator.rbegin(), on_accelerator.rend(), true);
+  std::vector<Stage> stages(on_accelerator.size(), Stage::Job);
+  if (first == on_accelerator.end()) return stages;  // nothing on the accelerator: all one job
+  const size_t begin = static_cast<size_t>(first - on_accelerator.begin());
+  const size_t end = on_accelerator.size() - static_cast<size_t>(last - on_accelerator.rbegin());
+  for (size_t i = 0; i < begin; ++i) stages[i] = Stage::Pre;
+  for (size_t i = end; i < stages.size(); ++i) stages[i] = Stage::Post;
+  return stages;
+}
+
+}  // namespace tessel::serve
