@@ -342,8 +342,9 @@ void addStudy(CLI::App& app, tessel::app::StudyArgs& s, std::function<int()>& ac
 void addReport(CLI::App& app, tessel::app::ReportArgs& r, std::function<int()>& action,
                std::ostream& out) {
   CLI::App* cmd = app.add_subcommand(
-      "report", "render a run JSON, a compare JSON or a sweep directory as HTML, Markdown or CSV");
-  cmd->add_option("input", r.input, "run JSON, compare JSON or sweep directory")->required();
+      "report",
+      "render a run, compare or serve JSON or a sweep directory as HTML, Markdown or CSV");
+  cmd->add_option("input", r.input, "run, compare or serve JSON, or sweep directory")->required();
   cmd->add_option("-o,--output", r.output,
                   "the report; its extension picks the format: .html, .md or .csv")
       ->required();

@@ -1,5 +1,5 @@
-// tessel report: what run, compare or sweep wrote, rendered as a self-contained HTML page, a
-// Markdown summary or one table as CSV. The output's extension picks the format.
+// tessel report: what run, compare, serve or sweep wrote, rendered as a self-contained HTML page,
+// a Markdown summary or one table as CSV. The output's extension picks the format.
 #include <algorithm>
 #include <cctype>
 #include <filesystem>

@@ -23,17 +23,18 @@ Report loadReport(const std::string& path) {
     doc = Json::parse(text);
   } catch (const nlohmann::json::parse_error& e) {
     badInput(path, std::string("not valid JSON (") + e.what() +
-                       "); expected a run JSON, a compare JSON or a sweep directory");
+                       "); expected a run, compare or serve JSON or a sweep directory");
   }
   if (doc.is_object() && doc.value("kind", Json()) == "compare") return compareReport(text, path);
+  if (doc.is_object() && doc.value("kind", Json()) == "serve") return serveReport(text, path);
   if (doc.is_object() && doc.contains("schema_version") && doc.contains("totals") &&
       doc.contains("ops")) {
     return runReport(text, path);
   }
   badInput(path,
            "expected a run JSON (`tessel run --json`: schema_version, totals, ops), a "
-           "compare JSON (`tessel compare --json`: kind \"compare\") or a sweep directory "
-           "(`tessel sweep`: sweep.json)");
+           "compare JSON (`tessel compare --json`: kind \"compare\"), a serve JSON (`tessel "
+           "serve --json`: kind \"serve\") or a sweep directory (`tessel sweep`: sweep.json)");
 }
 
 }  // namespace tessel::reports::html

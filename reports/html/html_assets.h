@@ -25,6 +25,7 @@ svg.chart .grid { stroke: #e5e5e5; } svg.chart .mark:hover { stroke: #000; strok
 svg.chart .line { stroke: #4e79a7; stroke-width: 2; } svg.chart .point { fill: #4e79a7; }
 svg.chart .dominated { fill: #bbb; } svg.chart .front { fill: #d62728; stroke: #fff; }
 svg.chart .front-line { stroke: #d62728; stroke-width: 1.5; stroke-dasharray: 4 2; }
+svg.chart .series { stroke-width: 2; }
 .note { background: #fffbe6; border-left: 4px solid #edc948; padding: 6px 10px; }
 .table-wrap { overflow-x: auto; }
 table { border-collapse: collapse; font-size: 0.85em; margin: 8px 0 16px; }

@@ -7,6 +7,12 @@
 #include "util/error.h"
 
 namespace tessel::reports::html {
+namespace {
+
+// What each JsonKind must hold, for messages.
+const char* const kWhat[] = {"a number", "an integer", "a string", "an array", "an object"};
+
+}  // namespace
 
 Json parseJson(const std::string& text, const std::string& source) {
   try {
@@ -21,10 +27,31 @@ void badInput(const std::string& source, const std::string& what) {
 }
 
 double numberAt(const Json& obj, const char* key, const std::string& source) {
-  if (!obj.is_object() || !obj.contains(key) || !obj[key].is_number()) {
-    badInput(source, std::string("expected a number at '") + key + "'");
+  return fieldAt(obj, "", key, JsonKind::Number, source).get<double>();
+}
+
+const Json& fieldAt(const Json& obj, const std::string& path, const std::string& key, JsonKind kind,
+                    const std::string& source) {
+  const std::string field = path.empty() ? key : path + "." + key;
+  if (!obj.is_object() || !obj.contains(key)) {
+    badInput(source, std::string("expected ") + kWhat[static_cast<int>(kind)] + " at '" + field +
+                         "', which is missing");
   }
-  return obj[key].get<double>();
+  return valueAt(obj[key], field, kind, source);
+}
+
+const Json& valueAt(const Json& v, const std::string& path, JsonKind kind,
+                    const std::string& source) {
+  const bool ok = kind == JsonKind::Number    ? v.is_number()
+                  : kind == JsonKind::Integer ? v.is_number_integer()
+                  : kind == JsonKind::String  ? v.is_string()
+                  : kind == JsonKind::Array   ? v.is_array()
+                                              : v.is_object();
+  if (!ok) {
+    badInput(source, std::string("expected ") + kWhat[static_cast<int>(kind)] + " at '" + path +
+                         "', found " + v.type_name());
+  }
+  return v;
 }
 
 std::string scalarText(const Json& v) {

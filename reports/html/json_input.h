@@ -14,6 +14,17 @@ Json parseJson(const std::string& text, const std::string& source);
 [[noreturn]] void badInput(const std::string& source, const std::string& what);
 // The number at `key` of `obj` (ConfigError naming the key when it is missing or not a number).
 double numberAt(const Json& obj, const char* key, const std::string& source);
+// What a field must hold.
+enum class JsonKind { Number, Integer, String, Array, Object };
+// The member `key` of `obj`, which sits at `path` in the document ("" at the top level,
+// "configurations[2]"). ConfigError naming the file, the field's full path, what it should hold
+// and what it holds, when `obj` lacks it or it holds something else.
+const Json& fieldAt(const Json& obj, const std::string& path, const std::string& key, JsonKind kind,
+                    const std::string& source);
+// `v`, found at `path` ("configurations[0].job_s[2]"), when it holds `kind`; ConfigError naming
+// the path otherwise.
+const Json& valueAt(const Json& v, const std::string& path, JsonKind kind,
+                    const std::string& source);
 // A scalar as a reader would write it: strings as they are, numbers in their shortest form.
 std::string scalarText(const Json& v);
 // A metric for readers: cycles, seconds, energy_pj, *bytes and utilization get their units.

@@ -1,6 +1,6 @@
 // A report as data: headline numbers, sections of charts, notes and tables. Built once from a
-// run, compare or sweep document; the HTML, Markdown and CSV writers all render this one value,
-// so every format shows the same numbers.
+// run, compare, serve or sweep document; the HTML, Markdown and CSV writers all render this one
+// value, so every format shows the same numbers.
 #pragma once
 
 #include <string>
@@ -45,7 +45,7 @@ struct Section {
 
 struct Report {
   std::string title;
-  std::string kind;                                           // "run", "compare" or "sweep"
+  std::string kind;                                           // run, compare, serve or sweep
   std::string source;                                         // the input path
   std::vector<std::pair<std::string, std::string>> metadata;  // label -> value
   std::vector<Headline> headlines;

@@ -86,6 +86,27 @@ struct LinePlot {
 };
 std::string linePlotSvg(const LinePlot& c);
 
+// Lines over a numeric x axis, one per series, each through its points in the order given. A
+// `step` plot holds each value until the next point's x (a queue's depth over time). The x axis
+// is logarithmic when x spans more than 16x and starts above 0.
+struct SeriesPlot {
+  struct Point {
+    double x = 0;
+    Mark mark;  // value = y
+  };
+  struct Series {
+    std::string name;
+    std::string color;
+    std::vector<Point> points;
+  };
+  std::string id;
+  std::string x_label, y_label;
+  Formatter x_format, y_format;
+  bool step = false;
+  std::vector<Series> series;
+};
+std::string seriesPlotSvg(const SeriesPlot& c);
+
 // Points on two numeric axes; front points are highlighted and joined in x order, the others
 // grey. The x axis is logarithmic when `x_log` is set or x spans more than 16x.
 struct Scatter {

@@ -1,7 +1,9 @@
 // `tessel report` end to end: a real run's JSON as HTML, Markdown and CSV with the run's own
-// numbers, and bad input refused with exit 2 without writing (or damaging) the output.
+// numbers, a serve JSON's table as CSV, and bad input refused with exit 2 without writing (or
+// damaging) the output.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -62,6 +64,21 @@ TEST(ReportCli, HtmlAndMarkdownCarryTheTotals) {
   const size_t v = h.find(cycles, at) + cycles.size();
   EXPECT_EQ(std::stod(h.substr(v, h.find('"', v) - v)), run["totals"]["cycles"].get<double>());
   EXPECT_NE(slurp(md).find("### Per-layer results (`layers`)"), std::string::npos);
+}
+
+TEST(ReportCli, ServeJsonAsCsvHasOneRowPerConfiguration) {
+  const std::string input = std::string(TESSEL_SOURCE_DIR) + "/tests/reports/data/serve.json";
+  const auto doc = nlohmann::json::parse(slurp(input));
+  const std::string out = temp("configurations.csv");
+  const auto r = runTessel("report " + input + " -o " + out + " --table configurations");
+  ASSERT_EQ(r.code, 0) << r.out;
+  const std::string csv = slurp(out);
+  EXPECT_EQ(static_cast<size_t>(std::count(csv.begin(), csv.end(), '\n')),
+            doc["configurations"].size() + 1);
+  const auto bad = runTessel("report " + input + " -o " + out + " --table layers");
+  EXPECT_EQ(bad.code, 2);
+  EXPECT_NE(bad.out.find("its tables: service_times, configurations"), std::string::npos)
+      << bad.out;
 }
 
 TEST(ReportCli, BadInputExitsTwoAndLeavesTheOutputAlone) {

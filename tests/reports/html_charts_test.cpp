@@ -78,6 +78,26 @@ TEST(ReportSvg, ScatterGreysDominatedPointsAndJoinsTheFront) {
   EXPECT_NE(svg.find("class=\"front-line\""), std::string::npos);
 }
 
+TEST(ReportSvg, StepSeriesHoldEachValueUntilTheNextPoint) {
+  SeriesPlot p;
+  p.id = "sp";
+  p.step = true;
+  p.series = {{"queue", "#123456", {{0, {2, "a", {{"t", "0"}}}}, {1, {0, "b", {{"t", "1"}}}}}},
+              {"system", "#654321", {{0, {3, "c", {}}}, {0.5, {3, "d", {}}}, {1, {1, "e", {}}}}}};
+  const std::string svg = seriesPlotSvg(p);
+  const auto marks = elements(svg, "sp", "circle", "series-point");
+  ASSERT_EQ(marks.size(), 5u);
+  EXPECT_EQ(marks[0].attrs.at("fill"), "#123456");
+  EXPECT_EQ(marks[1].attrs.at("data-t"), "1");
+  EXPECT_EQ(marks[1].title, "b");
+  // The queue's line: from (0, 2) across to x = 1 still at 2, then down to 0.
+  const auto lines = elements(svg, "sp", "polyline", "series");
+  ASSERT_EQ(lines.size(), 2u);
+  const auto xy = [](const auto& m) { return m.attrs.at("cx") + "," + m.attrs.at("cy"); };
+  EXPECT_EQ(lines[0].attrs.at("points"), xy(marks[0]) + " " + marks[1].attrs.at("cx") + "," +
+                                             marks[0].attrs.at("cy") + " " + xy(marks[1]));
+}
+
 TEST(ReportText, NumbersForReadersAndForScripts) {
   EXPECT_EQ(humanNumber(1234567), "1.23 M");
   EXPECT_EQ(humanNumber(2000), "2.00 k");

@@ -17,23 +17,11 @@ using Json = nlohmann::ordered_json;
 
 Json sampleJson() { return Json::parse(toJsonString(sample::sampleRun())); }
 
-// Every node's path in the SCHEMA.md notation: "ops[].traffic[].read.input". Array elements
-// themselves ("ops[]") are not listed: the doc describes the array and the elements' fields.
-void flatten(const Json& node, const std::string& path, std::set<std::string>& out) {
-  if (!path.empty() && path.back() != ']') out.insert(path);
-  const std::string prefix = path.empty() ? "" : path + ".";
-  if (node.is_object()) {
-    for (const auto& [key, child] : node.items()) flatten(child, prefix + key, out);
-  } else if (node.is_array()) {
-    for (const Json& child : node) flatten(child, path + "[]", out);
-  }
-}
-
 TEST(ReportsJson, EveryDocumentedFieldIsPresentAndNothingElse) {
   const std::vector<std::string> documented = schemaPaths("## JSON fields");
   ASSERT_GT(documented.size(), 50u);
   std::set<std::string> actual;
-  flatten(sampleJson(), "", actual);
+  jsonPaths(sampleJson(), "", actual);
   for (const std::string& pattern : documented) {
     bool found = false;
     for (const std::string& path : actual) found = found || matchesPattern(pattern, path, '.');

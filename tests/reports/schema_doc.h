@@ -46,4 +46,17 @@ inline bool matchesPattern(const std::string& pattern, const std::string& path, 
   return true;
 }
 
+// Every node's path in the SCHEMA.md notation: "ops[].traffic[].read.input". Array elements
+// themselves ("ops[]") are not listed: the doc describes the array and the elements' fields.
+template <class Json>
+void jsonPaths(const Json& node, const std::string& path, std::set<std::string>& out) {
+  if (!path.empty() && path.back() != ']') out.insert(path);
+  const std::string prefix = path.empty() ? "" : path + ".";
+  if (node.is_object()) {
+    for (const auto& [key, child] : node.items()) jsonPaths(child, prefix + key, out);
+  } else if (node.is_array()) {
+    for (const Json& child : node) jsonPaths(child, path + "[]", out);
+  }
+}
+
 }  // namespace tessel::reports

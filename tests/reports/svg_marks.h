@@ -29,7 +29,7 @@ inline std::vector<Element> elements(const std::string& text, const std::string&
   }
   std::vector<Element> out;
   const std::regex start("<(" + tag_regex + ")\\b([^>]*)>(<title>([^<]*)</title>)?");
-  const std::regex attr("([a-zA-Z_:-]+)=\"([^\"]*)\"");
+  const std::regex attr("([a-zA-Z0-9_:-]+)=\"([^\"]*)\"");
   for (auto it = std::sregex_iterator(scope.begin(), scope.end(), start);
        it != std::sregex_iterator(); ++it) {
     Element e{(*it)[1], {}, (*it)[4]};

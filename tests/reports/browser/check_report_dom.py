@@ -4,6 +4,7 @@
   check_report_dom.py make-sweep DIR            write a sweep fixture directory
   check_report_dom.py run RUN.json DOM.html PNG
   check_report_dom.py sweep DIR DOM.html PNG
+  check_report_dom.py serve SERVE.json DOM.html PNG
 
 Standard library only. Exits 1 with one line per failed check.
 """
@@ -209,11 +210,54 @@ def check_sweep(d, dom_path, png):
     check_common(dom, png)
 
 
+def attr_floats(m, *keys):
+    return tuple(float(m["attrs"]["data-" + k]) for k in keys)
+
+
+def check_serve(path, dom_path, png):
+    doc = json.load(open(path))
+    dom = Dom(open(dom_path, encoding="utf-8").read())
+    configs = doc["configurations"]
+    for id_ in ("serve-service-times", "serve-throughput", "serve-p99", "serve-best",
+                "table-service_times", "table-configurations"):
+        check(dom.by_id(id_) is not None, "no element #" + id_)
+    grid = [i for i, c in enumerate(configs) if c["variant"] == ""]
+    for chart, key, field in (("serve-throughput", "throughput", lambda c: c["throughput"]),
+                              ("serve-p99", "p99_s", lambda c: c["latency_s"]["p99"])):
+        got = {int(m["attrs"]["data-config"]): float(m["attrs"]["data-" + key])
+               for m in dom.marks(chart)}
+        want = {i: float(field(configs[i])) for i in grid}
+        check(len(dom.marks(chart)) == len(grid) and got == want, "%s: %s != %s" % (chart, got, want))
+    want = {}
+    for p in doc["service_times"] + doc["variant_service_times"]:
+        for stage, v in (("pre", p["pre_s"]), ("job", p["job_s"][0]), ("post", p["post_s"])):
+            if v > 0:
+                want[(p["cores"], str(p["batch"]), p.get("variant", ""), stage)] = float(v)
+    got = {tuple(m["attrs"]["data-" + k] for k in ("cores", "batch", "variant", "stage")):
+           float(m["attrs"]["data-seconds"]) for m in dom.marks("serve-service-times")}
+    check(got == want, "serve-service-times %s != %s" % (got, want))
+    depth_ids = [e["attrs"]["id"] for e in dom.elements
+                 if e["tag"] == "svg" and e["attrs"].get("id", "").startswith("serve-depth-")]
+    check(len(depth_ids) > 0, "no queue depth chart")
+    for id_ in depth_ids:
+        samples = configs[int(id_[len("serve-depth-"):])]["depth"]
+        for k, series in ((1, "submit"), (2, "in_system")):
+            got = [attr_floats(m, "t", "value") for m in dom.marks(id_) if m["attrs"]["data-series"] == series]
+            want = [(float(s[0]), float(s[k])) for s in samples]
+            check(got == want, "%s %s: %s != %s" % (id_, series, got, want))
+    for i, line in enumerate(doc["recommendations"]["text"]):
+        note = dom.by_id("serve-recommendation-%d" % i)
+        check(note is not None and note["text"] == line, "recommendation %d" % i)
+    rows = [e for e in dom.elements if e["tag"] == "tr" and "table-configurations" in e["scopes"]][1:]
+    check(len(rows) == len(configs), "table-configurations has %d rows, not %d" % (len(rows), len(configs)))
+    check_common(dom, png)
+
+
 def main(argv):
     if argv[1] == "make-sweep":
         make_sweep(argv[2])
         return 0
-    {"run": check_run, "sweep": check_sweep}[argv[1]](*argv[2:5])
+    {"run": check_run, "sweep": check_sweep, "serve": check_serve}[argv[1]](*argv[2:5])
     for f in FAILURES:
         print("FAIL:", f)
     print("%d failed checks" % len(FAILURES))
