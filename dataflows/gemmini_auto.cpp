@@ -203,9 +203,26 @@ class GemminiAutoMapper final : public Mapper {
     return b;
   }
 
+  // Gemmini's tile, as a loop nest the engines can cost. Where the nest's capacity check is
+  // stricter than the heuristic's own (a tile clipped to a problem narrower than the array's
+  // wide blocks), the tile's largest dimension halves until it passes.
   MapResult& accept(MapResult& r, const Dataflow& df, const arch::Accelerator& acc,
-                    const Problem& p, const Triple& t, bool double_buffered) const {
+                    const Problem& p, const Triple& tile, bool double_buffered) const {
+    Triple t = tile;
+    for (int tries = 0; tries < 192; ++tries) {
+      acceptAs(r, df, acc, p, t, double_buffered);
+      if (r.mapping.has_nest) break;
+      const auto largest = std::max_element(t.begin(), t.end());
+      if (*largest <= 1) break;
+      *largest = (*largest + 1) / 2;
+    }
+    return r;
+  }
+
+  MapResult& acceptAs(MapResult& r, const Dataflow& df, const arch::Accelerator& acc,
+                      const Problem& p, const Triple& t, bool double_buffered) const {
     r.ok = true;
+    r.mapping.has_nest = false;
     r.mapping.dataflow = df.name;
     r.mapping.mapper = std::string(name());
     r.mapping.array_rows = acc.array.rows;

@@ -75,6 +75,7 @@ Placement placementOf(const models::Op& op, const arch::Accelerator& acc, DType 
     // A dtype the array has no MACs for falls back to the host CPU.
     return acc.array.macRate(input_dtype) > 0 ? Placement::Array : Placement::Host;
   }
+  if (op.host_side) return Placement::Host;
   if (op.kind == OpKind::Embedding) return Placement::Array;  // a DMA gather
   // A layout op runs where the deployment decided (serve::withDeploymentOps): the accelerator
   // streams it through its array path, or the host does it.

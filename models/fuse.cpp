@@ -58,6 +58,7 @@ int nextInChain(const Graph& g, int tensor, const FuseRules& rules, int anchor,
   if (consumers.size() != 1) return -1;
   const Op& next = g.op(consumers[0]);
   if (!allowed(rules, next.kind) || group_of[static_cast<size_t>(next.id)] >= 0) return -1;
+  if (next.host_side) return -1;  // a deployment's conversion runs on the host
   if (next.inputs.empty() || next.inputs[0] != tensor) {
     // Add is commutative: the chain may arrive on either operand.
     if (!(next.kind == OpKind::Add && next.inputs.size() == 2 && next.inputs[1] == tensor)) {

@@ -146,6 +146,9 @@ struct Op {
   // Quantize of uint8 data into int8 (x ^ 0x80, a zero-point shift; the graph stores both as
   // 1-byte integers) rather than of floating-point data.
   bool from_uint8 = false;
+  // A deployment's own conversion (the request's quantize, the response's dequantize): the
+  // host's application code runs it, whatever units the accelerator has.
+  bool host_side = false;
   float eps = 1e-5f;         // LayerNorm, BatchNorm
 
   int64_t macs = 0;  // multiply-accumulates (0 for non-GEMM ops)

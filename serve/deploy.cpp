@@ -166,6 +166,7 @@ Graph withDeploymentOps(const Graph& graph, const arch::Accelerator& acc,
       x = app.emit(native.name + ".quantize", OpKind::Quantize, x, given, native.dtype,
                    last ? t : -1);
       out.op(out.producerOf(x)).from_uint8 = o.input_dtype == InputDType::UInt8;
+      out.op(out.producerOf(x)).host_side = true;
     }
     if (nchw) {
       // One pass writes the accelerator's layout: NHWC with the channels padded.
@@ -200,9 +201,11 @@ Graph withDeploymentOps(const Graph& graph, const arch::Accelerator& acc,
       op.layout.on_accelerator = lowersOnDevice(acc, shape.back());
       x = id;
     }
-    if (o.output_dtype == OutputDType::Float32)
-      app.emit(produced.name + ".dequantize", OpKind::Dequantize, x, out.tensor(x).shape,
-               DType::FP32);
+    if (o.output_dtype == OutputDType::Float32) {
+      const int id = app.emit(produced.name + ".dequantize", OpKind::Dequantize, x,
+                              out.tensor(x).shape, DType::FP32);
+      out.op(out.producerOf(id)).host_side = true;
+    }
   }
   return out;
 }

@@ -92,9 +92,13 @@ void batchAdvice(Recommendations& r, const std::vector<Configuration>& cs,
       else paying = false;
     }
     r.batch_knee.push_back(knee);
-    if (knee > 0) {
+    if (knee > 0 && knee == batches.back() && paying) {
+      r.lines.push_back(nameOf(m) + " cores: throughput still gains 10% or more up to batch " +
+                        std::to_string(knee) + ", the largest simulated; try larger batches if "
+                        "the latency allows.");
+    } else if (knee > 0) {
       r.lines.push_back(nameOf(m) + " cores: the batch knee is " + std::to_string(knee) +
-                        " (larger batches gain under 10% throughput for their latency).");
+                        " (the next batch gains under 10% throughput for its latency).");
     }
   }
 }

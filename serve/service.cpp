@@ -98,18 +98,26 @@ std::vector<std::pair<std::string, DeployOptions>> variantsOf(const DeployOption
 }  // namespace
 
 double throughputBound(const Scenario& s) {
-  const double cycle = s.times.pre + s.times.job.front() + s.times.post;
-  const double all_busy = s.times.job[std::min<size_t>(s.times.job.size(), s.cores) - 1];
-  return s.batch * std::min(s.workers / cycle, s.cores / all_busy);
+  // At most n = min(workers, cores) jobs run at once, each taking job[n - 1].
+  const int n = std::min(s.workers, s.cores);
+  const double job = s.times.job[std::min<size_t>(s.times.job.size(), n) - 1];
+  const double cycle = s.times.pre + job + s.times.post;
+  return s.batch * std::min(s.workers / cycle, n / job);
 }
 
-ServeResult serve(const ServeInputs& in, const ServeOptions& o) {
-  check(in, o);
+ServeResult serve(const ServeInputs& in, const ServeOptions& given) {
+  check(in, given);
+  // Worker counts and batches in increasing order, each once: the recommendations read steps.
+  ServeOptions o = given;
+  for (std::vector<int>* list : {&o.workers, &o.batches}) {
+    std::sort(list->begin(), list->end());
+    list->erase(std::unique(list->begin(), list->end()), list->end());
+  }
   ServeResult r;
   std::vector<Scenario> scenarios;
   for (CoreMode mode : o.modes) {
     for (int batch : o.batches) {
-      ProfileRequest req{in.graph(batch), in.acc, in.dataflow, in.run, in.deploy, mode, batch};
+      ProfileRequest req{in.graph(batch), in.acc, in.dataflow, in.run, in.deploy, mode, batch, nullptr};
       r.profiles.push_back(profile(req));
       for (int w : o.workers) {
         scenarios.push_back(scenarioFor(r.profiles.back(), w, o, labelOf(mode, batch, w, "")));
@@ -126,8 +134,9 @@ ServeResult serve(const ServeInputs& in, const ServeOptions& o) {
     }
     const Configuration at = r.configurations[best];
     const models::Graph graph = in.graph(at.batch);
+    const ServiceProfile base = r.profiles[best / o.workers.size()];
     for (const auto& [name, deploy] : variantsOf(in.deploy, graph, *in.acc)) {
-      ProfileRequest req{graph, in.acc, in.dataflow, in.run, deploy, at.mode, at.batch};
+      ProfileRequest req{graph, in.acc, in.dataflow, in.run, deploy, at.mode, at.batch, &base};
       r.variant_profiles.push_back(profile(req));
       r.variant_names.push_back(name);
       scenarios.push_back(scenarioFor(r.variant_profiles.back(), at.workers, o,

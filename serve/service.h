@@ -56,8 +56,9 @@ struct ServeInputs {
   DeployOptions deploy;
 };
 
-// Requests/s a deterministic closed loop cannot exceed: the workers' cycles
-// batch x workers / (pre + job + post), or the cores' batch x cores / job (all cores busy).
+// Requests/s a deterministic closed loop reaches at most: with n = min(workers, cores) jobs at
+// once, each taking job[n - 1], the workers' batch x workers / (pre + job + post) or the cores'
+// batch x n / job, whichever is lower.
 double throughputBound(const Scenario& s);
 
 // Validates the options (ConfigError for an empty list, a non-positive entry, fused cores on a

@@ -48,6 +48,10 @@ struct ProfileRequest {
   DeployOptions deploy;
   CoreMode mode = CoreMode::Single;
   int batch = 1;
+  // A profile of the same model, mode and batch whose deployment differs only around the job
+  // (another input or output dtype): when this one's job alone takes the same time, its times
+  // with several cores busy are taken from it instead of simulated again.
+  const ServiceProfile* like = nullptr;
 };
 
 // Simulates the deployed graph once per number of busy cores (single) or once on the fused

@@ -86,7 +86,9 @@ struct ScenarioResult {
   double throughput = 0;  // requests/s = completed / makespan
   // Seconds from a request's arrival to the end of its batch's post; percentiles nearest-rank.
   double latency_mean = 0, latency_p50 = 0, latency_p90 = 0, latency_p99 = 0, latency_max = 0;
-  double accelerator_utilization = 0;  // core-seconds busy / (cores x makespan); held is idle
+  // core-seconds busy / (cores x makespan): a core held by a full receive queue, or waiting on
+  // the job's own host ops (job_host), is not busy.
+  double accelerator_utilization = 0;
   // CPU-seconds of pre, post and job_host / (CPUs x makespan); CPUs = host_cpus, or workers.
   double host_utilization = 0;
   double mean_in_system = 0;  // time average of requests arrived and not yet done

@@ -90,8 +90,10 @@ void Deployment::core(int c) {
     const size_t running = std::min<size_t>(busy_cores_, s_.times.job.size());
     const double factor = draws_.factor(job.index, Draw::Job);
     const Ticks d = std::max<Ticks>(1, ticks(s_.times.job[running - 1] * factor));
-    stats_.coreBusy(d);
-    stats_.hostBusy(ticks(s_.times.job_host * factor));
+    // The ops the host runs inside the job hold the core without keeping it busy.
+    const Ticks on_host = std::min(d, ticks(s_.times.job_host * factor));
+    stats_.coreBusy(d - on_host);
+    stats_.hostBusy(on_host);
     pause(d);
     --busy_cores_;
     receive_.put(me, workers_[w]);

@@ -113,7 +113,8 @@ TEST(ServeClosedLoop, SharedHostCpusAndFallbackOps) {
   Scenario shared = closedLoop("shared_cpu", 4, 1e-3, 0.5e-3, 1e-3, 2000);
   shared.host_cpus = 1;
   // One worker with its own CPU, job 2 ms of which the host runs 1 ms: the CPU works
-  // pre + job_host + post = 3 of every 4 ms.
+  // pre + job_host + post = 3 of every 4 ms, and the core computes 1 of them (the other job
+  // millisecond it is held, waiting on the host).
   Scenario fallback = closedLoop("fallback", 1, 1e-3, 2e-3, 1e-3, 100);
   fallback.times.job_host = 1e-3;
   const auto r = simulateInChild({shared, fallback});
@@ -121,6 +122,7 @@ TEST(ServeClosedLoop, SharedHostCpusAndFallbackOps) {
   EXPECT_TRUE(near(r[0].throughput, 500, 0.01));
   EXPECT_TRUE(near(r[0].host_utilization, 1, 0.01));
   EXPECT_TRUE(near(r[1].host_utilization, 0.75));
+  EXPECT_TRUE(near(r[1].accelerator_utilization, 0.25));
   EXPECT_TRUE(near(r[1].throughput, 250));
 }
 

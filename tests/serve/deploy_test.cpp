@@ -220,6 +220,28 @@ TEST(ServeDeploy, TheEnginesChargeTheQuantizeByItsSourceDtype) {
   EXPECT_DOUBLE_EQ(statsOf(f, "layer1.0.conv1").cycles, statsOf(u, "layer1.0.conv1").cycles);
 }
 
+TEST(ServeDeploy, TheRequestsConversionsStayOnTheHostWhateverUnitsTheAcceleratorHas) {
+  // npu-3core's SFU runs quantize and dequantize, and its array requantizes in the epilogue;
+  // the deployment's own conversions are the application's host code all the same, and the
+  // response's dequantize (64 columns: aligned, no slice) is not fused into the GEMM.
+  const auto acc =
+      arch::loadFile(std::string(TESSEL_SOURCE_DIR) + "/configs/arch/npu-3core.yaml");
+  ASSERT_TRUE(acc.sfu && acc.sfu->supports("dequantize"));
+  const models::Graph model = models::build("gemm:M=16,K=64,N=64", models::WorkloadOptions{});
+  sim::RunOptions o;
+  o.plan.mapper = "gemmini-auto";
+  const sim::RunStats run = sim::simulate(serve::withDeploymentOps(model, acc, {}), acc,
+                                          dataflows::loadDataflow("ws"), o);
+  int host = 0;
+  for (const auto& op : run.ops) {
+    if (op.kind == OpKind::Quantize || op.kind == OpKind::Dequantize) {
+      EXPECT_EQ(op.placement, sim::Placement::Host) << op.name;
+      ++host;
+    }
+  }
+  EXPECT_EQ(host, 2);
+}
+
 TEST(ServeDeploy, StagesSplitAtTheFirstAndLastAcceleratorOp) {
   using serve::Stage;
   const auto s = serve::stagesOf({false, false, true, false, true, false});
