@@ -216,6 +216,8 @@ class GemminiAutoMapper final : public Mapper {
       if (*largest <= 1) break;
       *largest = (*largest + 1) / 2;
     }
+    if (t != tile && r.mapping.has_nest)
+      r.reason = "Gemmini's tile halved until the loop nest's capacity check passed";
     return r;
   }
 

@@ -35,6 +35,8 @@ struct MapperOptions {
 // A mapping, or why there is none (infeasible is a result, not an exception).
 struct MapResult {
   bool ok = false;
+  // Why it failed; on success, how the mapping departs from the mapper's own first choice
+  // (empty when it does not).
   std::string reason;
   Mapping mapping;
 };

@@ -117,7 +117,7 @@ struct RunStats {
   std::vector<std::pair<std::string, double>> energyByComponent() const;
   std::array<double, kNumOperands> energyByOperand() const;
   std::array<double, kNumCauses> cyclesByCause() const;
-  // Cycles per op class, in OpClass order (all 9 classes, zeros included).
+  // Cycles per op class, in OpClass order (all 10 classes, zeros included).
   std::vector<std::pair<models::OpClass, double>> cyclesByClass() const;
 };
 
