@@ -2,23 +2,18 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <map>
 
 #include "serve/service.h"
+#include "util/units.h"
 
 namespace tessel::serve {
 
 namespace {
 
-std::string fmt(const char* format, double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, format, v);
-  return buf;
-}
-std::string ms(double seconds) { return fmt("%.3g ms", seconds * 1e3); }
-std::string rate(double per_s) { return fmt("%.4g req/s", per_s); }
-std::string pct(double ratio) { return fmt("%+.1f%%", (ratio - 1) * 100); }
+std::string ms(double seconds) { return units::formatWith("%.3g ms", seconds * 1e3); }
+std::string rate(double per_s) { return units::formatWith("%.4g req/s", per_s); }
+std::string pct(double ratio) { return units::formatWith("%+.1f%%", (ratio - 1) * 100); }
 
 bool inGrid(const Configuration& c) { return c.variant.empty(); }
 

@@ -239,4 +239,10 @@ std::string formatFrequency(double hz) {
   return formatNumber(hz) + " Hz";
 }
 
+std::string formatWith(const char* printf_format, double value) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, printf_format, value);
+  return buf;
+}
+
 }  // namespace tessel::units

@@ -1,18 +1,13 @@
 #include <cstdio>
 
 #include "reports/serve/serve_report.h"
+#include "util/units.h"
 
 namespace tessel::reports {
 
 namespace {
 
-std::string num(const char* format, double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, format, v);
-  return buf;
-}
-
-std::string ms(double seconds) { return num("%.3f", seconds * 1e3); }
+std::string ms(double seconds) { return units::formatWith("%.3f", seconds * 1e3); }
 
 void writeProfiles(const serve::ServeResult& r, std::ostream& os) {
   os << "service times per job (ms):\n";
