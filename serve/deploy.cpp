@@ -97,16 +97,11 @@ std::string nameOf(InputDType t) {
 std::string nameOf(OutputDType t) { return t == OutputDType::Float32 ? "float32" : "int8"; }
 std::string nameOf(InputLayout l) { return l == InputLayout::Nchw ? "nchw" : "nhwc"; }
 
-Graph withDeploymentOps(const Graph& graph, const arch::Accelerator& acc,
-                        const DeployOptions& o) {
-  const std::vector<int> inputs = requestInputs(graph);
-  const std::vector<int> outputs = graphOutputs(graph);
-  const int64_t align = std::max<int64_t>(1, acc.layout.channel_align);
-  // Data inputs: all but indices (int32 token ids).
-  std::vector<int> data;
-  for (int t : inputs) {
-    if (graph.tensor(t).dtype != DType::Int32) data.push_back(t);
-  }
+namespace {
+
+// Refuses an option that applies to none of the graph's request inputs or outputs.
+void checkApplies(const Graph& graph, const std::vector<int>& inputs, const std::vector<int>& data,
+                  const std::vector<int>& outputs, const DeployOptions& o, bool any_image) {
   for (int t : data) {
     const DType d = graph.tensor(t).dtype;
     if (d != DType::Int8 && o.input_dtype != InputDType::Float32) {
@@ -123,90 +118,120 @@ Graph withDeploymentOps(const Graph& graph, const arch::Accelerator& acc,
                                               std::string(tessel::nameOf(d)));
     }
   }
-  const bool any_image = std::any_of(data.begin(), data.end(),
-                                     [&](int t) { return graph.tensor(t).shape.size() == 4; });
   if (o.input_dtype_given && data.empty()) {
-    throw optionError("--input-dtype", "--input-dtype applies to a request input in int8; '" +
-                                           graph.name + "' takes " + std::string(
-                                               inputs.empty() ? "no input" : "integer indices") +
-                                           " (token ids need no quantize)");
+    throw optionError("--input-dtype",
+                      "--input-dtype applies to a request input in int8; '" + graph.name +
+                          "' takes " + std::string(inputs.empty() ? "no input" : "integer indices") +
+                          " (token ids need no quantize)");
   }
   if (o.layout_given && !any_image) {
-    throw optionError("--layout", "--layout applies to a 4-d image input; '" + graph.name +
-                                      "' has none");
+    throw optionError("--layout",
+                      "--layout applies to a 4-d image input; '" + graph.name + "' has none");
   }
+}
 
+// The request's ops into model input t: quantize on the host, then the lowering (transpose to
+// the padded NHWC layout, or a pad) where the layout rule puts it. The last op writes t itself.
+void lowerInput(Graph& out, const Tensor& native, const arch::Accelerator& acc, int64_t align,
+                const DeployOptions& o) {
+  Appender app{out};
+  const int t = native.id;
+  const bool nchw = native.shape.size() == 4 && o.layout == InputLayout::Nchw;
+  std::vector<int64_t> given = native.shape;
+  if (nchw) given = {native.shape[0], native.shape[3], native.shape[1], native.shape[2]};
+  const bool device = lowersOnDevice(acc, given.back());
+  const bool needs_pad = native.shape.back() % align != 0;
+  // float32 into a narrower model dtype (int8; a cast to fp16/bf16); uint8 into int8.
+  const bool quantize = o.input_dtype != InputDType::Int8 && native.dtype != DType::FP32;
+  if (!nchw && !needs_pad && !quantize) return;  // int8 NHWC, aligned: the model's input
+  const DType user_dtype = o.input_dtype == InputDType::Float32 ? DType::FP32 : native.dtype;
+  int x = out.addTensor(native.name + ".request", given, user_dtype, TensorRole::Input);
+  if (quantize) {
+    const bool last = !nchw && !needs_pad;
+    x = app.emit(native.name + ".quantize", OpKind::Quantize, x, given, native.dtype,
+                 last ? t : -1);
+    Op& q = out.op(out.producerOf(x));
+    q.from_uint8 = o.input_dtype == InputDType::UInt8;
+    q.host_side = true;
+  }
+  if (nchw) {
+    // One pass writes the accelerator's layout: NHWC with the channels padded.
+    std::vector<int64_t> nhwc = native.shape;
+    nhwc.back() = roundUp(nhwc.back(), align);
+    const int id = app.emit(native.name + ".to_nhwc", OpKind::Transpose, x, nhwc, native.dtype, t);
+    Op& op = out.op(out.producerOf(id));
+    op.layout.perm = {0, 2, 3, 1};
+    op.layout.on_accelerator = device;
+  } else if (needs_pad) {
+    const int id = app.emit(native.name + ".pad", OpKind::Pad, x, {}, native.dtype, t);
+    out.op(out.producerOf(id)).layout.on_accelerator = device;
+  }
+}
+
+// The response's ops after model output t (written padded): slice, transpose back for an NCHW
+// request, dequantize on the host.
+void unlowerOutput(Graph& out, const Tensor& produced, const arch::Accelerator& acc,
+                   int64_t align, const DeployOptions& o, bool any_image) {
+  Appender app{out};
+  const std::vector<int64_t>& shape = produced.shape;
+  int x = produced.id;
+  if (shape.back() % align != 0) {
+    const int id = app.emit(produced.name + ".slice", OpKind::Slice, x, shape, produced.dtype);
+    out.op(out.producerOf(id)).layout.on_accelerator = lowersOnDevice(acc, shape.back());
+    x = id;
+  }
+  if (shape.size() == 4 && any_image && o.layout == InputLayout::Nchw) {
+    const std::vector<int64_t> nchw = {shape[0], shape[3], shape[1], shape[2]};
+    const int id =
+        app.emit(produced.name + ".to_nchw", OpKind::Transpose, x, nchw, produced.dtype);
+    Op& op = out.op(out.producerOf(id));
+    op.layout.perm = {0, 3, 1, 2};
+    op.layout.on_accelerator = lowersOnDevice(acc, shape.back());
+    x = id;
+  }
+  if (o.output_dtype == OutputDType::Float32) {
+    const int id = app.emit(produced.name + ".dequantize", OpKind::Dequantize, x,
+                            out.tensor(x).shape, DType::FP32);
+    out.op(out.producerOf(id)).host_side = true;
+  }
+}
+
+}  // namespace
+
+Graph withDeploymentOps(const Graph& graph, const arch::Accelerator& acc,
+                        const DeployOptions& o) {
+  const std::vector<int> inputs = requestInputs(graph);
+  const std::vector<int> all_outputs = graphOutputs(graph);
+  std::vector<int> outputs;  // integer or half outputs the caller reads as float32 or int8
+  for (int t : all_outputs) {
+    if (graph.tensor(t).dtype != DType::FP32 && !graph.tensor(t).shape.empty())
+      outputs.push_back(t);
+  }
+  const int64_t align = std::max<int64_t>(1, acc.layout.channel_align);
+  // Data inputs: all but indices (int32 token ids) and scalars.
+  std::vector<int> data;
+  for (int t : inputs) {
+    if (graph.tensor(t).dtype != DType::Int32 && !graph.tensor(t).shape.empty())
+      data.push_back(t);
+  }
+  const bool any_image = std::any_of(data.begin(), data.end(),
+                                     [&](int t) { return graph.tensor(t).shape.size() == 4; });
+  checkApplies(graph, inputs, data, all_outputs, o, any_image);
+
+  // The same tensors (ids kept), those the accelerator reads or writes padded to its alignment;
+  // then the request's ops, the model's, the response's.
   Graph out;
   out.name = graph.name;
   for (const Tensor& t : graph.tensors()) {
-    const bool is_data = std::find(data.begin(), data.end(), t.id) != data.end();
-    const bool is_output = std::find(outputs.begin(), outputs.end(), t.id) != outputs.end();
+    const bool padded = std::find(data.begin(), data.end(), t.id) != data.end() ||
+                        std::find(outputs.begin(), outputs.end(), t.id) != outputs.end();
     std::vector<int64_t> shape = t.shape;
-    if ((is_data || (is_output && t.dtype != DType::FP32)) && !shape.empty())
-      shape.back() = roundUp(shape.back(), align);
+    if (padded) shape.back() = roundUp(shape.back(), align);
     out.addTensor(t.name, shape, t.dtype, t.role);
   }
-  Appender app{out};
-  for (int t : data) {
-    // The model's input becomes what the lowering writes (left an Input when nothing does).
-    const Tensor& native = graph.tensor(t);  // NHWC (or [.., C]) int8, unpadded
-    const bool nchw = native.shape.size() == 4 && o.layout == InputLayout::Nchw;
-    std::vector<int64_t> given = native.shape;
-    if (nchw) given = {native.shape[0], native.shape[3], native.shape[1], native.shape[2]};
-    const bool device = lowersOnDevice(acc, given.back());
-    const bool needs_pad = native.shape.back() % align != 0;
-    // float32 into a narrower model dtype (int8; a cast to fp16/bf16); uint8 into int8.
-    const bool quantize = o.input_dtype != InputDType::Int8 && native.dtype != DType::FP32;
-    if (!nchw && !needs_pad && !quantize) continue;  // int8 NHWC, aligned: the model's input
-    const DType user_dtype = o.input_dtype == InputDType::Float32 ? DType::FP32 : native.dtype;
-    int x = out.addTensor(native.name + ".request", given, user_dtype, TensorRole::Input);
-    if (quantize) {
-      // Writes the model's input itself when no lowering follows.
-      const bool last = !nchw && !needs_pad;
-      x = app.emit(native.name + ".quantize", OpKind::Quantize, x, given, native.dtype,
-                   last ? t : -1);
-      out.op(out.producerOf(x)).from_uint8 = o.input_dtype == InputDType::UInt8;
-      out.op(out.producerOf(x)).host_side = true;
-    }
-    if (nchw) {
-      // One pass writes the accelerator's layout: NHWC with the channels padded.
-      std::vector<int64_t> nhwc = native.shape;
-      nhwc.back() = roundUp(nhwc.back(), align);
-      const int id = app.emit(native.name + ".to_nhwc", OpKind::Transpose, x, nhwc, native.dtype, t);
-      Op& op = out.op(out.producerOf(id));
-      op.layout.perm = {0, 2, 3, 1};
-      op.layout.on_accelerator = device;
-    } else if (needs_pad) {
-      const int id = app.emit(native.name + ".pad", OpKind::Pad, x, {}, native.dtype, t);
-      out.op(out.producerOf(id)).layout.on_accelerator = device;
-    }
-  }
+  for (int t : data) lowerInput(out, graph.tensor(t), acc, align, o);
   for (const Op& op : graph.ops()) out.addOp(op);
-  for (int t : outputs) {
-    const Tensor& produced = graph.tensor(t);
-    if (produced.dtype == DType::FP32) continue;  // already what the caller reads
-    std::vector<int64_t> shape = produced.shape;
-    int x = t;
-    if (!shape.empty() && shape.back() % align != 0) {
-      const int id = app.emit(produced.name + ".slice", OpKind::Slice, x, shape, produced.dtype);
-      out.op(out.producerOf(id)).layout.on_accelerator = lowersOnDevice(acc, shape.back());
-      x = id;
-    }
-    if (shape.size() == 4 && any_image && o.layout == InputLayout::Nchw) {
-      const std::vector<int64_t> nchw = {shape[0], shape[3], shape[1], shape[2]};
-      const int id = app.emit(produced.name + ".to_nchw", OpKind::Transpose, x, nchw,
-                              produced.dtype);
-      Op& op = out.op(out.producerOf(id));
-      op.layout.perm = {0, 3, 1, 2};
-      op.layout.on_accelerator = lowersOnDevice(acc, shape.back());
-      x = id;
-    }
-    if (o.output_dtype == OutputDType::Float32) {
-      const int id = app.emit(produced.name + ".dequantize", OpKind::Dequantize, x,
-                              out.tensor(x).shape, DType::FP32);
-      out.op(out.producerOf(id)).host_side = true;
-    }
-  }
+  for (int t : outputs) unlowerOutput(out, graph.tensor(t), acc, align, o, any_image);
   return out;
 }
 

@@ -172,6 +172,24 @@ TEST(ServeDeploy, Gpt2DecodeTakesTokenIdsAndOnlyItsLogitsAreUnlowered) {
   EXPECT_THROW(serve::withDeploymentOps(model, soc(16, 32), lay), ConfigError);
 }
 
+TEST(ServeDeploy, AFloatModelNeedsNoConversionAndRefusesInt8Data) {
+  // An FP32 model reads the float32 request as it is and writes what the caller reads: only
+  // the lowering remains (K = 70 pads to 80), and int8 data or output cannot apply.
+  models::WorkloadOptions w;
+  w.dtype = DType::FP32;
+  const models::Graph model = models::build("gemm:M=8,K=70,N=64", w);
+  const models::Graph g = serve::withDeploymentOps(model, soc(16, 0), {});
+  const auto a = added(model, g);
+  ASSERT_EQ(a.size(), 1u);
+  EXPECT_EQ(a[0].kind, OpKind::Pad);
+  DeployOptions i8out;
+  i8out.output_dtype = OutputDType::Int8;
+  EXPECT_THROW(serve::withDeploymentOps(model, soc(16, 0), i8out), ConfigError);
+  DeployOptions u8;
+  u8.input_dtype = InputDType::UInt8;
+  EXPECT_THROW(serve::withDeploymentOps(model, soc(16, 0), u8), ConfigError);
+}
+
 TEST(ServeDeploy, OptionsParseOrNameTheChoices) {
   EXPECT_EQ(serve::parseInputDType("uint8"), InputDType::UInt8);
   EXPECT_EQ(serve::parseOutputDType("int8"), OutputDType::Int8);
