@@ -121,7 +121,8 @@ void checkApplies(const Graph& graph, const std::vector<int>& inputs, const std:
   if (o.input_dtype_given && data.empty()) {
     throw optionError("--input-dtype",
                       "--input-dtype applies to a request input in int8; '" + graph.name +
-                          "' takes " + std::string(inputs.empty() ? "no input" : "integer indices") +
+                          "' takes " +
+                          std::string(inputs.empty() ? "no input" : "integer indices") +
                           " (token ids need no quantize)");
   }
   if (o.layout_given && !any_image) {
@@ -170,8 +171,8 @@ void lowerInput(Graph& out, const Tensor& native, const arch::Accelerator& acc, 
 
 // The response's ops after model output t (written padded): slice, transpose back for an NCHW
 // request, dequantize on the host.
-void unlowerOutput(Graph& out, const Tensor& produced, const arch::Accelerator& acc,
-                   int64_t align, const DeployOptions& o, bool any_image) {
+void unlowerOutput(Graph& out, const Tensor& produced, const arch::Accelerator& acc, int64_t align,
+                   const DeployOptions& o, bool any_image) {
   Appender app{out};
   const std::vector<int64_t>& shape = produced.shape;
   int x = produced.id;
@@ -182,8 +183,7 @@ void unlowerOutput(Graph& out, const Tensor& produced, const arch::Accelerator& 
   }
   if (shape.size() == 4 && any_image && o.layout == InputLayout::Nchw) {
     const std::vector<int64_t> nchw = {shape[0], shape[3], shape[1], shape[2]};
-    const int id =
-        app.emit(produced.name + ".to_nchw", OpKind::Transpose, x, nchw, produced.dtype);
+    const int id = app.emit(produced.name + ".to_nchw", OpKind::Transpose, x, nchw, produced.dtype);
     Op& op = out.op(out.producerOf(id));
     op.layout.perm = {0, 3, 1, 2};
     op.layout.on_accelerator = lowersOnDevice(acc, shape.back());
@@ -198,8 +198,7 @@ void unlowerOutput(Graph& out, const Tensor& produced, const arch::Accelerator& 
 
 }  // namespace
 
-Graph withDeploymentOps(const Graph& graph, const arch::Accelerator& acc,
-                        const DeployOptions& o) {
+Graph withDeploymentOps(const Graph& graph, const arch::Accelerator& acc, const DeployOptions& o) {
   const std::vector<int> inputs = requestInputs(graph);
   const std::vector<int> all_outputs = graphOutputs(graph);
   std::vector<int> outputs;  // integer or half outputs the caller reads as float32 or int8
@@ -211,8 +210,7 @@ Graph withDeploymentOps(const Graph& graph, const arch::Accelerator& acc,
   // Data inputs: all but indices (int32 token ids) and scalars.
   std::vector<int> data;
   for (int t : inputs) {
-    if (graph.tensor(t).dtype != DType::Int32 && !graph.tensor(t).shape.empty())
-      data.push_back(t);
+    if (graph.tensor(t).dtype != DType::Int32 && !graph.tensor(t).shape.empty()) data.push_back(t);
   }
   const bool any_image = std::any_of(data.begin(), data.end(),
                                      [&](int t) { return graph.tensor(t).shape.size() == 4; });

@@ -35,6 +35,20 @@ const Configuration* best(const std::vector<Configuration>& cs, Keep keep) {
   return b;
 }
 
+// Host ops inside the job hold the accelerator while the host computes them.
+void fallbackAdvice(Recommendations& r, const std::vector<ServiceProfile>& profiles) {
+  for (const ServiceProfile& p : profiles) {
+    const double share = p.times.job_host / p.times.job.front();
+    if (share < 0.2) continue;
+    r.lines.push_back(nameOf(p.mode) + " cores, batch " + std::to_string(p.batch) + ": " +
+                      units::formatWith("%.0f%%", 100 * share) + " of each job (" +
+                      ms(p.times.job_host) +
+                      ") is host work the accelerator waits on (ops it has no unit for, listed as "
+                      "host_ops in --json); running them on the accelerator would free both.");
+    return;  // once: the same ops fall back in every profile
+  }
+}
+
 void workerAdvice(Recommendations& r, const std::vector<Configuration>& cs,
                   const std::vector<ServiceProfile>& profiles) {
   for (const ServiceProfile& p : profiles) {
@@ -83,13 +97,16 @@ void batchAdvice(Recommendations& r, const std::vector<Configuration>& cs,
                         std::to_string(s.to) + ": throughput " + pct(s.throughput_gain) +
                         ", p50 latency " + pct(s.latency_cost) + ".");
       // The knee: the last batch whose step still gained 10% throughput.
-      if (paying && s.throughput_gain >= 1.10) knee = s.to;
-      else paying = false;
+      if (paying && s.throughput_gain >= 1.10)
+        knee = s.to;
+      else
+        paying = false;
     }
     r.batch_knee.push_back(knee);
     if (knee > 0 && knee == batches.back() && paying) {
       r.lines.push_back(nameOf(m) + " cores: throughput still gains 10% or more up to batch " +
-                        std::to_string(knee) + ", the largest simulated; try larger batches if "
+                        std::to_string(knee) +
+                        ", the largest simulated; try larger batches if "
                         "the latency allows.");
     } else if (knee > 0) {
       r.lines.push_back(nameOf(m) + " cores: the batch knee is " + std::to_string(knee) +
@@ -146,8 +163,9 @@ void dtypeAdvice(Recommendations& r, const std::vector<Configuration>& cs,
     if (!base || !bp) continue;
     DtypeSaving d;
     d.variant = names[i];
-    d.host_seconds = (bp->times.pre + bp->times.post - variants[i].times.pre -
-                      variants[i].times.post) / bp->batch;
+    d.host_seconds =
+        (bp->times.pre + bp->times.post - variants[i].times.pre - variants[i].times.post) /
+        bp->batch;
     d.throughput_gain = v->result.throughput / base->result.throughput;
     r.dtypes.push_back(d);
     r.lines.push_back(d.variant + " saves " + ms(d.host_seconds) +
@@ -166,10 +184,12 @@ Recommendations recommend(const std::vector<Configuration>& configs,
   Recommendations r;
   std::vector<int> batches;
   for (const ServiceProfile& p : profiles) {
-    if (std::find(r.modes.begin(), r.modes.end(), p.mode) == r.modes.end()) r.modes.push_back(p.mode);
+    if (std::find(r.modes.begin(), r.modes.end(), p.mode) == r.modes.end())
+      r.modes.push_back(p.mode);
     if (std::find(batches.begin(), batches.end(), p.batch) == batches.end())
       batches.push_back(p.batch);
   }
+  fallbackAdvice(r, profiles);
   workerAdvice(r, configs, profiles);
   batchAdvice(r, configs, batches);
   coreAdvice(r, configs);

@@ -33,18 +33,18 @@ struct BatchStep {
 };
 
 struct DtypeSaving {
-  std::string variant;        // "input uint8", "input int8", "output int8"
-  double host_seconds = 0;    // host time saved per request (pre + post), seconds
-  double throughput_gain = 1; // simulated, at the configuration with the best throughput
+  std::string variant;         // "input uint8", "input int8", "output int8"
+  double host_seconds = 0;     // host time saved per request (pre + post), seconds
+  double throughput_gain = 1;  // simulated, at the configuration with the best throughput
 };
 
 struct Recommendations {
   std::vector<WorkerAdvice> workers;
   std::vector<BatchStep> batch_steps;
-  std::vector<int> batch_knee;          // per mode in `modes` order: the knee batch, 0 if one batch
+  std::vector<int> batch_knee;  // per mode in `modes` order: the knee batch, 0 if one batch
   std::vector<CoreMode> modes;
   std::vector<DtypeSaving> dtypes;
-  std::vector<std::string> lines;       // every recommendation in words, in order
+  std::vector<std::string> lines;  // every recommendation in words, in order
 };
 
 // `configs` holds the simulated grid (variant == "") and the variant runs; `profiles` the

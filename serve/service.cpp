@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "util/error.h"
+#include "util/units.h"
 
 namespace tessel::serve {
 
@@ -18,7 +19,7 @@ void checkList(const std::vector<int>& values, const std::string& option, int ma
   for (int v : values) {
     if (v < 1 || v > max) {
       throw optionError(option, option + " values must be 1.." + std::to_string(max) + ", got " +
-                                     std::to_string(v));
+                                    std::to_string(v));
     }
   }
 }
@@ -117,7 +118,8 @@ ServeResult serve(const ServeInputs& in, const ServeOptions& given) {
   std::vector<Scenario> scenarios;
   for (CoreMode mode : o.modes) {
     for (int batch : o.batches) {
-      ProfileRequest req{in.graph(batch), in.acc, in.dataflow, in.run, in.deploy, mode, batch, nullptr};
+      ProfileRequest req{in.graph(batch), in.acc, in.dataflow, in.run,
+                         in.deploy,       mode,   batch,       nullptr};
       r.profiles.push_back(profile(req));
       for (int w : o.workers) {
         scenarios.push_back(scenarioFor(r.profiles.back(), w, o, labelOf(mode, batch, w, "")));
@@ -147,6 +149,18 @@ ServeResult serve(const ServeInputs& in, const ServeOptions& given) {
   const std::vector<ScenarioResult> results = timeline()(scenarios);
   for (size_t i = 0; i < results.size(); ++i) r.configurations[i].result = results[i];
   r.recommendations = recommend(r.configurations, r.profiles, r.variant_profiles, r.variant_names);
+  if (o.arrivals != Arrivals::ClosedLoop) {
+    double best = 0;
+    for (const Configuration& c : r.configurations) best = std::max(best, c.result.throughput);
+    if (o.rate > 1.01 * best) {
+      r.recommendations.lines.insert(
+          r.recommendations.lines.begin(),
+          "the offered load (" + units::formatWith("%.4g", o.rate) +
+              " req/s) exceeds what every simulated configuration serves (at most " +
+              units::formatWith("%.4g", best) +
+              " req/s): requests queue without bound, and their latencies grow with --requests.");
+    }
+  }
   return r;
 }
 

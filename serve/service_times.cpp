@@ -75,9 +75,8 @@ ServiceProfile profile(const ProfileRequest& r) {
   // Cores share the DRAM: a job that starts while n cores run sees 1/n of its bandwidth.
   for (int n = 2; !fused && n <= acc.cores.count; ++n) {
     const arch::Accelerator shared = arch::coreSharing(acc, n);
-    p.times.job.push_back(
-        jobSeconds(sim::simulate(withDeploymentOps(r.graph, shared, r.deploy), shared,
-                                 *r.dataflow, r.run)));
+    p.times.job.push_back(jobSeconds(
+        sim::simulate(withDeploymentOps(r.graph, shared, r.deploy), shared, *r.dataflow, r.run)));
   }
   return p;
 }

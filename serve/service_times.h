@@ -33,9 +33,9 @@ struct StageOp {
 struct ServiceProfile {
   CoreMode mode = CoreMode::Single;
   int batch = 1;
-  int cores = 1;          // cores serving jobs side by side (1 when fused)
-  JobTimes times;         // job[n-1]: the job while n cores run at once
-  double fused_sync = 0;  // seconds of the fused device's per-op synchronisation in times.job
+  int cores = 1;             // cores serving jobs side by side (1 when fused)
+  JobTimes times;            // job[n-1]: the job while n cores run at once
+  double fused_sync = 0;     // seconds of the fused device's per-op synchronisation in times.job
   std::vector<StageOp> ops;  // the deployed graph's ops as timed alone (n = 1)
   sim::RunStats run;         // the engine's run with one core busy
 };

@@ -46,8 +46,11 @@ ordered_json resultJson(const serve::Configuration& c) {
   j["completed"] = s.completed;
   j["makespan_s"] = s.makespan;
   j["throughput"] = s.throughput;
-  j["latency_s"] = {{"mean", s.latency_mean}, {"p50", s.latency_p50}, {"p90", s.latency_p90},
-                    {"p99", s.latency_p99}, {"max", s.latency_max}};
+  j["latency_s"] = {{"mean", s.latency_mean},
+                    {"p50", s.latency_p50},
+                    {"p90", s.latency_p90},
+                    {"p99", s.latency_p99},
+                    {"max", s.latency_max}};
   j["accelerator_utilization"] = s.accelerator_utilization;
   j["host_utilization"] = s.host_utilization;
   j["mean_in_system"] = s.mean_in_system;

@@ -19,8 +19,7 @@ struct ServeHeader {
   std::vector<std::pair<std::string, std::string>> options;  // as given, in order
 };
 
-void writeServeTable(const serve::ServeResult& result, const ServeHeader& header,
-                     std::ostream& os);
+void writeServeTable(const serve::ServeResult& result, const ServeHeader& header, std::ostream& os);
 std::string serveJsonString(const serve::ServeResult& result, const ServeHeader& header);
 
 }  // namespace tessel::reports

@@ -30,12 +30,12 @@ void writeConfigurations(const serve::ServeResult& r, std::ostream& os) {
   for (const serve::Configuration& c : r.configurations) {
     const serve::ScenarioResult& s = c.result;
     char line[240];
-    std::snprintf(line, sizeof line, "  %-6s %6d %7d %11.4g %8s %8s %8s %8s %6.1f%% %5.1f%% %7.2f%s\n",
-                  serve::nameOf(c.mode).c_str(), c.batch, c.workers, s.throughput,
-                  ms(s.latency_p50).c_str(), ms(s.latency_p90).c_str(),
-                  ms(s.latency_p99).c_str(), ms(s.latency_max).c_str(),
-                  100 * s.accelerator_utilization, 100 * s.host_utilization, s.mean_submit_depth,
-                  c.variant.empty() ? "" : ("   " + c.variant).c_str());
+    std::snprintf(
+        line, sizeof line, "  %-6s %6d %7d %11.4g %8s %8s %8s %8s %6.1f%% %5.1f%% %7.2f%s\n",
+        serve::nameOf(c.mode).c_str(), c.batch, c.workers, s.throughput, ms(s.latency_p50).c_str(),
+        ms(s.latency_p90).c_str(), ms(s.latency_p99).c_str(), ms(s.latency_max).c_str(),
+        100 * s.accelerator_utilization, 100 * s.host_utilization, s.mean_submit_depth,
+        c.variant.empty() ? "" : ("   " + c.variant).c_str());
     os << line;
   }
 }

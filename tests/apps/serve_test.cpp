@@ -34,8 +34,9 @@ const nlohmann::json& profileOf(const nlohmann::json& doc, const std::string& co
 }
 
 TEST(ServeCli, ResNet50OnTheThreeCoreNpuMatchesItsClosedForms) {
-  const auto doc = serve("--arch " + kArch + "npu-3core.yaml --workload resnet50 --workers 1,4 "
-                         "--requests 300 --mapper gemmini-auto",
+  const auto doc = serve("--arch " + kArch +
+                             "npu-3core.yaml --workload resnet50 --workers 1,4 "
+                             "--requests 300 --mapper gemmini-auto",
                          "resnet");
   // Both core modes by default on a 3-core design; 2 worker counts each, then the variants
   // (uint8 input, int8 input, int8 output) at the best configuration.
@@ -77,9 +78,10 @@ TEST(ServeCli, ResNet50OnTheThreeCoreNpuMatchesItsClosedForms) {
 }
 
 TEST(ServeCli, Gpt2DecodeOnGemminiAnswersBatchAndWorkers) {
-  const auto doc = serve("--arch " + kArch + "gemmini-default.yaml --workload gpt2 --phase decode "
-                         "--seq 128 --layers 2 --workers 1,2 --batch 1,4 --requests 100 "
-                         "--mapper gemmini-auto",
+  const auto doc = serve("--arch " + kArch +
+                             "gemmini-default.yaml --workload gpt2 --phase decode "
+                             "--seq 128 --layers 2 --workers 1,2 --batch 1,4 --requests 100 "
+                             "--mapper gemmini-auto",
                          "gpt2");
   ASSERT_EQ(doc["service_times"].size(), 2u);  // one core: single only; batch 1 and 4
   // Token ids need no quantize: the only cheaper dtype is int8 output.
@@ -95,7 +97,8 @@ TEST(ServeCli, Gpt2DecodeOnGemminiAnswersBatchAndWorkers) {
 }
 
 TEST(ServeCli, BadInputsExitTwoWithTheReason) {
-  const std::string base = "serve --arch " + kArch + "gemmini-default.yaml --workload resnet50 "
+  const std::string base = "serve --arch " + kArch +
+                           "gemmini-default.yaml --workload resnet50 "
                            "--mapper gemmini-auto --requests 10 ";
   const std::vector<std::pair<std::string, std::string>> cases = {
       {"--workers 0", "--workers"},
@@ -119,8 +122,10 @@ TEST(ServeCli, BadInputsExitTwoWithTheReason) {
     EXPECT_NE(r.out.find(reason), std::string::npos) << args << "\n" << r.out;
   }
   // Options that apply to no input of the workload are errors, not ignored.
-  const auto ids = runTessel("serve --arch " + kArch + "gemmini-default.yaml --workload gpt2 "
-                             "--phase decode --seq 64 --layers 1 --requests 10 --input-dtype uint8");
+  const auto ids =
+      runTessel("serve --arch " + kArch +
+                "gemmini-default.yaml --workload gpt2 "
+                "--phase decode --seq 64 --layers 1 --requests 10 --input-dtype uint8");
   EXPECT_EQ(ids.code, 2) << ids.out;
   EXPECT_NE(ids.out.find("token ids"), std::string::npos) << ids.out;
 }

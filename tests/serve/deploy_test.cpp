@@ -2,6 +2,8 @@
 // should, the layout rule decides where a lowering runs, and the engines charge them. Designs:
 // gemmini-soc (Rocket host at 1 GHz: quantize 7, uint8_shift 0.5 cycles per element) with the
 // layout rule set by -p overrides, so each test states the rule it uses.
+#include "serve/deploy.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -9,7 +11,6 @@
 #include "arch/load.h"
 #include "dataflows/plan.h"
 #include "models/workload.h"
-#include "serve/deploy.h"
 #include "sim/run.h"
 #include "util/error.h"
 
@@ -242,8 +243,7 @@ TEST(ServeDeploy, TheRequestsConversionsStayOnTheHostWhateverUnitsTheAccelerator
   // npu-3core's SFU runs quantize and dequantize, and its array requantizes in the epilogue;
   // the deployment's own conversions are the application's host code all the same, and the
   // response's dequantize (64 columns: aligned, no slice) is not fused into the GEMM.
-  const auto acc =
-      arch::loadFile(std::string(TESSEL_SOURCE_DIR) + "/configs/arch/npu-3core.yaml");
+  const auto acc = arch::loadFile(std::string(TESSEL_SOURCE_DIR) + "/configs/arch/npu-3core.yaml");
   ASSERT_TRUE(acc.sfu && acc.sfu->supports("dequantize"));
   const models::Graph model = models::build("gemm:M=16,K=64,N=64", models::WorkloadOptions{});
   sim::RunOptions o;
