@@ -136,6 +136,7 @@ ServeResult serve(const ServeInputs& in, const ServeOptions& given) {
     }
     const Configuration at = r.configurations[best];
     const models::Graph graph = in.graph(at.batch);
+    // Scenarios run workers fastest within each (mode, batch) profile, in profile order.
     const ServiceProfile base = r.profiles[best / o.workers.size()];
     for (const auto& [name, deploy] : variantsOf(in.deploy, graph, *in.acc)) {
       ProfileRequest req{graph, in.acc, in.dataflow, in.run, deploy, at.mode, at.batch, &base};

@@ -72,11 +72,11 @@ ServiceProfile profile(const ProfileRequest& r) {
     p.times.job = r.like->times.job;
     return p;
   }
-  // Cores share the DRAM: a job that starts while n cores run sees 1/n of its bandwidth.
+  // Cores share the DRAM: a job that starts while n cores run sees 1/n of its bandwidth. The
+  // deployed graph is the same (sharing changes bandwidths, not the layout rule).
   for (int n = 2; !fused && n <= acc.cores.count; ++n) {
     const arch::Accelerator shared = arch::coreSharing(acc, n);
-    p.times.job.push_back(jobSeconds(
-        sim::simulate(withDeploymentOps(r.graph, shared, r.deploy), shared, *r.dataflow, r.run)));
+    p.times.job.push_back(jobSeconds(sim::simulate(deployed, shared, *r.dataflow, r.run)));
   }
   return p;
 }

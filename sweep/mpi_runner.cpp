@@ -59,24 +59,24 @@ Outcome runMpi(const Spec& spec, const PointSet& points, const std::string& dir,
   rank0 = rank == 0;
   // Every rank reads the folder as it was; only rank 0 then writes it.
   const ResultsDir before = ResultsDir::open(dir, spec, points, resume, /*write=*/false);
-  const std::vector<const Point*> todo = pending(points, before);
+  const std::vector<const Point*> unfinished = pending(points, before);
   MPI_Barrier(MPI_COMM_WORLD);
   Outcome out;
   std::optional<ResultsDir> writer;
   if (rank0) writer.emplace(ResultsDir::open(dir, spec, points, resume, /*write=*/true));
   int done_ranks = 0;
-  for (size_t i = 0; i < todo.size(); ++i) {
+  for (size_t i = 0; i < unfinished.size(); ++i) {
     if ((i / kChunk) % static_cast<size_t>(size) == static_cast<size_t>(rank)) ++out.progress.total;
   }
-  if (rank0) out.progress.total = static_cast<int64_t>(todo.size());
+  if (rank0) out.progress.total = static_cast<int64_t>(unfinished.size());
   PointEvaluator evaluator(spec);
-  for (size_t i = 0; i < todo.size(); ++i) {
+  for (size_t i = 0; i < unfinished.size(); ++i) {
     if ((i / kChunk) % static_cast<size_t>(size) != static_cast<size_t>(rank)) continue;
     if (options.stop && options.stop->load()) {
       out.interrupted = true;
       break;
     }
-    const std::string line = evaluator.evaluate(*todo[i]);
+    const std::string line = evaluator.evaluate(*unfinished[i]);
     if (!rank0) {
       MPI_Send(line.data(), static_cast<int>(line.size()), MPI_CHAR, 0, kLineTag, MPI_COMM_WORLD);
       continue;

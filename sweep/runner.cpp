@@ -16,23 +16,23 @@ void record(ResultsDir& dir, Progress& progress, const std::string& line, const 
 }
 
 std::vector<const Point*> pending(const PointSet& points, const ResultsDir& dir) {
-  std::vector<const Point*> todo;
+  std::vector<const Point*> unfinished;
   for (const Point& p : points.points) {
-    if (!dir.done().count(p.index)) todo.push_back(&p);
+    if (!dir.done().count(p.index)) unfinished.push_back(&p);
   }
-  return todo;
+  return unfinished;
 }
 
 namespace {
 
 bool stopped(const RunnerOptions& o) { return o.stop && o.stop->load(); }
 
-Outcome runInProcess(const Spec& spec, const std::vector<const Point*>& todo, ResultsDir& dir,
+Outcome runInProcess(const Spec& spec, const std::vector<const Point*>& unfinished, ResultsDir& dir,
                      const RunnerOptions& o) {
   Outcome out;
-  out.progress.total = static_cast<int64_t>(todo.size());
+  out.progress.total = static_cast<int64_t>(unfinished.size());
   PointEvaluator evaluator(spec);
-  for (const Point* p : todo) {
+  for (const Point* p : unfinished) {
     if (stopped(o)) {
       out.interrupted = true;
       break;
@@ -46,16 +46,16 @@ Outcome runInProcess(const Spec& spec, const std::vector<const Point*>& todo, Re
 
 Outcome runLocal(const Spec& spec, const PointSet& points, ResultsDir& dir,
                  const RunnerOptions& options) {
-  const std::vector<const Point*> todo = pending(points, dir);
-  const int workers = std::max(1, std::min<int>(options.workers, static_cast<int>(todo.size())));
-  if (workers <= 1) return runInProcess(spec, todo, dir, options);
+  const std::vector<const Point*> unfinished = pending(points, dir);
+  const int workers = std::max(1, std::min<int>(options.workers, static_cast<int>(unfinished.size())));
+  if (workers <= 1) return runInProcess(spec, unfinished, dir, options);
   Outcome out;
-  out.progress.total = static_cast<int64_t>(todo.size());
+  out.progress.total = static_cast<int64_t>(unfinished.size());
   WorkerPool pool(spec, points, workers);
   size_t next = 0;
   // Two points in flight per worker: it starts the second while the first's line travels.
   auto feed = [&] {
-    while (next < todo.size() && pool.idleSlot(2)) pool.submit(*todo[next++]);
+    while (next < unfinished.size() && pool.idleSlot(2)) pool.submit(*unfinished[next++]);
   };
   feed();
   while (pool.busy()) {
