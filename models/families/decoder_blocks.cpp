@@ -1,0 +1,116 @@
+#include "models/families/decoder_blocks.h"
+
+#include <algorithm>
+#include <cmath>
+#include <utility>
+
+namespace tessel::models::hf {
+namespace {
+
+using detail::Builder;
+using detail::linear;
+using detail::makeOp;
+
+// Rotates `heads` heads of `src` starting at column `offset`; output [B, S, heads*head_dim].
+int rope(Builder& b, const std::string& name, int src, int64_t offset, int64_t heads,
+         const DecoderSpec& s, const Step& st) {
+  Op op = makeOp(name, OpKind::Rope, {src});
+  op.rope = {heads, s.head_dim, s.head_dim, offset, st.past, s.rope_theta, false};
+  return b.emit(std::move(op), {st.batch, st.tokens, heads * s.head_dim});
+}
+
+// Query heads of one K/V group are stacked as GEMM rows (graph.h): each K/V head is one operand.
+int score(Builder& b, const std::string& name, int q, int keys, const DecoderSpec& s,
+          const Step& st) {
+  const int64_t t = b.shape(keys)[1], group = s.heads / s.kv_heads;
+  Op op = makeOp(name, OpKind::BatchMatMul, {q, keys});
+  op.attn.heads = s.heads;
+  op.attn.kv_heads = s.kv_heads;
+  op.attn.head_dim = s.head_dim;
+  op.attn.transpose_b = true;
+  op.attn.causal = true;
+  op.attn.scale = static_cast<float>(1.0 / std::sqrt(static_cast<double>(s.head_dim)));
+  op.gemm = {st.batch * s.kv_heads, group * st.tokens, t, s.head_dim};
+  op.macs = op.gemm.macs();
+  return b.emit(std::move(op), {st.batch, s.heads, st.tokens, t});
+}
+
+int context(Builder& b, const std::string& name, int probs, int values, int64_t v_offset,
+            const DecoderSpec& s, const Step& st) {
+  const int64_t t = b.shape(probs)[3], group = s.heads / s.kv_heads;
+  Op op = makeOp(name, OpKind::BatchMatMul, {probs, values});
+  op.attn.heads = s.heads;
+  op.attn.kv_heads = s.kv_heads;
+  op.attn.head_dim = s.head_dim;
+  op.attn.b_col_offset = v_offset;
+  op.gemm = {st.batch * s.kv_heads, group * st.tokens, s.head_dim, t};
+  op.macs = op.gemm.macs();
+  return b.emit(std::move(op), {st.batch, st.tokens, s.heads * s.head_dim});
+}
+
+// Self-attention; returns o_proj's output [B, S, d].
+int attention(Builder& b, const DecoderSpec& s, const Step& st, const std::string& p, int x) {
+  const int64_t qd = s.heads * s.head_dim, kvd = s.kv_heads * s.head_dim;
+  int q_src, k_src, v_src;
+  int64_t k_off = 0, v_off = 0;
+  if (s.fused_qkv) {  // phi3: columns [0, qd) Q, [qd, qd+kvd) K, then V
+    q_src = k_src = v_src = linear(b, p + ".qkv_proj", x, qd + 2 * kvd, s.qkv_bias);
+    k_off = qd;
+    v_off = qd + kvd;
+  } else {
+    q_src = linear(b, p + ".q_proj", x, qd, s.qkv_bias);
+    k_src = linear(b, p + ".k_proj", x, kvd, s.qkv_bias);
+    v_src = linear(b, p + ".v_proj", x, kvd, s.qkv_bias);
+  }
+  int q = rope(b, p + ".q_rope", q_src, 0, s.heads, s, st);
+  int keys = rope(b, p + ".k_rope", k_src, k_off, s.kv_heads, s, st);
+  int values = v_src;
+  if (st.decode) {
+    // The cache already holds the new token's (rotated) K and V, as GPT-2's decode does; a
+    // sliding window keeps only its last `window` keys (a rolling cache).
+    int64_t rows = st.past + 1;
+    if (s.window > 0) rows = std::min(rows, s.window);
+    keys = b.input(p + ".k_cache", {st.batch, rows, kvd}, b.dtype);
+    values = b.input(p + ".v_cache", {st.batch, rows, kvd}, b.dtype);
+    v_off = 0;
+  }
+  int probs =
+      detail::unary(b, p + ".softmax", OpKind::Softmax, score(b, p + ".score", q, keys, s, st));
+  int ctx = context(b, p + ".context", probs, values, v_off, s, st);
+  return linear(b, p + ".o_proj", ctx, s.d, s.o_bias);
+}
+
+}  // namespace
+
+int rmsNorm(Builder& b, const std::string& name, int x, float eps) {
+  Op op = makeOp(name, OpKind::RmsNorm, {x, b.weight(name + ".weight", {b.shape(x).back()})});
+  op.eps = eps;
+  return b.emit(std::move(op), b.shape(x));
+}
+
+int gatedMlp(Builder& b, const DecoderSpec& s, const std::string& p, int x) {
+  // phi3 stores gate and up as one [d, 2I] matrix; elementwise ops take no column views, so its
+  // halves are two MatMuls with the same MACs and parameters.
+  const std::string up_name = s.fused_gate_up ? p + ".gate_up_proj.up" : p + ".up_proj";
+  const std::string gate_name = s.fused_gate_up ? p + ".gate_up_proj.gate" : p + ".gate_proj";
+  int up = linear(b, up_name, x, s.ffn, s.mlp_bias);
+  int gate = linear(b, gate_name, x, s.ffn, s.mlp_bias);
+  Op act = makeOp(p + ".act", s.gelu ? OpKind::Gelu : OpKind::Silu, {gate});
+  act.gelu_tanh = s.gelu_tanh;
+  int a = b.emit(std::move(act), b.shape(gate));
+  int h = b.emit(makeOp(p + ".mul", OpKind::Mul, {a, up}), b.shape(up));
+  return linear(b, p + ".down_proj", h, s.d, s.mlp_bias);
+}
+
+int decoderBlock(Builder& b, const DecoderSpec& s, const Step& st, int i, int x,
+                 const std::vector<double>& expert_load) {
+  const std::string p = "layers." + std::to_string(i);
+  b.layer = i;
+  int a = attention(b, s, st, p + ".attn", rmsNorm(b, p + ".input_layernorm", x, s.eps));
+  x = detail::add(b, p + ".attn.residual", x, a);
+  int h = rmsNorm(b, p + ".post_attention_layernorm", x, s.eps);
+  int m = s.experts > 0 ? moe(b, s, p + ".moe", h, expert_load) : gatedMlp(b, s, p + ".mlp", h);
+  return detail::add(b, p + ".mlp.residual", x, m);
+}
+
+}  // namespace tessel::models::hf

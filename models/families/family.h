@@ -1,0 +1,72 @@
+// Internal to models/families/: the normalized description of each family a config.json
+// describes, the parsers that fill them, and the builders that turn them into graphs.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "models/families/fields.h"
+#include "models/graph.h"
+#include "models/workload.h"
+
+namespace tessel::models::hf {
+
+// llama, mistral, mixtral, qwen2, gemma, phi3: pre-norm decoder with RMSNorm, RoPE, GQA and a
+// gated MLP (dense or mixture of experts).
+struct DecoderSpec {
+  std::string name;  // the graph's model name ("llama-3.1-8b")
+  int64_t vocab = 0, d = 0, layers = 0, heads = 0, kv_heads = 0, head_dim = 0, ffn = 0;
+  int64_t max_positions = 0;
+  int64_t window = 0;  // sliding-window attention: keys per query (0 = all)
+  float eps = 1e-6f;
+  double rope_theta = 10000.0;
+  bool tied = false;
+  bool qkv_bias = false, o_bias = false, mlp_bias = false;
+  bool fused_qkv = false;      // phi3: one qkv_proj
+  bool fused_gate_up = false;  // phi3: one gate_up_proj matrix
+  bool gelu = false;           // GeGLU (gemma) instead of SwiGLU
+  bool gelu_tanh = true;
+  bool embed_scale = false;        // gemma multiplies embeddings by sqrt(d)
+  int64_t experts = 0, top_k = 0;  // mixture of experts when experts > 0
+  std::vector<std::string> notes;  // for Graph::warnings (what is modeled approximately)
+};
+
+// gpt2, bert, vit: LayerNorm transformers with fused-QKV attention and a GELU MLP.
+struct EncoderSpec {
+  enum class Kind { Gpt2, Bert, Vit } kind = Kind::Gpt2;
+  std::string name;
+  int64_t vocab = 0, d = 0, layers = 0, heads = 0, ffn = 0, max_positions = 0;
+  int64_t type_vocab = 0;                      // bert token types
+  int64_t image = 0, patch = 0, channels = 0;  // vit
+  int64_t labels = 0;                          // vit classifier classes (0 = no head)
+  float eps = 1e-5f;
+  bool gelu_tanh = true;
+  std::vector<std::string> notes;
+};
+
+DecoderSpec parseDecoder(const Fields& f, const std::string& model_type, const std::string& name);
+EncoderSpec parseEncoder(const Fields& f, const std::string& model_type, const std::string& name);
+
+Graph buildDecoder(const DecoderSpec& spec, const WorkloadOptions& options);
+Graph buildEncoder(const EncoderSpec& spec, const WorkloadOptions& options);
+
+// Routed tokens per expert: T * top_k spread by `load` (normalized; empty = uniform) with the
+// largest-remainder rule, so the counts sum to T * top_k. Throws ConfigError at --expert-load
+// for a bad load (wrong length, negative, all zero, a share a token cannot reach).
+std::vector<int64_t> expertTokens(int64_t tokens, int64_t experts, int64_t top_k,
+                                  const std::vector<double>& load);
+
+// Fields every family ignores because they do not change the computation (token ids,
+// dropout, initialization, bookkeeping); accepted so they raise no warning.
+void acceptBookkeeping(const Fields& f);
+// ConfigError when `key` is present and not null/false: a field that changes the math and is
+// not modeled. `why` says what it does.
+void rejectIfSet(const Fields& f, const std::string& key, const std::string& why);
+
+// Shared option checks (ConfigError at the option's path, no file).
+[[noreturn]] void optionError(const std::string& option, const std::string& message);
+int64_t blockCount(const std::string& model, int64_t blocks, const WorkloadOptions& o);
+std::string graphName(const std::string& model, const WorkloadOptions& o, bool phase);
+
+}  // namespace tessel::models::hf

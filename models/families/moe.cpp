@@ -1,0 +1,55 @@
+// Mixture of experts (mixtral): router, MoeRoute, one dispatch Gather + gated MLP per expert
+// with its expected share of the routed tokens, and a moe_combine of the gated outputs.
+#include <utility>
+
+#include "models/families/decoder_blocks.h"
+
+namespace tessel::models::hf {
+
+using detail::Builder;
+using detail::makeOp;
+
+namespace {
+
+// An expert no token reaches runs nothing, but its matrices are still the model's parameters.
+void idleExpertWeights(Builder& b, const DecoderSpec& s, const std::string& p) {
+  for (const char* proj : {".up_proj", ".gate_proj"}) {
+    b.weight(p + proj + ".weight", {s.d, s.ffn});
+    if (s.mlp_bias) b.weight(p + proj + ".bias", {s.ffn});
+  }
+  b.weight(p + ".down_proj.weight", {s.ffn, s.d});
+  if (s.mlp_bias) b.weight(p + ".down_proj.bias", {s.d});
+}
+
+}  // namespace
+
+int moe(Builder& b, const DecoderSpec& s, const std::string& p, int x,
+        const std::vector<double>& expert_load) {
+  const int64_t tokens = b.g.tensor(x).elements() / s.d;  // T = B * S rows of [T, d]
+  int logits = detail::linear(b, p + ".router", x, s.experts, false);
+  Op route = makeOp(p + ".route", OpKind::MoeRoute, {logits});
+  route.moe = {s.experts, s.top_k, -1};
+  int gates = b.emit(std::move(route), b.shape(logits));
+  const std::vector<int64_t> counts = expertTokens(tokens, s.experts, s.top_k, expert_load);
+  Op combine = makeOp(p + ".combine", OpKind::Elementwise, {gates});
+  combine.elt.fn = "moe_combine";
+  combine.moe = {s.experts, s.top_k, -1};
+  for (int e = 0; e < static_cast<int>(s.experts); ++e) {
+    const std::string name = p + ".experts." + std::to_string(e);
+    const int64_t rows = counts[static_cast<size_t>(e)];
+    if (rows == 0) {
+      idleExpertWeights(b, s, name);
+      continue;
+    }
+    // The expert's tokens as [T_e, d]; input 0 is read as its [T, d] rows, the gates say which.
+    Op dispatch = makeOp(name + ".dispatch", OpKind::Gather, {x, gates});
+    dispatch.layout.axis = 0;
+    dispatch.layout.on_accelerator = true;
+    dispatch.moe = {s.experts, s.top_k, e};
+    int mine = b.emit(std::move(dispatch), {rows, s.d});
+    combine.inputs.push_back(gatedMlp(b, s, name, mine));
+  }
+  return b.emit(std::move(combine), b.shape(x));
+}
+
+}  // namespace tessel::models::hf
