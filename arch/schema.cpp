@@ -127,9 +127,18 @@ const std::vector<std::string>& systolicDataflows() {
 // A server core's vector unit: a transpose gathers about one element per cycle (strided
 // accesses), pad and slice copy about four, the uint8 -> int8 shift (x ^ 0x80) xors bytes about
 // eight per cycle (assumed, like the other host defaults).
+// The ops of today's networks, all assumed (a server core's 8-wide SIMD unit): mul and the
+// rotary embedding (two multiplies and an add per element) about one element per cycle; gather
+// and concat copy like slice; a reduction one element per cycle; the generic elementwise
+// function (exp, erf, div, ...) 4 cycles; sigmoid and silu an exponential and a divide, 20
+// like the other transcendental defaults (gelu 30); rmsnorm a square-sum pass and a scale pass,
+// 20; hardswish a clamp and two multiplies, 2; routing a softmax and a top-k, 40 like softmax.
 const std::vector<std::pair<std::string, double>>& layoutOpDefaults() {
   static const std::vector<std::pair<std::string, double>> ops = {
-      {"transpose", 1}, {"pad", 0.25}, {"slice", 0.25}, {"uint8_shift", 0.125}};
+      {"transpose", 1}, {"pad", 0.25},     {"slice", 0.25},  {"uint8_shift", 0.125},
+      {"mul", 1},       {"elementwise", 4}, {"sigmoid", 20},  {"silu", 20},
+      {"hardswish", 2}, {"rmsnorm", 20},   {"rope", 1},      {"gather", 0.25},
+      {"reduce", 1},    {"concat", 0.25},  {"moe_route", 40}};
   return ops;
 }
 const std::vector<std::string>& sfuOpNames() {

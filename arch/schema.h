@@ -101,8 +101,9 @@ std::string_view unitOf(ValueType t);
 const std::vector<std::string>& dataflowNames();      // ws, os, is, rs, nlr
 const std::vector<std::string>& systolicDataflows();  // ws, os, is
 const std::vector<std::string>& sfuOpNames();         // softmax, layernorm, gelu, ...
-// The ops that lay out a graph input (transpose, pad, slice, uint8_shift) with their default host
-// cycles per element; the last entries of sfuOpNames().
+// The ops added after the first host-cost table (layout: transpose, pad, slice, uint8_shift;
+// today's networks: mul, silu, rmsnorm, rope, ...) with their default host cycles per element;
+// the last entries of sfuOpNames(). At their defaults they stay out of the arch hash.
 const std::vector<std::pair<std::string, double>>& layoutOpDefaults();
 const std::vector<std::string>& epilogueOpNames();  // relu, requantize, residual_add, ...
 

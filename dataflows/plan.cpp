@@ -44,6 +44,28 @@ std::string unitOpName(const models::Op& op) {
       return "pad";
     case OpKind::Slice:
       return "slice";
+    case OpKind::Mul:
+      return "mul";
+    case OpKind::Elementwise:
+      return "elementwise";
+    case OpKind::Sigmoid:
+      return "sigmoid";
+    case OpKind::Silu:
+      return "silu";
+    case OpKind::HardSwish:
+      return "hardswish";
+    case OpKind::RmsNorm:
+      return "rmsnorm";
+    case OpKind::Rope:
+      return "rope";
+    case OpKind::Gather:
+      return "gather";
+    case OpKind::Reduce:
+      return "reduce";
+    case OpKind::Concat:
+      return "concat";
+    case OpKind::MoeRoute:
+      return "moe_route";
     default:
       return "gemm";
   }
@@ -66,6 +88,13 @@ models::FuseRules fuseRulesFor(const arch::Accelerator& acc) {
     if (acc.sfu->supports("softmax")) rules.epilogue_kinds.push_back(OpKind::Softmax);
     if (acc.sfu->supports("layernorm")) rules.epilogue_kinds.push_back(OpKind::LayerNorm);
     if (acc.sfu->supports("dequantize")) rules.epilogue_kinds.push_back(OpKind::Dequantize);
+    // Activations and the elementwise product of a gated unit (SwiGLU) drain through it too;
+    // RMSNorm is row-wise like layer norm.
+    for (auto [name, kind] : {std::pair{"silu", OpKind::Silu}, std::pair{"sigmoid", OpKind::Sigmoid},
+                              std::pair{"hardswish", OpKind::HardSwish}, std::pair{"mul", OpKind::Mul},
+                              std::pair{"rmsnorm", OpKind::RmsNorm}}) {
+      if (acc.sfu->supports(name)) rules.epilogue_kinds.push_back(kind);
+    }
   }
   return rules;
 }
@@ -77,6 +106,8 @@ Placement placementOf(const models::Op& op, const arch::Accelerator& acc, DType 
   }
   if (op.host_side) return Placement::Host;
   if (op.kind == OpKind::Embedding) return Placement::Array;  // a DMA gather
+  // A gather of rows from the model's own tensors (not a deployment's) is a DMA gather too.
+  if (op.kind == OpKind::Gather && op.layout.on_accelerator) return Placement::Array;
   // A layout op runs where the deployment decided (serve::withDeploymentOps): the accelerator
   // streams it through its array path, or the host does it.
   if (op.opClass() == models::OpClass::Layout)

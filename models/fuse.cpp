@@ -4,7 +4,9 @@
 
 namespace tessel::models {
 
-bool isRowwise(OpKind k) { return k == OpKind::Softmax || k == OpKind::LayerNorm; }
+bool isRowwise(OpKind k) {
+  return k == OpKind::Softmax || k == OpKind::LayerNorm || k == OpKind::RmsNorm;
+}
 
 bool isElementwise(OpKind k) {
   switch (k) {
@@ -14,6 +16,10 @@ bool isElementwise(OpKind k) {
     case OpKind::BatchNorm:
     case OpKind::Quantize:
     case OpKind::Dequantize:
+    case OpKind::Mul:
+    case OpKind::Sigmoid:
+    case OpKind::Silu:
+    case OpKind::HardSwish:
       return true;
     default:
       return false;
@@ -60,8 +66,9 @@ int nextInChain(const Graph& g, int tensor, const FuseRules& rules, int anchor,
   if (!allowed(rules, next.kind) || group_of[static_cast<size_t>(next.id)] >= 0) return -1;
   if (next.host_side) return -1;  // a deployment's conversion runs on the host
   if (next.inputs.empty() || next.inputs[0] != tensor) {
-    // Add is commutative: the chain may arrive on either operand.
-    if (!(next.kind == OpKind::Add && next.inputs.size() == 2 && next.inputs[1] == tensor)) {
+    // Add and Mul are commutative: the chain may arrive on either operand.
+    const bool commutative = next.kind == OpKind::Add || next.kind == OpKind::Mul;
+    if (!(commutative && next.inputs.size() == 2 && next.inputs[1] == tensor)) {
       return -1;
     }
   }

@@ -12,9 +12,17 @@
 //     batch: GPT-2's prefill LM head takes [B, S, D] and writes [B, 1, V] (gemm.m = B).
 //   - MatMul always has gemm.batch = 1: builders fold the batch into gemm.m (one weight serves
 //     every row), so only BatchMatMul has gemm.batch > 1.
+//   - Imported ONNX graphs keep ONNX's own layouts: an op with `channels_first` reads and writes
+//     NCHW activations and [K, C/groups, R, S] conv weights; a BatchMatMul with attn.heads == 0
+//     is a plain numpy-style batched matmul of its two tensors (see AttentionAttrs).
+//   - Grouped-query attention (attn.kv_heads < attn.heads) stacks the query heads that share a
+//     K/V head as rows: gemm = {B * kv_heads, group * S, T, head_dim}. The MACs are those of
+//     B * heads separate heads; each K/V head is one operand, read once for its group.
 #pragma once
 
 #include <cstdint>
+#include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -60,7 +68,19 @@ enum class OpKind : uint8_t {
   // Layout ops a deployment puts around the accelerator's graph (serve::withDeploymentOps):
   Transpose,  // permutes axes (LayoutAttrs::perm), e.g. NCHW -> NHWC
   Pad,        // grows the innermost axis to the accelerator's alignment (zeros)
-  Slice,      // drops the padding of the innermost axis again
+  Slice,      // a range of one axis (LayoutAttrs axis/start/end/step); a copy
+  // Ops of today's networks (Hugging Face families, ONNX imports):
+  Mul,          // elementwise product, numpy broadcasting (SwiGLU's gate, scales)
+  Elementwise,  // any other elementwise function (EltAttrs::fn): sub, div, pow, exp, erf, ...
+  Sigmoid,
+  Silu,       // x * sigmoid(x)
+  HardSwish,  // x * relu6(x + 3) / 6
+  RmsNorm,    // x / sqrt(mean(x^2) + eps) * gamma over the last dim; inputs x, gamma
+  Rope,       // rotary position embedding on [B, S, heads*head_dim] (RopeAttrs)
+  Gather,     // rows of input 0 along LayoutAttrs::axis picked by input 1 (int ids); a copy
+  Reduce,     // ReduceAttrs::fn over ReduceAttrs::axes
+  Concat,     // inputs joined along LayoutAttrs::axis; a copy
+  MoeRoute,   // router logits [T, E] -> dense gates [T, E]: softmax, top-k kept (MoeAttrs)
 };
 
 // The classes latency is reported by.
@@ -73,7 +93,12 @@ enum class OpClass : uint8_t {
   ResidualAdd,
   QuantDequant,
   Pool,
-  Layout,  // transpose, pad, slice
+  Layout,      // transpose, pad, slice, concat, gather
+  Activation,  // sigmoid, silu, hardswish
+  Elementwise,  // mul and the generic elementwise functions
+  RoPE,
+  Reduce,
+  Routing,  // mixture-of-experts routing and combining
   Other
 };
 
@@ -108,6 +133,9 @@ struct ConvShape {
 //            diagonal, offset by T - S so decode queries see the whole cache).
 //   context: in0 = probabilities [B, heads, S, T], in1 = V source [B,T,*], transpose_b = false,
 //            out [B, S, heads*head_dim] (heads merged back).
+// heads == 0: no attention view; the op multiplies its tensors as numpy's matmul does
+// (A [..., M, K] x B [..., K, N], batch dims broadcast; B is [..., N, K] with transpose_b).
+// kv_heads: heads of K and V (GQA/MQA when fewer than heads; 0 means heads).
 struct AttentionAttrs {
   int64_t heads = 1;
   int64_t head_dim = 0;
@@ -116,12 +144,62 @@ struct AttentionAttrs {
   bool transpose_b = false;
   bool causal = false;
   float scale = 1.0f;
+  int64_t kv_heads = 0;
+  int64_t kvHeads() const { return kv_heads > 0 ? kv_heads : heads; }
 };
 
 // Transpose, Pad, Slice. Pad and Slice change only the innermost axis (the shapes say by how much).
 struct LayoutAttrs {
   std::vector<int> perm;        // Transpose: output axis i is input axis perm[i]
   bool on_accelerator = false;  // the accelerator lowers the tensor itself, not the host
+  // Slice, Gather, Concat: the axis (non-negative); Slice keeps start, start+step, ... < end.
+  // A deployment's Slice (start = end = 0) drops the innermost axis's padding.
+  int axis = -1;
+  int64_t start = 0, end = 0, step = 1;
+};
+
+// Elementwise: the function, by name: sub, div, pow, max, min, sqrt, exp, log, erf, tanh, neg,
+// abs, reciprocal, clip (alpha = min, beta = max), hardsigmoid (alpha*x + beta, clipped to
+// [0, 1]), leakyrelu (alpha), where (inputs cond, x, y), equal, less, greater, not, and, or,
+// cast, moe_combine (gates [T, E] and the experts' outputs -> their gate-weighted sum).
+struct EltAttrs {
+  std::string fn;
+  float alpha = 0.0f, beta = 0.0f;
+};
+
+struct ReduceAttrs {
+  std::string fn = "mean";  // mean, sum, max, min, prod, l2, sumsquare
+  std::vector<int> axes;    // non-negative, ascending
+  bool keepdims = true;
+};
+
+// Rope: the columns [col_offset, col_offset + heads*head_dim) of [B, S, *] are heads of
+// head_dim; the first rotary_dim of each head rotate by position * theta^(-2i/rotary_dim),
+// positions position_offset, position_offset + 1, ... Pairs are (i, i + rotary_dim/2) (the
+// HF "rotate_half" form) unless interleaved ((2i, 2i + 1)).
+struct RopeAttrs {
+  int64_t heads = 1, head_dim = 0, rotary_dim = 0, col_offset = 0, position_offset = 0;
+  double theta = 10000.0;
+  bool interleaved = false;
+};
+
+// MoeRoute: E experts, each token keeps its top_k; gates are the softmax over the kept logits
+// (Mixtral) or over all logits, then renormalized when normalize is set. Gather ops with
+// `expert` >= 0 dispatch an expert's tokens (their count is the expected load, see
+// docs/workloads.md) and an Elementwise moe_combine adds the gated results.
+struct MoeAttrs {
+  int64_t experts = 0, top_k = 0;
+  int expert = -1;
+};
+
+// Values of Weight tensors a model file carries (an ONNX file's initializers), read only when
+// a functional run asks; timing never reads them.
+class WeightSource {
+ public:
+  virtual ~WeightSource() = default;
+  // The tensor's values as float in its shape's row-major order, or nullopt when the file has
+  // none for it (the executor then synthesizes them). Throws tessel::Error on an unreadable file.
+  virtual std::optional<std::vector<float>> values(const std::string& tensor_name) const = 0;
 };
 
 struct PoolAttrs {
@@ -140,7 +218,13 @@ struct Op {
   ConvShape conv;            // Conv2d
   AttentionAttrs attn;       // BatchMatMul
   PoolAttrs pool;            // MaxPool, AvgPool
-  LayoutAttrs layout;        // Transpose, Pad, Slice
+  LayoutAttrs layout;        // Transpose, Pad, Slice, Gather, Concat
+  EltAttrs elt;              // Elementwise
+  ReduceAttrs reduce;        // Reduce
+  RopeAttrs rope;            // Rope
+  MoeAttrs moe;              // MoeRoute, and Gather ops that dispatch an expert's tokens
+  // 4-d activations are NCHW and conv weights [K, C/groups, R, S] (ONNX's layouts).
+  bool channels_first = false;
   bool transpose_b = false;  // MatMul whose weight is stored [N, K] (tied LM head)
   bool gelu_tanh = true;     // Gelu: tanh approximation (GPT-2) or erf form (BERT)
   // Quantize of uint8 data into int8 (x ^ 0x80, a zero-point shift; the graph stores both as
@@ -149,7 +233,8 @@ struct Op {
   // A deployment's own conversion (the request's quantize, the response's dequantize): the
   // host's application code runs it, whatever units the accelerator has.
   bool host_side = false;
-  float eps = 1e-5f;         // LayerNorm, BatchNorm
+  float eps = 1e-5f;         // LayerNorm, RmsNorm, BatchNorm
+  std::string source;        // where the op came from: an ONNX node ("node 'x' (Conv)"), or ""
 
   int64_t macs = 0;  // multiply-accumulates (0 for non-GEMM ops)
   OpClass opClass() const { return classOf(kind); }
@@ -161,6 +246,11 @@ struct Op {
 class Graph {
  public:
   std::string name;  // e.g. "gpt2-small prefill seq=512 batch=1"
+  // What a builder or importer wants the user to know (ops costed generically, ...); the CLI
+  // prints them to stderr, JSON writers carry them.
+  std::vector<std::string> warnings;
+  // Values of the Weight tensors when the model file has them (nullptr: synthesize).
+  std::shared_ptr<const WeightSource> weight_values;
 
   // Throws tessel::Error for a negative dimension. An empty shape is a scalar.
   int addTensor(std::string name, std::vector<int64_t> shape, DType dtype, TensorRole role);

@@ -41,6 +41,28 @@ std::string_view nameOf(OpKind k) {
       return "Pad";
     case OpKind::Slice:
       return "Slice";
+    case OpKind::Mul:
+      return "Mul";
+    case OpKind::Elementwise:
+      return "Elementwise";
+    case OpKind::Sigmoid:
+      return "Sigmoid";
+    case OpKind::Silu:
+      return "Silu";
+    case OpKind::HardSwish:
+      return "HardSwish";
+    case OpKind::RmsNorm:
+      return "RmsNorm";
+    case OpKind::Rope:
+      return "Rope";
+    case OpKind::Gather:
+      return "Gather";
+    case OpKind::Reduce:
+      return "Reduce";
+    case OpKind::Concat:
+      return "Concat";
+    case OpKind::MoeRoute:
+      return "MoeRoute";
   }
   return "?";
 }
@@ -65,6 +87,16 @@ std::string_view nameOf(OpClass c) {
       return "Pool";
     case OpClass::Layout:
       return "Layout";
+    case OpClass::Activation:
+      return "Activation";
+    case OpClass::Elementwise:
+      return "Elementwise";
+    case OpClass::RoPE:
+      return "RoPE";
+    case OpClass::Reduce:
+      return "Reduce";
+    case OpClass::Routing:
+      return "Routing";
     case OpClass::Other:
       return "Other";
   }
@@ -81,6 +113,7 @@ OpClass classOf(OpKind k) {
     case OpKind::Softmax:
       return OpClass::Softmax;
     case OpKind::LayerNorm:
+    case OpKind::RmsNorm:
       return OpClass::LayerNorm;
     case OpKind::Gelu:
       return OpClass::GELU;
@@ -96,7 +129,22 @@ OpClass classOf(OpKind k) {
     case OpKind::Transpose:
     case OpKind::Pad:
     case OpKind::Slice:
+    case OpKind::Concat:
+    case OpKind::Gather:
       return OpClass::Layout;
+    case OpKind::Sigmoid:
+    case OpKind::Silu:
+    case OpKind::HardSwish:
+      return OpClass::Activation;
+    case OpKind::Mul:
+    case OpKind::Elementwise:
+      return OpClass::Elementwise;
+    case OpKind::Rope:
+      return OpClass::RoPE;
+    case OpKind::Reduce:
+      return OpClass::Reduce;
+    case OpKind::MoeRoute:
+      return OpClass::Routing;
     case OpKind::Relu:
     case OpKind::BatchNorm:
     case OpKind::Embedding:

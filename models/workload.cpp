@@ -5,6 +5,8 @@
 #include <cctype>
 
 #include "models/builders.h"
+#include "models/families/hf_config.h"
+#include "models/onnx/import.h"
 #include "models/suggest.h"
 #include "util/error.h"
 
@@ -147,9 +149,48 @@ void rejectDecode(const std::string& name, const WorkloadOptions& o) {
 
 }  // namespace
 
+namespace {
+
+bool endsWith(const std::string& s, const std::string& tail) {
+  return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
+}
+
+// Options only imported (ONNX) or mixture-of-experts models read.
+void rejectModelFileOptions(const std::string& name, const WorkloadOptions& o, bool onnx,
+                            bool config) {
+  if (!onnx && !o.dims.empty()) {
+    configError("--dim", "workload '" + name +
+                             "' has no symbolic dimensions to bind (--dim applies to .onnx files)");
+  }
+  if (!onnx && o.strict) {
+    configError("--strict", "workload '" + name +
+                                "' is not imported (--strict applies to .onnx files)");
+  }
+  if (!config && !o.expert_load.empty()) {
+    configError("--expert-load", "workload '" + name +
+                                     "' has no experts (--expert-load applies to mixture-of-"
+                                     "experts configs such as mixtral)");
+  }
+}
+
+}  // namespace
+
 Graph build(const std::string& name, const WorkloadOptions& options) {
   checkOptions(options);
   const std::string key = lower(name);
+  if (endsWith(key, ".onnx")) {
+    rejectModelFileOptions(name, options, true, false);
+    return onnx::importFile(name, options);
+  }
+  if (endsWith(key, ".json")) {
+    rejectModelFileOptions(name, options, false, true);
+    return hf::buildFromFile(name, options);
+  }
+  if (hf::isPreset(key)) {
+    rejectModelFileOptions(name, options, false, true);
+    return hf::buildPreset(key, options);
+  }
+  rejectModelFileOptions(name, options, false, false);
   if (key.rfind("gemm:", 0) == 0 || key.rfind("conv:", 0) == 0) {
     rejectDecode(name, options);
     rejectLayers(name, options);
@@ -176,6 +217,8 @@ Graph build(const std::string& name, const WorkloadOptions& options) {
 
 std::vector<std::string> optionsOf(const std::string& name) {
   const std::string key = lower(name);
+  if (endsWith(key, ".onnx")) return {"--batch", "--dtype", "--dim", "--strict"};
+  if (endsWith(key, ".json") || hf::isPreset(key)) return hf::optionsOfConfig();
   if (key.rfind("gemm:", 0) == 0 || key.rfind("conv:", 0) == 0) return {"--batch", "--dtype"};
   for (const Family& f : families()) {
     if (key != f.name) continue;
@@ -190,6 +233,7 @@ std::vector<std::string> optionsOf(const std::string& name) {
 std::vector<std::string> workloadNames() {
   std::vector<std::string> names;
   for (const Family& f : families()) names.push_back(f.name);
+  for (const std::string& preset : hf::presetNames()) names.push_back(preset);
   names.push_back(kGemmExample);
   names.push_back(kConvExample);
   return names;

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "models/graph.h"
@@ -22,10 +23,19 @@ struct WorkloadOptions {
   // Options the user gave explicitly ("--seq", "--image", ...): one that does not apply to the
   // named workload is an error instead of being ignored. Empty = none checked.
   std::vector<std::string> given;
+  // Imported models (ONNX files): values of symbolic dimensions ("--dim batch=1", repeatable).
+  std::vector<std::pair<std::string, int64_t>> dims;
+  // Imported models: an op tessel has no model for is an error, not a generic costed op.
+  bool strict = false;
+  // Mixture-of-experts models: the share of routed tokens each expert receives (normalized;
+  // empty = uniform). One entry per expert.
+  std::vector<double> expert_load;
 };
 
 // Names: gpt2 (= gpt2-small), gpt2-small|medium|large|xl, bert (= bert-base), bert-base|large,
-// resnet50, gemm:M=..,K=..,N=..[,B=..],
+// resnet50, the shipped Hugging Face presets (models/families/presets.h: llama-3.1-8b, ...),
+// a path ending in .onnx (models/onnx/import.h), a path ending in .json (a Hugging Face
+// config.json, models/families/hf_config.h), gemm:M=..,K=..,N=..[,B=..],
 // conv:H=..,W=..,C=..,K=..,R=..,S=..[,stride=..][,pad=..][,N=..]. Unknown names or bad parameters
 // throw ConfigError (with a suggestion when one is close).
 Graph build(const std::string& name, const WorkloadOptions& options);

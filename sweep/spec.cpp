@@ -1,5 +1,7 @@
 #include "sweep/spec.h"
 
+#include "util/input_file.h"
+
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -20,12 +22,15 @@ namespace fs = std::filesystem;
 
 const std::vector<std::string> kWorkloadOptions = {"seq", "batch", "phase", "image", "layers"};
 
+// The spec itself and the files it names (designs, studies) follow the one rule for input files
+// (util/input_file.h); a named file's error also carries where the spec names it.
 std::string readText(const std::string& path, const SourceLocation& where) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw ConfigError(where, "cannot read '" + path + "'");
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
+  try {
+    return readInputFile(path, "a YAML file", size_t{16} << 20);
+  } catch (const ConfigError& e) {
+    if (where.file.empty() || where.file == path) throw;
+    throw ConfigError(where, "'" + path + "': " + e.message());
+  }
 }
 
 // Every accelerator parameter path ("scratchpad.capacity", "host.link.bandwidth"), and those
@@ -158,14 +163,26 @@ void readRandom(Spec& spec, const yaml::Node& node) {
   spec.sources.push_back(drawSamples(keys, samples, seed));
 }
 
+// A model file (.onnx, a config .json) named relative to the spec is found beside it, as the
+// base accelerator is.
+std::string resolveModelFile(const std::string& name, const std::string& spec_path) {
+  auto endsWith = [&](const std::string& tail) {
+    return name.size() >= tail.size() && name.compare(name.size() - tail.size(), tail.size(), tail) == 0;
+  };
+  const fs::path given(name);
+  if (!(endsWith(".onnx") || endsWith(".json")) || given.is_absolute()) return name;
+  return (fs::path(spec_path).parent_path() / given).lexically_normal().string();
+}
+
 WorkloadSpec readWorkload(Spec& spec, const yaml::Node& node) {
   WorkloadSpec w;
   if (node.isScalar()) {
-    w.name = node.scalar();
+    w.name = resolveModelFile(node.scalar(), spec.path);
     return w;
   }
   yaml::MapReader r(node);
-  w.name = r.required<std::string>("name", "a workload name, as for `tessel run --workload`");
+  w.name = resolveModelFile(
+      r.required<std::string>("name", "a workload name, as for `tessel run --workload`"), spec.path);
   for (const std::string& option : kWorkloadOptions) {
     const auto v = r.find(option);
     if (!v) continue;

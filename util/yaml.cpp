@@ -1,5 +1,7 @@
 #include "util/yaml.h"
 
+#include "util/input_file.h"
+
 #include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/yaml.h>
 
@@ -305,28 +307,8 @@ Document Document::fromString(const std::string& text, const std::string& source
 }
 
 Document Document::fromFile(const std::string& path) {
-  if (path.empty()) throw ConfigError({"", 0, 0, ""}, "no file name given (an empty path)");
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) {
-    throw ConfigError({path, 0, 0, ""}, "is a directory, expected a YAML file");
-  }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    const bool exists = std::filesystem::exists(path, ec);
-    throw ConfigError({path, 0, 0, ""},
-                      exists ? "cannot open file (permission denied?)" : "no such file");
-  }
   // A description is a few KiB; reading stops at a bound, so /dev/zero is an error, not a hang.
-  constexpr size_t kMaxBytes = size_t{16} << 20;
-  std::string text;
-  char buf[65536];
-  while (in.read(buf, sizeof buf) || in.gcount() > 0) {
-    text.append(buf, static_cast<size_t>(in.gcount()));
-    if (text.size() > kMaxBytes) {
-      throw ConfigError({path, 0, 0, ""}, "is larger than 16 MiB; a YAML description is a few KiB");
-    }
-  }
-  if (in.bad()) throw ConfigError({path, 0, 0, ""}, "cannot read file");
+  const std::string text = readInputFile(path, "a YAML file", size_t{16} << 20);
   return fromString(text, path);
 }
 

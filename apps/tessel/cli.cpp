@@ -11,6 +11,7 @@
 #include <ostream>
 
 #include "apps/tessel/commands.h"
+#include "apps/tessel/workload_args.h"
 #include "util/error.h"
 
 namespace {
@@ -30,7 +31,7 @@ const CLI::Validator kInt64(
     "INT");
 
 void addWorkloadOptions(CLI::App* cmd, WorkloadArgs& w, bool with_dtype = true,
-                        bool with_batch = true) {
+                        bool with_batch = true, bool with_strict = true) {
   cmd->add_option("--seq", w.seq, "sequence length (prefill/encoder) or KV-cache length (decode)")
       ->check(kInt64)
       ->capture_default_str();
@@ -46,13 +47,20 @@ void addWorkloadOptions(CLI::App* cmd, WorkloadArgs& w, bool with_dtype = true,
   cmd->add_option("--layers", w.layers, "gpt2/bert: run blocks 0..N-1 only (0 = all)")
       ->check(kInt64)
       ->capture_default_str();
+  cmd->add_option("--dim", w.dims, ".onnx: bind a symbolic dimension, NAME=VALUE (repeatable)");
+  if (with_strict)  // xval's own --strict covers it there
+    cmd->add_flag("--strict", w.strict, ".onnx: an op tessel has no model for is an error");
+  cmd->add_option("--expert-load", w.expert_load,
+                  "mixture-of-experts configs: share of routed tokens per expert, W,W,... "
+                  "(default uniform)");
 }
 
 // The workload options the user gave on `cmd`, so that one a workload does not use is an error.
 std::vector<std::string> givenOptions(CLI::App* cmd) {
   std::vector<std::string> given;
   for (const char* name :
-       {"--seq", "--batch", "--phase", "--image", "--dtype", "--all-logits", "--layers"}) {
+       {"--seq", "--batch", "--phase", "--image", "--dtype", "--all-logits", "--layers", "--dim",
+        "--strict", "--expert-load"}) {
     const CLI::Option* o = cmd->get_option_no_throw(name);
     if (o && o->count() > 0) given.emplace_back(name);
   }
@@ -281,7 +289,7 @@ void addXval(CLI::App& app, tessel::app::XvalArgs& x, std::function<int()>& acti
       "xval", "time the same plans with the analytical and the SystemC engine, op by op");
   cmd->add_option("--arch", x.arch, "accelerator YAML file")->required();
   cmd->add_option("--workload", x.workload.name, "a workload, as for run")->required();
-  addWorkloadOptions(cmd, x.workload);
+  addWorkloadOptions(cmd, x.workload, true, true, false);
   cmd->add_option("--dataflow", x.dataflow, "ws | os | is | rs | nlr | a dataflow YAML file");
   cmd->add_option("--mapper", x.mapper, "search or gemmini-auto")
       ->check(CLI::IsMember({"search", "gemmini-auto"}))
@@ -304,6 +312,12 @@ void addXval(CLI::App& app, tessel::app::XvalArgs& x, std::function<int()>& acti
   cmd->add_flag("-q,--quiet", x.quiet, "no table on stdout");
   cmd->callback([&, cmd] {
     x.workload.given = givenOptions(cmd);
+    // --strict also makes an imported model's ops without a model errors.
+    x.workload.given.erase(
+        std::remove(x.workload.given.begin(), x.workload.given.end(), "--strict"),
+        x.workload.given.end());
+    const std::string& name = x.workload.name;
+    x.workload.strict = x.strict && name.size() > 5 && name.substr(name.size() - 5) == ".onnx";
     action = [&] { return tessel::app::xvalCommand(x, out); };
   });
 }
@@ -417,6 +431,13 @@ int runCli(int argc, const char* const* argv, std::ostream& out, std::ostream& e
   } catch (const CLI::ParseError& e) {
     return app.exit(e, out, err) == 0 ? 0 : 2;
   }
+  // The workloads' warnings (ops costed generically, ...) go to stderr whatever the outcome.
+  struct WarningsOnExit {
+    std::ostream& err;
+    ~WarningsOnExit() {
+      for (const std::string& w : tessel::app::takeWarnings()) err << "warning: " << w << "\n";
+    }
+  } warnings_on_exit{err};
   try {
     return action ? action() : 0;
   } catch (const tessel::ConfigError& e) {

@@ -126,7 +126,7 @@ int compareCommand(const CompareArgs& given, std::ostream& out) {
   c.dataflows = args.dataflows;
   for (const std::string& w : args.workloads) {
     const models::Graph graph =
-        models::build(w, toWorkloadOptions(argsFor(args, w), acc.array.input_dtype));
+        buildWorkload(w, toWorkloadOptions(argsFor(args, w), acc.array.input_dtype));
     for (const std::string& d : args.dataflows) c.runs.push_back(runOne(args, acc, graph, w, d));
   }
 

@@ -60,7 +60,7 @@ int precisionCommand(const PrecisionArgs& a, std::ostream& out) {
   checkOutputs({{"--out", a.out_path}}, {a.exec.fuse_like});
   const kernels::SearchOptions opt = searchOptions(a);
   const models::Graph graph =
-      models::build(a.workload.name, toWorkloadOptions(a.workload, DType::FP32));
+      buildWorkload(a.workload, DType::FP32);
   checkMemory(graph, "precision");
   const kernels::Calibration cal = kernels::calibrationNamed(a.exec.calibration, a.exec.percentile);
   kernels::WeightStore weights{kernels::SyntheticData(a.exec.seed)};

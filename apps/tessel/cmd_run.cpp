@@ -79,7 +79,7 @@ int runCommand(const RunArgs& args, std::ostream& out) {
   const arch::Accelerator acc = arch::loadFile(args.arch, args.overrides);
   const dataflows::Dataflow df = pickDataflow(args.dataflow, acc);
   models::Graph graph =
-      models::build(args.workload.name, toWorkloadOptions(args.workload, acc.array.input_dtype));
+      buildWorkload(args.workload, acc.array.input_dtype);
   if (!args.precision_plan.empty()) {
     graph = models::applyPrecision(graph, models::loadPrecisionPlan(args.precision_plan));
   }

@@ -118,11 +118,11 @@ int serveCommand(const ServeArgs& args, std::ostream& out) {
   in.acc = &acc;
   in.dataflow = &df;
   models::WorkloadOptions wo = toWorkloadOptions(args.workload, acc.array.input_dtype);
-  models::build(args.workload.name, wo);  // a bad workload or option fails before any run
+  buildWorkload(args.workload.name, wo);  // a bad workload or option fails before any run
   in.graph = [&](int batch) {
     models::WorkloadOptions at = wo;
     at.batch = batch;
-    return models::build(args.workload.name, at);
+    return buildWorkload(args.workload.name, at);
   };
   in.run.plan.mapper = args.mapper;
   in.run.plan.mapper_options.objective = args.objective;

@@ -119,7 +119,7 @@ int validateCommand(const ValidateArgs& a, std::ostream& out) {
   const models::PrecisionPlan plan = planFor(a);
   const kernels::ExecutorOptions opt = executorOptions(a.exec);
   const models::Graph graph =
-      models::build(a.workload.name, toWorkloadOptions(a.workload, DType::FP32));
+      buildWorkload(a.workload, DType::FP32);
   checkMemory(graph, "validate");
   const kernels::Calibration cal = kernels::calibrationNamed(a.exec.calibration, a.exec.percentile);
   kernels::WeightStore weights{kernels::SyntheticData(a.exec.seed)};

@@ -7,6 +7,7 @@
 #include "apps/tessel/commands.h"
 #include "apps/tessel/workload_args.h"
 #include "models/workload.h"
+#include "util/checked.h"
 
 namespace tessel::app {
 
@@ -22,6 +23,15 @@ std::string inputsText(const models::Graph& g, const models::Op& op) {
   std::string s;
   for (int t : op.inputs) s += (s.empty() ? "" : " ") + shapeText(g.tensor(t).shape);
   return s;
+}
+
+int64_t weightBytes(const models::Graph& g) {
+  int64_t bytes = 0;
+  for (const models::Tensor& t : g.tensors()) {
+    if (t.role == models::TensorRole::Weight)
+      bytes = checked::add(bytes, t.bytes(), [&] { return "the weight bytes of " + g.name; });
+  }
+  return bytes;
 }
 
 nlohmann::ordered_json toJson(const models::Graph& g) {
@@ -42,6 +52,7 @@ nlohmann::ordered_json toJson(const models::Graph& g) {
       o["gemm"] = {{"batch", op.gemm.batch}, {"m", op.gemm.m}, {"n", op.gemm.n}, {"k", op.gemm.k}};
     }
     o["macs"] = op.macs;
+    if (!op.source.empty()) o["source"] = op.source;
     ops.push_back(o);
   }
   nlohmann::ordered_json j;
@@ -49,6 +60,11 @@ nlohmann::ordered_json toJson(const models::Graph& g) {
   j["ops_count"] = g.ops().size();
   j["total_macs"] = g.totalMacs();
   j["parameters"] = g.parameterCount();
+  j["totals"] = {{"ops", g.ops().size()},
+                 {"macs", g.totalMacs()},
+                 {"parameters", g.parameterCount()},
+                 {"weight_bytes", weightBytes(g)}};
+  j["warnings"] = g.warnings;
   j["ops"] = ops;
   return j;
 }
@@ -57,7 +73,7 @@ nlohmann::ordered_json toJson(const models::Graph& g) {
 
 int workloadCommand(const WorkloadArgs& args, const std::string& json_path, std::ostream& out) {
   checkOutputs({{"--json", json_path}}, {});
-  const models::Graph g = models::build(args.name, toWorkloadOptions(args, DType::Int8));
+  const models::Graph g = buildWorkload(args, DType::Int8);
   if (!json_path.empty()) {
     writeOutput(json_path, toJson(g).dump(2) + "\n", out);
     if (isStandardOutput(json_path)) return 0;  // the op list is the output

@@ -26,7 +26,7 @@ int xvalCommand(const XvalArgs& args, std::ostream& out) {
   const dataflows::Dataflow df = pickDataflow(args.dataflow, acc);
   // The plans point into this graph: it carries the host's conversions (as sim::simulate's).
   const models::Graph graph = dataflows::withHostConversions(
-      models::build(args.workload.name, toWorkloadOptions(args.workload, acc.array.input_dtype)),
+      buildWorkload(args.workload, acc.array.input_dtype),
       acc);
 
   sim::RunOptions options;

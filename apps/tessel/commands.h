@@ -27,6 +27,9 @@ struct WorkloadArgs {
   std::string dtype;  // empty = the array's input dtype (run) or int8 (workload)
   bool all_logits = false;
   int64_t layers = 0;              // gpt2/bert: only blocks 0..layers-1 (0 = all)
+  std::vector<std::string> dims;   // .onnx: "NAME=VALUE" bindings of symbolic dimensions
+  bool strict = false;             // .onnx: an op without a model is an error
+  std::string expert_load;         // MoE configs: "W,W,..." share of tokens per expert
   std::vector<std::string> given;  // the options above the user gave ("--seq", ...)
 };
 

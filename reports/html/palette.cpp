@@ -23,7 +23,7 @@ std::string lookup(const std::array<std::pair<std::string_view, const char*>, N>
 }  // namespace
 
 std::string classColor(const std::string& op_class) {
-  static constexpr std::array<std::pair<std::string_view, const char*>, 10> kClasses = {{
+  static constexpr std::array<std::pair<std::string_view, const char*>, 15> kClasses = {{
       {"MatMul", "#4e79a7"},
       {"Conv", "#59a14f"},
       {"Softmax", "#f28e2b"},
@@ -33,6 +33,11 @@ std::string classColor(const std::string& op_class) {
       {"QuantDequant", "#edc948"},
       {"Pool", "#9c755f"},
       {"Layout", "#ff9da7"},
+      {"Activation", "#d37295"},
+      {"Elementwise", "#8cd17d"},
+      {"RoPE", "#86bcb6"},
+      {"Reduce", "#f1ce63"},
+      {"Routing", "#a0cbe8"},
       {"Other", "#bab0ac"},
   }};
   return lookup(kClasses, op_class);

@@ -13,8 +13,9 @@
 namespace tessel::reports::html {
 namespace {
 
-const char* kClasses[] = {"MatMul", "Conv", "Softmax", "LayerNorm", "GELU",
-                          "ResidualAdd", "QuantDequant", "Pool", "Layout", "Other"};
+const char* kClasses[] = {"MatMul",      "Conv",        "Softmax", "LayerNorm", "GELU",
+                          "ResidualAdd", "QuantDequant", "Pool",    "Layout",    "Activation",
+                          "Elementwise", "RoPE",        "Reduce",  "Routing",   "Other"};
 
 std::string param(const SweepPoint& p, const char* key) {
   return p.params.contains(key) ? scalarText(p.params[key]) : "";

@@ -15,6 +15,10 @@ int sfuPasses(OpKind kind) {
       return 3;  // row max, exp and sum, scale by 1/sum
     case OpKind::LayerNorm:
       return 2;  // mean and variance (one pass), then normalize
+    case OpKind::RmsNorm:
+      return 2;  // sum of squares, then scale
+    case OpKind::MoeRoute:
+      return 3;  // like softmax: the top-k selection rides on the max pass
     default:
       return 1;
   }
@@ -167,7 +171,7 @@ int64_t streamChunks(const VectorCost& c, const arch::Accelerator& acc) {
 VectorCost evaluateArrayVector(const dataflows::OpPlan& p, const models::Graph& g,
                                const arch::Accelerator& acc, const MemoryModel& mem) {
   VectorCost c;
-  if (p.op->kind == OpKind::Embedding) {
+  if (p.op->kind == OpKind::Embedding || p.op->kind == OpKind::Gather) {
     // A DMA gather: one table row per token from DRAM, written to the output's home.
     c.traffic.read[0] += static_cast<double>(p.output_bytes);
     c.traffic.write[static_cast<size_t>(p.output_home)] += static_cast<double>(p.output_bytes);
@@ -198,7 +202,8 @@ VectorCost evaluateFused(const dataflows::OpPlan& p, const models::Graph& g,
   const models::Op& op = *p.op;
   double sfu_cycles = 0;
   if (acc.sfu && acc.sfu->supports(p.unit_op) &&
-      (op.kind == OpKind::Gelu || models::isRowwise(op.kind) || op.kind == OpKind::Dequantize)) {
+      (op.kind == OpKind::Gelu || models::isRowwise(op.kind) || op.kind == OpKind::Dequantize ||
+       op.opClass() == models::OpClass::Activation || op.kind == OpKind::Mul)) {
     const double elements = static_cast<double>(p.elements);
     const double passes = passesOn(*acc.sfu, op, g);
     sfu_cycles = passes * std::ceil(elements / acc.sfu->lanes) * acc.sfu->cycles_per_vector;

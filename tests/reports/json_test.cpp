@@ -74,7 +74,7 @@ TEST(ReportsJson, BreakdownsAddUpToTheTotal) {
     EXPECT_DOUBLE_EQ(cycles, total) << key;
     EXPECT_NEAR(fraction, 1.0, 1e-5) << key;
   }
-  EXPECT_EQ(j["breakdown"]["by_class"].size(), 10u);  // every OpClass
+  EXPECT_EQ(j["breakdown"]["by_class"].size(), 15u);  // every OpClass
   EXPECT_EQ(j["breakdown"]["by_cause"].size(), 6u);
   EXPECT_EQ(j["breakdown"]["by_class"][0]["fraction"], 0.75);   // MatMul 1500 / 2000
   EXPECT_EQ(j["breakdown"]["by_cause"][3]["fraction"], 0.025);  // noc 50 / 2000
