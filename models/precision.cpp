@@ -46,8 +46,10 @@ OpKind conversionKind(DType to) {
 
 bool keepsItsDType(const Graph& g, const Op& op, size_t input) {
   const Tensor& t = g.tensor(op.inputs[input]);
-  // Token and position ids stay int32 whatever the embedding computes in.
-  return op.kind == OpKind::Embedding && input == 0 && t.dtype == DType::Int32;
+  // Token and position ids (and a gather's indices) stay int32 whatever the op computes in.
+  const bool ids = (op.kind == OpKind::Embedding && input == 0) ||
+                   (op.kind == OpKind::Gather && input == 1);
+  return ids && t.dtype == DType::Int32;
 }
 
 }  // namespace
@@ -122,6 +124,8 @@ std::string toYaml(const PrecisionPlan& plan) {
 Graph retype(const Graph& g, const DTypeChoice& choice) {
   Graph out;
   out.name = g.name;
+  out.warnings = g.warnings;
+  out.weight_values = g.weight_values;  // a model file's weights keep their names
   std::vector<int> remap(g.tensors().size(), -1);  // old tensor -> new tensor as produced
   std::map<std::pair<int, DType>, int> converted;  // (new tensor, dtype) -> converted copy
   auto tensorFor = [&](int old_id, DType want) {

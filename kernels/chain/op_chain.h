@@ -49,6 +49,12 @@ class OpChain {
   OpChain& causalMask(int64_t offset);  // c > r + offset -> -inf (Float) or INT32_MIN (Int32)
   OpChain& softmax();                   // row-wise
   OpChain& layerNorm(std::vector<float> gamma, std::vector<float> beta, float eps);  // row-wise
+  OpChain& sigmoid();
+  OpChain& silu();
+  OpChain& hardSwish();
+  // x *= other, a float tensor of the chain's full [rows, cols] shape (kept by pointer, as add).
+  OpChain& mulTensor(const Tensor& other);
+  OpChain& rmsNorm(std::vector<float> gamma, float eps);  // row-wise
 
   // Int32 domain.
   OpChain& biasInt(std::vector<int32_t> per_column);

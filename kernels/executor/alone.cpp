@@ -4,6 +4,7 @@
 #include <unordered_map>
 
 #include "kernels/executor/ops.h"
+#include "kernels/executor/support.h"
 #include "kernels/numeric/quantize.h"
 #include "kernels/ops/pooling.h"
 #include "kernels/validation/metrics.h"
@@ -98,6 +99,7 @@ std::shared_ptr<const Tensor> shared(Tensor t) {
 }
 
 std::shared_ptr<const Tensor> runAlone(RunState& s, const Op& op) {
+  if (runsInFloat(s.g, op)) return runFloatOp(s, op);
   switch (op.kind) {
     case OpKind::Embedding:
       return shared(embed(s, op));

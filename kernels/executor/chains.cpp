@@ -15,7 +15,7 @@ namespace {
 using models::Op;
 using models::OpKind;
 
-// The other operand of an Add whose chain arrives through `chain_tensor`, as float values.
+// The other operand of an Add or Mul whose chain arrives through `chain_tensor`, as float values.
 std::shared_ptr<const Tensor> sideInput(RunState& s, const Op& op, int chain_tensor) {
   const int side = op.inputs.at(0) == chain_tensor ? op.inputs.at(1) : op.inputs.at(0);
   std::shared_ptr<const Tensor> t = s.tensor(side);
@@ -37,6 +37,22 @@ void floatStages(RunState& s, const Op& op, int chain_tensor, FloatFormat f, Bui
     case OpKind::Add:
       c.keep.push_back(sideInput(s, op, chain_tensor));
       c.chain.add(*c.keep.back());
+      break;
+    case OpKind::Mul:
+      c.keep.push_back(sideInput(s, op, chain_tensor));
+      c.chain.mulTensor(*c.keep.back());
+      break;
+    case OpKind::Sigmoid:
+      c.chain.sigmoid();
+      break;
+    case OpKind::Silu:
+      c.chain.silu();
+      break;
+    case OpKind::HardSwish:
+      c.chain.hardSwish();
+      break;
+    case OpKind::RmsNorm:
+      c.chain.rmsNorm(s.params(op.inputs.at(1), f), op.eps);
       break;
     case OpKind::Softmax:
       if (quantized_input && site.causal_offset) c.chain.causalMask(*site.causal_offset);

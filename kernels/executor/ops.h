@@ -52,6 +52,9 @@ BuiltChain memberChain(RunState& s, const models::Op& op, int chain_tensor, cons
 // (embedding, pooling, conversions of weights).
 std::shared_ptr<const Tensor> runAlone(RunState& s, const models::Op& op);
 
+// Ops without a blocked or chain form, computed in FP32 (executor/float_ops.cpp).
+std::shared_ptr<const Tensor> runFloatOp(RunState& s, const models::Op& op);
+
 // A computed tensor, shared; float tensors carry no quantization params.
 std::shared_ptr<const Tensor> shared(Tensor t);
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "kernels/executor/support.h"
 #include "util/error.h"
 
 namespace tessel::kernels {
@@ -46,8 +47,10 @@ std::vector<std::vector<int>> groupChains(const models::Graph& g, const Executor
 
 models::FuseRules executorFuseRules() {
   models::FuseRules r;
-  r.epilogue_kinds = {OpKind::Add,      OpKind::Relu,       OpKind::Gelu,    OpKind::BatchNorm,
-                      OpKind::Quantize, OpKind::Dequantize, OpKind::Softmax, OpKind::LayerNorm};
+  r.epilogue_kinds = {OpKind::Add,       OpKind::Relu,      OpKind::Gelu,       OpKind::BatchNorm,
+                      OpKind::Quantize,  OpKind::Dequantize, OpKind::Softmax,   OpKind::LayerNorm,
+                      OpKind::Mul,       OpKind::Sigmoid,   OpKind::Silu,       OpKind::HardSwish,
+                      OpKind::RmsNorm};
   return r;
 }
 
@@ -55,7 +58,8 @@ bool canChain(const models::Graph& g, const models::Op& anchor, const models::Op
               int chain_tensor, const ExecutorOptions& o) {
   const DType d = g.tensor(member.outputs.at(0)).dtype;
   if (o.integer_nonlinear && d == DType::Int8 && isIbertKind(member.kind)) return false;
-  if (member.kind == OpKind::Add) {
+  if (!isBlockedAnchor(anchor) || runsInFloat(g, member)) return false;
+  if (member.kind == OpKind::Add || member.kind == OpKind::Mul) {
     const int side =
         member.inputs.at(0) == chain_tensor ? member.inputs.at(1) : member.inputs.at(0);
     if (side == chain_tensor) return false;  // x + x: the side input is never written out
@@ -64,6 +68,9 @@ bool canChain(const models::Graph& g, const models::Op& anchor, const models::Op
   switch (member.kind) {
     case OpKind::Relu:
     case OpKind::Gelu:
+    case OpKind::Sigmoid:
+    case OpKind::Silu:
+    case OpKind::HardSwish:
     case OpKind::Quantize:
     case OpKind::Dequantize:
       return true;
@@ -75,19 +82,7 @@ bool canChain(const models::Graph& g, const models::Op& anchor, const models::Op
 }
 
 ExecPlan planExecution(const models::Graph& g, const ExecutorOptions& o) {
-  // The timing engines model grouped and dilated convolutions; the kernels do not run them yet.
-  for (const models::Op& op : g.ops()) {
-    if (op.opClass() == models::OpClass::Layout) {
-      throw ConfigError({"", 0, 0, "workload"},
-                        "op '" + op.name + "': the functional executor does not run a deployment's "
-                        "layout ops (transpose, pad, slice); tessel serve times them");
-    }
-    if (op.kind == models::OpKind::Conv2d && (op.conv.groups != 1 || op.conv.dilation != 1)) {
-      throw ConfigError({"", 0, 0, "workload"},
-                        "op '" + op.name + "': the functional executor does not run grouped or "
-                        "dilated convolutions yet (tessel run times them)");
-    }
-  }
+  for (const models::Op& op : g.ops()) checkRunnable(g, op);
   ExecPlan plan;
   std::vector<int> group_of(g.ops().size(), -1);
   const std::vector<std::vector<int>> chains = groupChains(g, o);

@@ -19,6 +19,9 @@ struct Dims {
 Dims checkDims(const Tensor& a, const Tensor& b, const AttentionParams& p) {
   if (b.rank() != 3 || p.heads <= 0 || p.head_dim <= 0)
     throw Error("batchMatMul: b must be [B, T, *] and heads, head_dim positive");
+  if (p.heads % p.kvHeads() != 0)
+    throw Error("batchMatMul: " + std::to_string(p.heads) + " query heads do not group onto " +
+                std::to_string(p.kvHeads()) + " K/V heads");
   Dims d;
   d.batch = b.dim(0);
   d.t = b.dim(1);
@@ -29,8 +32,8 @@ Dims checkDims(const Tensor& a, const Tensor& b, const AttentionParams& p) {
   if (!ok_a) throw Error("batchMatMul: operand shapes do not match the attention view");
   d.s = p.transpose_b ? a.dim(1) : a.dim(2);
   d.da = p.transpose_b ? a.dim(2) : d.t;
-  const int64_t span = p.heads * p.head_dim;
-  if ((p.transpose_b && p.a_col_offset + span > d.da) || p.b_col_offset + span > d.db)
+  const int64_t span = p.heads * p.head_dim, kv_span = p.kvHeads() * p.head_dim;
+  if ((p.transpose_b && p.a_col_offset + span > d.da) || p.b_col_offset + kv_span > d.db)
     throw Error("batchMatMul: head columns exceed the operand width");
   return d;
 }
@@ -85,7 +88,9 @@ Tensor batchMatMul(const Tensor& a, const Tensor& b, const AttentionParams& p,
   for (int64_t n = 0; n < d.batch; ++n)
     for (int64_t h = 0; h < p.heads; ++h) {
       const detail::ASource src = headA(a, p, d, n, h);
-      const int64_t b_off = n * d.t * d.db + p.b_col_offset + h * p.head_dim;
+      // GQA: query head h reads K/V head h / group.
+      const int64_t kvh = h / (p.heads / p.kvHeads());
+      const int64_t b_off = n * d.t * d.db + p.b_col_offset + kvh * p.head_dim;
       const int64_t out_off =
           p.transpose_b ? ((n * p.heads + h) * d.s) * d.t : n * d.s * out_ld + h * p.head_dim;
       const detail::OutView view{detail::offsetOf(detail::dataOf(out), out_d, 0, out_off, 0),

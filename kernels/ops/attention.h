@@ -5,7 +5,8 @@
 //           T - S so decode queries see the whole cache) masked to -inf (INT32_MIN for int8).
 //   context (!transpose_b): a = probabilities [B, heads, S, T], b = V source [B,T,*]
 //           -> [B, S, heads*head_dim], heads merged back.
-// Head h of operand X occupies columns [X_col_offset + h*head_dim, ... + head_dim).
+// Head h of operand X occupies columns [X_col_offset + h*head_dim, ... + head_dim). With
+// kv_heads < heads (GQA), query head h reads K/V head h / (heads / kv_heads) of b.
 #pragma once
 
 #include <cstdint>

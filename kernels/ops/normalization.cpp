@@ -46,6 +46,16 @@ Tensor layerNorm(const Tensor& x, const Tensor& gamma, const Tensor& beta, float
   return out;
 }
 
+Tensor rmsNorm(const Tensor& x, const Tensor& gamma, float eps) {
+  requireFloat(x, "rmsNorm");
+  requireLength(gamma, x.cols(), "rmsNorm");
+  Tensor out = freshCopy(x);
+  for (int64_t r = 0; r < x.rows(); ++r)
+    detail::rmsNormRow(out.f32() + r * x.cols(), x.cols(), gamma.f32(), eps);
+  roundInPlace(out.f32(), out.numel(), formatOf(out.dtype()));
+  return out;
+}
+
 Tensor batchNorm(const Tensor& x, const Tensor& scale, const Tensor& shift) {
   requireFloat(x, "batchNorm");
   requireLength(scale, x.cols(), "batchNorm");

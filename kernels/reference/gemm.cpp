@@ -41,6 +41,7 @@ void attention(const models::Graph& g, const models::Op& op,
   const auto& bs = g.tensor(op.inputs.at(1)).shape;  // [B, T, width_b]
   const auto& as = g.tensor(op.inputs.at(0)).shape;
   const int64_t batch = bs[0], t = bs[1], wb = bs[2], hd = a.head_dim, heads = a.heads;
+  const int64_t group = heads / a.kvHeads();  // GQA: query head h reads K/V head h / group
   const std::vector<double>& x = *in[0];
   const std::vector<double>& y = *in[1];
   out.assign(at(g.tensor(op.outputs.at(0)).elements()), 0.0);
@@ -53,7 +54,7 @@ void attention(const models::Graph& g, const models::Op& op,
             double d = 0.0;
             for (int64_t e = 0; e < hd; ++e)
               d += x[at((b * s + i) * wa + a.a_col_offset + h * hd + e)] *
-                   y[at((b * t + j) * wb + a.b_col_offset + h * hd + e)];
+                   y[at((b * t + j) * wb + a.b_col_offset + (h / group) * hd + e)];
             const bool masked = a.causal && j > i + offset;
             out[at(((b * heads + h) * s + i) * t + j)] =
                 masked ? -std::numeric_limits<double>::infinity() : a.scale * d;
@@ -68,7 +69,7 @@ void attention(const models::Graph& g, const models::Op& op,
           double d = 0.0;
           for (int64_t j = 0; j < t; ++j)
             d += x[at(((b * heads + h) * s + i) * t + j)] *
-                 y[at((b * t + j) * wb + a.b_col_offset + h * hd + e)];
+                 y[at((b * t + j) * wb + a.b_col_offset + (h / group) * hd + e)];
           out[at((b * s + i) * heads * hd + h * hd + e)] = d;
         }
 }

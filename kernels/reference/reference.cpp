@@ -46,9 +46,12 @@ void elementwise(const Op& op, const std::vector<const std::vector<double>*>& in
         out[i] = op.gelu_tanh ? 0.5 * v * (1.0 + std::tanh(k * (v + 0.044715 * v * v * v)))
                               : 0.5 * v * (1.0 + std::erf(v / std::sqrt(2.0)));
         break;
+      case OpKind::Quantize:
+      case OpKind::Dequantize:
+        out[i] = v;  // identities in FP32 semantics
+        break;
       default:
-        out[i] = v;
-        break;  // Quantize / Dequantize: identities in FP32 semantics
+        throw Error("double reference: no form for op '" + op.name + "'");
     }
   }
 }
@@ -59,13 +62,35 @@ void compute(const models::Graph& g, const Op& op,
     case OpKind::MatMul:
       return ref::matmul(g, op, in, out);
     case OpKind::BatchMatMul:
-      return ref::attention(g, op, in, out);
+      return op.attn.heads == 0 ? ref::batchedMatmul(g, op, in, out)
+                                : ref::attention(g, op, in, out);
     case OpKind::Conv2d:
+      if (op.channels_first || op.conv.groups != 1 || op.conv.dilation != 1)
+        return ref::convGeneral(g, op, in, out);
       return ref::conv(g, op, in, out);
     case OpKind::MaxPool:
     case OpKind::AvgPool:
     case OpKind::GlobalAvgPool:
+      if (op.channels_first) return ref::poolChannelsFirst(g, op, *in.at(0), out);
       return ref::pooling(g, op, *in.at(0), out);
+    case OpKind::Add:
+    case OpKind::Mul:
+    case OpKind::Elementwise:
+    case OpKind::Sigmoid:
+    case OpKind::Silu:
+    case OpKind::HardSwish:
+      return ref::elementwiseExt(g, op, in, out);
+    case OpKind::RmsNorm:
+      return ref::rmsNorm(g, op, in, out);
+    case OpKind::Rope:
+      return ref::rope(g, op, *in.at(0), out);
+    case OpKind::Reduce:
+      return ref::reduce(g, op, *in.at(0), out);
+    case OpKind::Transpose:
+    case OpKind::Slice:
+    case OpKind::Concat:
+    case OpKind::Gather:
+      return ref::layout(g, op, in, out);
     case OpKind::Softmax:
     case OpKind::LayerNorm:
     case OpKind::BatchNorm:

@@ -31,5 +31,23 @@ void pooling(const models::Graph& g, const models::Op& op, const std::vector<dou
 void rowwise(const models::Graph& g, const models::Op& op,
              const std::vector<const std::vector<double>*>& in, std::vector<double>& out);
 
+// Today's op kinds (modern.cpp, layout.cpp).
+void elementwiseExt(const models::Graph& g, const models::Op& op,
+                    const std::vector<const std::vector<double>*>& in, std::vector<double>& out);
+void rmsNorm(const models::Graph& g, const models::Op& op,
+             const std::vector<const std::vector<double>*>& in, std::vector<double>& out);
+void rope(const models::Graph& g, const models::Op& op, const std::vector<double>& x,
+          std::vector<double>& out);
+void reduce(const models::Graph& g, const models::Op& op, const std::vector<double>& x,
+            std::vector<double>& out);
+void layout(const models::Graph& g, const models::Op& op,
+            const std::vector<const std::vector<double>*>& in, std::vector<double>& out);
+void batchedMatmul(const models::Graph& g, const models::Op& op,
+                   const std::vector<const std::vector<double>*>& in, std::vector<double>& out);
+void convGeneral(const models::Graph& g, const models::Op& op,
+                 const std::vector<const std::vector<double>*>& in, std::vector<double>& out);
+void poolChannelsFirst(const models::Graph& g, const models::Op& op, const std::vector<double>& x,
+                       std::vector<double>& out);
+
 }  // namespace ref
 }  // namespace tessel::kernels

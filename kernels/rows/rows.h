@@ -24,6 +24,12 @@ void roundRow(float* x, int64_t n, FloatFormat fmt);
 void geluTanh(float* x, int64_t n);
 void geluErf(float* x, int64_t n);
 
+// Activations and RMSNorm of today's decoders (activation.cpp).
+void sigmoidRow(float* x, int64_t n);
+void siluRow(float* x, int64_t n);
+void hardSwishRow(float* x, int64_t n);
+void rmsNormRow(float* x, int64_t n, const float* gamma, float eps);
+
 // Conversions (quant.cpp). *PerCol variants take one scale / zero point per column.
 void quantizeRow(const float* x, int8_t* q, int64_t n, float scale, int32_t zp, int32_t qmin,
                  int32_t qmax, SaturationStats& sat);

@@ -1,4 +1,5 @@
 // Which recipe a synthetic tensor gets, from its role and the op that reads it.
+#include <algorithm>
 #include <cmath>
 
 #include "kernels/weights/weights.h"
@@ -60,6 +61,13 @@ Recipe normal(double mean, double stddev) {
 }
 
 Recipe idsRecipe(const models::Graph& g, const models::Tensor& t, const Use& use) {
+  if (use.op && use.op->kind == OpKind::Gather && use.input == 1) {  // ids along the axis
+    Recipe r;
+    r.kind = Recipe::Kind::UniformIds;
+    const auto& data = g.tensor(use.op->inputs.at(0)).shape;
+    r.rows = data.at(static_cast<size_t>(std::max(use.op->layout.axis, 0)));
+    return r;
+  }
   if (!use.op || use.op->kind != OpKind::Embedding || use.input != 0 || t.shape.size() != 2)
     throw Error("synthetic data: int32 input '" + t.name + "' is not an embedding's [B, S] ids");
   Recipe r;
@@ -84,7 +92,12 @@ Recipe weightRecipe(const models::Graph& g, const models::Tensor& t, const Use& 
     case OpKind::Embedding:
       return normal(0.0, fanIn(t.shape.at(1)));
     case OpKind::Conv2d:  // He: keeps the second moment through conv + ReLU
+      if (use.input == 2) return normal(0.0, 0.02);
+      if (op.channels_first)  // [K, C/groups, R, S]
+        return normal(0.0, std::sqrt(2.0) * fanIn(t.shape.at(1) * t.shape.at(2) * t.shape.at(3)));
       return normal(0.0, std::sqrt(2.0) * fanIn(t.shape.at(0) * t.shape.at(1) * t.shape.at(2)));
+    case OpKind::RmsNorm:
+      return normal(1.0, 0.1);
     case OpKind::LayerNorm:
       return use.input == 1 ? normal(1.0, 0.1) : normal(0.0, 0.05);
     case OpKind::BatchNorm: {

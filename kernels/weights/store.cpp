@@ -23,7 +23,7 @@ std::optional<int> axisForUse(const models::Graph& g, int id) {
     const bool is_weight = op.inputs.size() > 1 && op.inputs[1] == id;
     if (op.kind == OpKind::Embedding && is_weight) return 0;
     if (op.kind == OpKind::MatMul && is_weight) return op.transpose_b ? 0 : 1;
-    if (op.kind == OpKind::Conv2d && is_weight) return 3;
+    if (op.kind == OpKind::Conv2d && is_weight) return op.channels_first ? 0 : 3;
   }
   return std::nullopt;
 }
@@ -67,12 +67,32 @@ std::string WeightStore::key(const models::Graph& g, int id, const std::string& 
   // Name, shape and recipe fix the values: GPT-2's and BERT's [1, 16] input_ids differ.
   std::string k = t.name + "[";
   for (int64_t d : t.shape) k += std::to_string(d) + ",";
+  // A model file's weights are its own: keyed by the file (its source object), not a recipe.
+  if (g.weight_values && t.role == models::TensorRole::Weight)
+    return k + "]file@" + std::to_string(reinterpret_cast<uintptr_t>(g.weight_values.get())) +
+           "|" + what;
   return k + "]" + data_.recipe(g, id).str() + "|" + what;
 }
 
 std::shared_ptr<const Tensor> WeightStore::raw(const models::Graph& g, int id) {
-  auto& slot = tensors_[key(g, id, "raw")];
-  if (!slot) slot = std::make_shared<const Tensor>(data_.generate(g, id));
+  const models::Tensor& t = g.tensor(id);
+  // A model file's own values win over synthesized ones (keyed apart: same name, other data).
+  std::optional<std::vector<float>> file;
+  if (g.weight_values && t.role == models::TensorRole::Weight)
+    file = g.weight_values->values(t.name);
+  auto& slot = tensors_[key(g, id, file ? "file" : "raw")];
+  if (slot) return slot;
+  if (!file) {
+    slot = std::make_shared<const Tensor>(data_.generate(g, id));
+  } else if (static_cast<int64_t>(file->size()) != t.elements()) {
+    throw Error("weight '" + t.name + "': the model file holds " + std::to_string(file->size()) +
+                " values for " + std::to_string(t.elements()) + " elements");
+  } else if (t.dtype == DType::Int32) {
+    std::vector<int32_t> ids(file->begin(), file->end());
+    slot = std::make_shared<const Tensor>(Tensor::fromInt32(t.shape, std::move(ids)));
+  } else {
+    slot = std::make_shared<const Tensor>(Tensor::fromFloats(t.shape, std::move(*file)));
+  }
   return slot;
 }
 

@@ -1,0 +1,98 @@
+#include "kernels/executor/support.h"
+
+#include <string>
+
+#include "kernels/ops/broadcast.h"
+#include "util/error.h"
+
+namespace tessel::kernels {
+
+namespace {
+
+using models::Op;
+using models::OpKind;
+
+[[noreturn]] void refuse(const Op& op, const std::string& why) {
+  throw ConfigError({"", 0, 0, "workload"}, "op '" + op.name + "' (" +
+                                                std::string(models::nameOf(op.kind)) +
+                                                "): the functional executor " + why);
+}
+
+bool directConv(const Op& op) {
+  return op.kind == OpKind::Conv2d &&
+         (op.channels_first || op.conv.groups != 1 || op.conv.dilation != 1);
+}
+
+bool sameShapes(const models::Graph& g, const Op& op) {
+  const auto& out = g.tensor(op.outputs.at(0)).shape;
+  for (int t : op.inputs)
+    if (g.tensor(t).shape != out) return false;
+  return true;
+}
+
+}  // namespace
+
+void checkRunnable(const models::Graph& g, const Op& op) {
+  switch (op.kind) {
+    case OpKind::MoeRoute:
+      refuse(op, "does not route tokens: the graph's expert loads are expected counts, not a "
+                 "routing of real tokens (tessel run times them)");
+    case OpKind::Gather:
+      if (op.moe.expert >= 0)
+        refuse(op, "does not dispatch tokens to experts: expert " + std::to_string(op.moe.expert) +
+                       "'s load is an expectation, not real routing (tessel run times it)");
+      break;
+    case OpKind::Pad:
+      refuse(op, "does not run a deployment's padding (tessel serve times it)");
+    case OpKind::Slice:
+      if (op.layout.start == 0 && op.layout.end == 0)
+        refuse(op, "does not run a deployment's padding slice (tessel serve times it)");
+      if (op.layout.step == 0) refuse(op, "cannot slice with step 0");
+      break;
+    case OpKind::Elementwise: {
+      const std::string& fn = op.elt.fn;
+      if (fn == "moe_combine")
+        refuse(op, "does not combine expert outputs: their tokens were never routed");
+      if (fn != "where" && !isBinaryFn(fn) && !isUnaryFn(fn))
+        refuse(op, "has no kernel for elementwise function '" + fn + "'");
+      break;
+    }
+    default:
+      break;
+  }
+  (void)g;
+}
+
+bool runsInFloat(const models::Graph& g, const Op& op) {
+  switch (op.kind) {
+    case OpKind::Add:
+    case OpKind::Mul:
+      return !sameShapes(g, op);
+    case OpKind::Elementwise:
+    case OpKind::Rope:
+    case OpKind::Gather:
+    case OpKind::Reduce:
+    case OpKind::Concat:
+    case OpKind::Slice:
+    case OpKind::Transpose:
+      return true;
+    case OpKind::BatchMatMul:
+      return op.attn.heads == 0;
+    case OpKind::Conv2d:
+      return directConv(op);
+    case OpKind::MaxPool:
+    case OpKind::AvgPool:
+    case OpKind::GlobalAvgPool:
+      return op.channels_first;
+    default:
+      return false;
+  }
+}
+
+bool isBlockedAnchor(const Op& op) {
+  if (op.kind == OpKind::BatchMatMul) return op.attn.heads > 0;
+  if (op.kind == OpKind::Conv2d) return !directConv(op);
+  return op.kind == OpKind::MatMul;
+}
+
+}  // namespace tessel::kernels
