@@ -11,22 +11,24 @@ using detail::Builder;
 using detail::linear;
 using detail::makeOp;
 
-// Rotates `heads` heads of `src` starting at column `offset`; output [B, S, heads*head_dim].
+// Rotates `heads` heads of `src` starting at column `offset`; the other columns pass through,
+// so the output has the input's shape (and column layout).
 int rope(Builder& b, const std::string& name, int src, int64_t offset, int64_t heads,
          const DecoderSpec& s, const Step& st) {
   Op op = makeOp(name, OpKind::Rope, {src});
   op.rope = {heads, s.head_dim, s.head_dim, offset, st.past, s.rope_theta, false};
-  return b.emit(std::move(op), {st.batch, st.tokens, heads * s.head_dim});
+  return b.emit(std::move(op), b.shape(src));
 }
 
 // Query heads of one K/V group are stacked as GEMM rows (graph.h): each K/V head is one operand.
-int score(Builder& b, const std::string& name, int q, int keys, const DecoderSpec& s,
-          const Step& st) {
+int score(Builder& b, const std::string& name, int q, int keys, int64_t k_offset,
+          const DecoderSpec& s, const Step& st) {
   const int64_t t = b.shape(keys)[1], group = s.heads / s.kv_heads;
   Op op = makeOp(name, OpKind::BatchMatMul, {q, keys});
   op.attn.heads = s.heads;
   op.attn.kv_heads = s.kv_heads;
   op.attn.head_dim = s.head_dim;
+  op.attn.b_col_offset = k_offset;
   op.attn.transpose_b = true;
   op.attn.causal = true;
   op.attn.scale = static_cast<float>(1.0 / std::sqrt(static_cast<double>(s.head_dim)));
@@ -51,20 +53,22 @@ int context(Builder& b, const std::string& name, int probs, int values, int64_t 
 // Self-attention; returns o_proj's output [B, S, d].
 int attention(Builder& b, const DecoderSpec& s, const Step& st, const std::string& p, int x) {
   const int64_t qd = s.heads * s.head_dim, kvd = s.kv_heads * s.head_dim;
-  int q_src, k_src, v_src;
+  int q, keys, values;
   int64_t k_off = 0, v_off = 0;
-  if (s.fused_qkv) {  // phi3: columns [0, qd) Q, [qd, qd+kvd) K, then V
-    q_src = k_src = v_src = linear(b, p + ".qkv_proj", x, qd + 2 * kvd, s.qkv_bias);
+  if (s.fused_qkv) {
+    // phi3: columns [0, qd) Q, [qd, qd+kvd) K, then V. Q and K heads are adjacent and share
+    // head_dim, so one Rope over H + KV heads rotates both and leaves V as it is.
+    values = linear(b, p + ".qkv_proj", x, qd + 2 * kvd, s.qkv_bias);
+    q = keys = rope(b, p + ".rope", values, 0, s.heads + s.kv_heads, s, st);
     k_off = qd;
     v_off = qd + kvd;
   } else {
-    q_src = linear(b, p + ".q_proj", x, qd, s.qkv_bias);
-    k_src = linear(b, p + ".k_proj", x, kvd, s.qkv_bias);
-    v_src = linear(b, p + ".v_proj", x, kvd, s.qkv_bias);
+    q = linear(b, p + ".q_proj", x, qd, s.qkv_bias);
+    keys = linear(b, p + ".k_proj", x, kvd, s.qkv_bias);
+    values = linear(b, p + ".v_proj", x, kvd, s.qkv_bias);
+    q = rope(b, p + ".q_rope", q, 0, s.heads, s, st);
+    keys = rope(b, p + ".k_rope", keys, 0, s.kv_heads, s, st);
   }
-  int q = rope(b, p + ".q_rope", q_src, 0, s.heads, s, st);
-  int keys = rope(b, p + ".k_rope", k_src, k_off, s.kv_heads, s, st);
-  int values = v_src;
   if (st.decode) {
     // The cache already holds the new token's (rotated) K and V, as GPT-2's decode does; a
     // sliding window keeps only its last `window` keys (a rolling cache).
@@ -72,10 +76,10 @@ int attention(Builder& b, const DecoderSpec& s, const Step& st, const std::strin
     if (s.window > 0) rows = std::min(rows, s.window);
     keys = b.input(p + ".k_cache", {st.batch, rows, kvd}, b.dtype);
     values = b.input(p + ".v_cache", {st.batch, rows, kvd}, b.dtype);
-    v_off = 0;
+    k_off = v_off = 0;
   }
-  int probs =
-      detail::unary(b, p + ".softmax", OpKind::Softmax, score(b, p + ".score", q, keys, s, st));
+  int probs = detail::unary(b, p + ".softmax", OpKind::Softmax,
+                            score(b, p + ".score", q, keys, k_off, s, st));
   int ctx = context(b, p + ".context", probs, values, v_off, s, st);
   return linear(b, p + ".o_proj", ctx, s.d, s.o_bias);
 }

@@ -9,6 +9,7 @@
 
 #include "family_checks.h"
 #include "models/families/hf_config.h"
+#include "models/fuse.h"
 
 namespace tessel::models {
 namespace {
@@ -111,12 +112,28 @@ TEST(FamiliesShapes, GatedMlpOrder) {
   // Phi-3: one fused qkv_proj (Q, K, V columns), gate_up as its two halves.
   const Graph phi = build("phi-3-mini", opts(8));
   EXPECT_EQ(opNamed(phi, "layers.0.attn.qkv_proj").gemm.n, 3 * 3072);
-  EXPECT_EQ(opNamed(phi, "layers.0.attn.k_rope").rope.col_offset, 3072);
+  const Op& rope = opNamed(phi, "layers.0.attn.rope");  // Q and K heads in one rotation
+  EXPECT_EQ(rope.rope.heads, 64);
+  EXPECT_EQ(rope.rope.col_offset, 0);
+  EXPECT_EQ(opNamed(phi, "layers.0.attn.score").attn.b_col_offset, 3072);
   EXPECT_EQ(opNamed(phi, "layers.0.attn.context").attn.b_col_offset, 2 * 3072);
   // Qwen2: q/k/v biases, none on o_proj.
   const Graph qw = build("qwen2-7b", opts(8));
   EXPECT_EQ(opNamed(qw, "layers.0.attn.k_proj").inputs.size(), 3u);
   EXPECT_EQ(opNamed(qw, "layers.0.attn.o_proj").inputs.size(), 2u);
+}
+
+// With Silu and Mul allowed as epilogues, the gate GEMM takes act and mul (up is done by then).
+TEST(FamiliesShapes, SwiGluFusesIntoTheGateGemm) {
+  const Graph g = build("llama-3.2-1b", opts(8));
+  FuseRules rules;
+  rules.epilogue_kinds = {OpKind::Silu, OpKind::Mul};
+  const Fusion f = fuse(g, rules);
+  const FusionGroup* group = f.groupOf(g.findOp("layers.3.mlp.gate_proj"));
+  ASSERT_NE(group, nullptr);
+  EXPECT_EQ(group->anchor, g.findOp("layers.3.mlp.gate_proj"));
+  EXPECT_EQ(group->epilogue,
+            (std::vector<int>{g.findOp("layers.3.mlp.act"), g.findOp("layers.3.mlp.mul")}));
 }
 
 TEST(FamiliesShapes, BuildsInMilliseconds) {
