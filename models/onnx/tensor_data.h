@@ -1,0 +1,21 @@
+// Decoding ONNX tensor bytes (little-endian raw data, external data files) into numbers.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "models/onnx/onnx_model.h"
+
+namespace tessel::models::onnx {
+
+// fp16 or bf16 bits -> value.
+double halfBits(ElemType type, uint16_t bits);
+// `n` elements of `type` from little-endian bytes; false when the size does not match or the
+// type is not numeric.
+bool decodeRaw(ElemType type, const char* data, size_t size, int64_t n, std::vector<double>& out);
+// An external-data initializer's values, read from its file next to the model.
+std::vector<float> readExternal(const std::string& model_path, const Initializer& init);
+
+}  // namespace tessel::models::onnx
