@@ -18,7 +18,9 @@ using detail::layerNorm;
 using detail::linear;
 using detail::makeOp;
 
-// Row `index` of every sequence of [B, S, d] -> [B, 1, d] (the [CLS] token).
+}  // namespace
+
+// A MatMul with fewer output rows reads the last rows (graph.h), so [CLS] needs a Slice.
 int firstToken(Builder& b, const std::string& name, int x) {
   std::vector<int64_t> shape = b.shape(x);
   Op op = makeOp(name, OpKind::Slice, {x});
@@ -29,6 +31,8 @@ int firstToken(Builder& b, const std::string& name, int x) {
   shape[1] = 1;
   return b.emit(std::move(op), std::move(shape));
 }
+
+namespace {
 
 Graph gpt2(const EncoderSpec& s, const WorkloadOptions& o) {
   const bool decode = o.phase == "decode";
@@ -106,8 +110,6 @@ Graph bert(const EncoderSpec& s, const WorkloadOptions& o) {
 }
 
 }  // namespace
-
-Graph buildVit(const EncoderSpec& s, const WorkloadOptions& o);
 
 Graph buildEncoder(const EncoderSpec& s, const WorkloadOptions& o) {
   const bool causal_lm = s.kind == EncoderSpec::Kind::Gpt2;

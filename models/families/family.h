@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "models/builder.h"
 #include "models/families/fields.h"
 #include "models/graph.h"
 #include "models/workload.h"
@@ -50,6 +51,9 @@ EncoderSpec parseEncoder(const Fields& f, const std::string& model_type, const s
 
 Graph buildDecoder(const DecoderSpec& spec, const WorkloadOptions& options);
 Graph buildEncoder(const EncoderSpec& spec, const WorkloadOptions& options);
+Graph buildVit(const EncoderSpec& spec, const WorkloadOptions& options);
+// The first row of every sequence of [B, S, d] -> [B, 1, d] (the [CLS] token).
+int firstToken(detail::Builder& b, const std::string& name, int x);
 
 // Routed tokens per expert: T * top_k spread by `load` (normalized; empty = uniform) with the
 // largest-remainder rule, so the counts sum to T * top_k. Throws ConfigError at --expert-load

@@ -85,7 +85,8 @@ void Fields::accept(const std::string& key) const { read_->insert(path(key)); }
 int64_t Fields::positive(const std::string& key) const {
   const json& v = at(key);
   if (!v.is_number_integer()) {
-    fail(key, "'" + path(key) + "' must be an integer (got " + typeName(v) + ")");
+    fail(key, "'" + path(key) + "' must be an integer (got " +
+                  (v.is_number() ? v.dump() : std::string(typeName(v))) + ")");
   }
   // Non-negative literals parse as unsigned; 2^62 keeps every product of two fields in range.
   const bool ok = v.is_number_unsigned()

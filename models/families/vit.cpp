@@ -75,13 +75,15 @@ Graph buildVit(const EncoderSpec& s, const WorkloadOptions& o) {
   }
   b.layer = -1;
   x = detail::layerNorm(b, "layernorm", x, s.eps);
+  // ViTForImageClassification: a classifier on [CLS]; ViTModel: its pooler (dense + tanh).
+  int first = firstToken(b, s.labels > 0 ? "classifier.cls" : "pooler.cls", x);
   if (s.labels > 0) {
-    Op cls = makeOp("classifier.cls", OpKind::Slice, {x});
-    cls.layout.axis = 1;
-    cls.layout.end = 1;
-    cls.layout.on_accelerator = true;
-    int first = b.emit(std::move(cls), {o.batch, 1, s.d});
     detail::linear(b, "classifier", first, s.labels, true);
+  } else {
+    int pooled = detail::linear(b, "pooler.dense", first, s.d, true);
+    Op tanh = makeOp("pooler.tanh", OpKind::Elementwise, {pooled});
+    tanh.elt.fn = "tanh";
+    b.emit(std::move(tanh), b.shape(pooled));
   }
   return g;
 }

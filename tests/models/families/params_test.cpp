@@ -89,6 +89,26 @@ TEST(FamiliesParams, VitB16) {
   EXPECT_EQ(opNamed(g, "classifier").gemm.m, 1);
 }
 
+// Without ViTForImageClassification the config is a ViTModel: its pooler (768*768 + 768) replaces
+// the classifier, 86,567,656 - 769,000 + 590,592 = 86,389,248 (google/vit-base-patch16-224-in21k).
+TEST(FamiliesParams, VitModelHasAPooler) {
+  const std::string text = edited(presetText("vit-b-16"), "ViTForImageClassification", "ViTModel");
+  const Graph g = hf::buildFromText(text, "vit.json", WorkloadOptions{});
+  EXPECT_EQ(g.parameterCount(), 86389248);
+  EXPECT_EQ(opNamed(g, "pooler.tanh").elt.fn, "tanh");
+}
+
+// A field tessel does not know is a graph warning, never silently dropped.
+TEST(FamiliesParams, UnknownFieldWarns) {
+  const std::string text =
+      edited(presetText("llama-3.2-1b"), "\"use_cache\": true", "\"frobnicate\": 3");
+  const Graph g = hf::buildFromText(text, "x.json", opts(8));
+  bool warned = false;
+  for (const std::string& w : g.warnings)
+    warned = warned || w.find("'frobnicate'") != std::string::npos;
+  EXPECT_TRUE(warned);
+}
+
 TEST(FamiliesParams, PresetsAreWorkloads) {
   for (const std::string& name : hf::presetNames()) {
     EXPECT_TRUE(hf::isPreset(name));
