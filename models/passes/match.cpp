@@ -50,10 +50,12 @@ Scalar Matcher::scalar(int t) const {
 std::vector<int> Matcher::productLeaves(const Op& root, std::vector<int>& ops) const {
   ops.push_back(root.id);
   std::vector<int> leaves;
+  // x*x reads x twice, yet consumersOf lists it once: never expand a squared operand.
+  const bool square = root.inputs.size() == 2 && root.inputs[0] == root.inputs[1];
   for (int t : root.inputs) {
     const Op* inner = producer(t, OpKind::Mul);
-    // Only a product nothing else reads is part of this tree; x*x reads x twice but lists once.
-    if (inner && g_.consumersOf(t).size() == 1 && root.inputs[0] != root.inputs[1]) {
+    // Only a product nothing else reads is part of this tree.
+    if (inner && g_.consumersOf(t).size() == 1 && !square) {
       std::vector<int> sub = productLeaves(*inner, ops);
       leaves.insert(leaves.end(), sub.begin(), sub.end());
     } else {

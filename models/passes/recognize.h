@@ -16,6 +16,10 @@
 //              Softmax -> BatchMatMul(heads 0): the scale folds into the first matmul's
 //              attn.scale and an exactly causal constant mask into attn.causal; the Mul/Div
 //              and mask ops go, the matmuls and the Softmax stay.
+// On a BatchMatMul with heads == 0 the folded attn.scale and attn.causal mean what they mean
+// for the score: out = scale * A x B, then -inf above the diagonal of the last two dims
+// [S, T] offset by T - S. (graph.h's heads == 0 comment should say so; consumers of heads == 0
+// matmuls must apply them.)
 // Operands of Add and Mul may come in either order. A pattern applies only when every
 // intermediate tensor is read by the pattern alone (a second reader keeps the ops as they are).
 // The new op takes the name, outputs and layer of the pattern's last op, and its `source`
