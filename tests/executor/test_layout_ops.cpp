@@ -1,0 +1,74 @@
+// Layout copies (transpose, slice, concat, gather) and the numpy batched matmul of two
+// activations (BatchMatMul with attn.heads == 0) against the double reference.
+//
+// Copies must be exact (tolerance 0). The batched matmul accumulates K = 24 products in FP32:
+// error <= K u |a||b| worst case, ~sqrt(K) u = 3e-7 relative typically; 1e-5 as in
+// test_new_ops.cpp, while a transposed or mis-broadcast operand is an O(1) error.
+#include <gtest/gtest.h>
+
+#include "ops_fixture.h"
+
+namespace tessel::kernels {
+namespace {
+
+using models::OpKind;
+using testing::Builder;
+using testing::emitOp;
+
+TEST(LayoutOps, CopiesAreExact) {
+  models::Graph g;
+  Builder b{g, DType::FP32};
+  const int x = b.input("x", {2, 3, 4, 5}, DType::FP32);
+  emitOp(b, "t", OpKind::Transpose, {x}, {4, 2, 5, 3},
+         [](models::Op& op) { op.layout.perm = {2, 0, 3, 1}; });
+  emitOp(b, "s", OpKind::Slice, {x}, {2, 3, 2, 5}, [](models::Op& op) {
+    op.layout.axis = 2;
+    op.layout.start = 1;
+    op.layout.end = 4;
+    op.layout.step = 2;
+  });
+  emitOp(b, "s_back", OpKind::Slice, {x}, {2, 3, 4, 2}, [](models::Op& op) {
+    op.layout.axis = 3;
+    op.layout.start = 4;
+    op.layout.end = 0;
+    op.layout.step = -3;
+  });
+  const int y = b.input("y", {2, 2, 4, 5}, DType::FP32);
+  emitOp(b, "c", OpKind::Concat, {x, y, x}, {2, 8, 4, 5}, [](models::Op& op) {
+    op.layout.axis = 1;
+  });
+  const int ids = b.input("ids", {2, 3}, DType::Int32);
+  emitOp(b, "g0", OpKind::Gather, {x, ids}, {2, 3, 3, 4, 5},
+         [](models::Op& op) { op.layout.axis = 0; });
+  const int table = b.weight("table", {10, 6});
+  const int rows = b.input("rows", {4}, DType::Int32);
+  emitOp(b, "g1", OpKind::Gather, {table, rows}, {4, 6},
+         [](models::Op& op) { op.layout.axis = 0; });
+  EXPECT_EQ(testing::expectMatchesDouble(g, 0.0), 0.0);
+}
+
+TEST(LayoutOps, BatchedMatmulBroadcastsBatchDims) {
+  models::Graph g;
+  Builder b{g, DType::FP32};
+  const int a = b.input("a", {2, 3, 5, 24}, DType::FP32);
+  const int bm = b.input("b", {3, 24, 7}, DType::FP32);
+  const int bt = b.input("bt", {2, 1, 7, 24}, DType::FP32);
+  emitOp(b, "mm", OpKind::BatchMatMul, {a, bm}, {2, 3, 5, 7}, [](models::Op& op) {
+    op.attn.heads = 0;
+    op.gemm = {6, 5, 7, 24};
+  });
+  emitOp(b, "mm_t", OpKind::BatchMatMul, {a, bt}, {2, 3, 5, 7}, [](models::Op& op) {
+    op.attn.heads = 0;
+    op.attn.transpose_b = true;
+    op.gemm = {6, 5, 7, 24};
+  });
+  const int w = b.weight("w", {24, 4});  // an activation x weight matmul of rank 4 too
+  emitOp(b, "mm_w", OpKind::BatchMatMul, {a, w}, {2, 3, 5, 4}, [](models::Op& op) {
+    op.attn.heads = 0;
+    op.gemm = {6, 5, 4, 24};
+  });
+  testing::expectMatchesDouble(g, 1e-5);
+}
+
+}  // namespace
+}  // namespace tessel::kernels
