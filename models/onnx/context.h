@@ -105,8 +105,19 @@ void addNormConverters(std::map<std::string, Converter>& table);
 void propagateShapes(Context& ctx, const std::vector<int>& order);
 // Own shape rule for a node whose outputs ONNX left unknown; false when it has none.
 bool inferShape(Context& ctx, const Node& n);
+bool inferWindowShape(Context& ctx, const Node& n);  // Conv and pooling (convert_conv.cpp)
 // Folds integer shape arithmetic (Shape, Gather, Concat, Unsqueeze, ...) into Value::ints.
 void foldConstants(Context& ctx, const Node& n);
+
+// One axis of a Slice: start, end (exclusive, clamped as ONNX does), step and the output size.
+struct SliceRange {
+  int axis = 0;
+  int64_t start = 0, end = 0, step = 1, size = 0;
+};
+// The ranges of a Slice node over input shape `in` (opset < 10 attributes or constant inputs);
+// nullopt when the bounds are known only at run time.
+std::optional<std::vector<SliceRange>> sliceRanges(Context& ctx, const Node& n,
+                                                   const std::vector<int64_t>& in);
 
 int64_t product(const std::vector<int64_t>& v, size_t from = 0, size_t to = SIZE_MAX);
 std::vector<int64_t> broadcast(const std::vector<int64_t>& a, const std::vector<int64_t>& b,

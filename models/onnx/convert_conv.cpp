@@ -131,6 +131,37 @@ bool convTranspose(Context& ctx, const Node& n) {
 
 }  // namespace
 
+// Conv-like (weight input wi) and pooling (kernel_shape) output shapes, for values ONNX's own
+// inference left unknown.
+bool inferWindowShape(Context& ctx, const Node& n) {
+  const bool pool = n.op_type == "MaxPool" || n.op_type == "AveragePool" || n.op_type == "LpPool";
+  const size_t wi = n.op_type == "QLinearConv" ? 3 : 1;
+  if (!ctx.in(n, 0).inferred || (!pool && !ctx.in(n, wi).inferred)) return false;
+  const Ints x = ctx.in(n, 0).shape;
+  if (x.size() < 3) return false;
+  const size_t spatial = x.size() - 2;
+  Ints kernel = pool ? ctx.attrInts(n, "kernel_shape") : Ints{};
+  if (!pool) {
+    const Ints& w = ctx.in(n, wi).shape;
+    if (w.size() != x.size()) return false;
+    kernel.assign(w.begin() + 2, w.end());
+  }
+  if (kernel.size() != spatial) return false;
+  Ints out = {x[0], pool ? x[1] : ctx.in(n, wi).shape[0]};
+  const bool ceil = ctx.attrInt(n, "ceil_mode", 0) != 0;
+  for (size_t i = 0; i < spatial; ++i) {
+    const Window w = window(ctx, n, i, spatial, x[i + 2], kernel[i]);
+    const int64_t span = (w.kernel - 1) * w.dilation + 1, padded = x[i + 2] + w.begin + w.end;
+    if (padded < span) ctx.fail(n, "the window does not fit the input " + shapeText(x));
+    out.push_back((padded - span + (ceil ? w.stride - 1 : 0)) / w.stride + 1);
+  }
+  Value& v = ctx.values[n.outputs.at(0)];
+  v.shape = out;
+  v.inferred = true;
+  if (v.type == ElemType::Undefined) v.type = ctx.in(n, 0).type;
+  return true;
+}
+
 void addConvConverters(std::map<std::string, Converter>& t) {
   t["Conv"] = convFloat;
   t["QLinearConv"] = qlinearConv;

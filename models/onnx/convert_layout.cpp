@@ -73,45 +73,18 @@ bool split(Context& ctx, const Node& n) {
   return true;
 }
 
-struct Range1 {
-  int axis;
-  int64_t start, end, step;
-};
-
 bool sliceOp(Context& ctx, const Node& n) {
   const Ints shape = ctx.in(n, 0).shape;
-  Ints starts = ctx.attrInts(n, "starts"), ends = ctx.attrInts(n, "ends"), axes = ctx.attrInts(n, "axes"), steps;
-  if (ctx.has(n, 1)) {
-    auto s = ctx.constInts(n, 1), e = ctx.constInts(n, 2);
-    if (!s || !e) return false;
-    starts = *s;
-    ends = *e;
-    axes = ctx.has(n, 3) && ctx.constInts(n, 3) ? *ctx.constInts(n, 3) : Ints{};
-    if (ctx.has(n, 3) && !ctx.constInts(n, 3)) return false;
-    if (ctx.has(n, 4) && !ctx.constInts(n, 4)) return false;
-    if (ctx.has(n, 4)) steps = *ctx.constInts(n, 4);
-  }
-  if (axes.empty())
-    for (size_t i = 0; i < starts.size(); ++i) axes.push_back(static_cast<int64_t>(i));
-  if (steps.empty()) steps.assign(starts.size(), 1);
-  if (ends.size() != starts.size() || axes.size() != starts.size() || steps.size() != starts.size())
-    ctx.fail(n, "starts, ends, axes and steps differ in length");
-  std::vector<Range1> cuts;
-  const Ints& out = ctx.values[n.outputs.at(0)].shape;
-  for (size_t i = 0; i < starts.size(); ++i) {
-    const int ax = ctx.axis(n, axes[i], shape.size());
-    const int64_t dim = shape[static_cast<size_t>(ax)], step = steps[i];
-    if (step == 0) ctx.fail(n, "a step is 0");
-    auto clamp = [&](int64_t v, int64_t lo, int64_t hi) { return std::min(std::max(v < 0 ? v + dim : v, lo), hi); };
-    const int64_t s = step > 0 ? clamp(starts[i], 0, dim) : clamp(starts[i], -1, dim - 1);
-    const int64_t e = step > 0 ? clamp(ends[i], 0, dim) : clamp(ends[i], -1, dim - 1);
-    if (out.at(static_cast<size_t>(ax)) != dim || step != 1) cuts.push_back({ax, s, e, step});
-  }
+  auto ranges = sliceRanges(ctx, n, shape);
+  if (!ranges) return false;  // bounds known only at run time: costed generically
+  std::vector<SliceRange> cuts;
+  for (const SliceRange& r : *ranges)
+    if (r.size != shape[static_cast<size_t>(r.axis)] || r.step != 1) cuts.push_back(r);
   if (cuts.empty()) return view(ctx, n);
   int x = ctx.tensorOf(n, 0);
   Ints cur = shape;
   for (size_t i = 0; i < cuts.size(); ++i) {
-    cur[static_cast<size_t>(cuts[i].axis)] = out[static_cast<size_t>(cuts[i].axis)];
+    cur[static_cast<size_t>(cuts[i].axis)] = cuts[i].size;
     x = slice(ctx, n, x, cuts[i].axis, cuts[i].start, cuts[i].end, cuts[i].step,
               i + 1 == cuts.size() ? 0 : SIZE_MAX, cur);
   }

@@ -1,6 +1,7 @@
 // tessel's own shape rules, for what ONNX 1.12's inference leaves unknown: Reshape targets
 // computed from Shape chains, ops of opsets newer than 17, and values downstream of them.
 #include <algorithm>
+#include <climits>
 #include <set>
 
 #include "models/onnx/context.h"
@@ -170,7 +171,54 @@ bool split(Context& ctx, const Node& n) {
   return true;
 }
 
+bool slice(Context& ctx, const Node& n) {
+  if (!ready(ctx, n, 0)) return false;
+  Ints shape = ctx.in(n, 0).shape;
+  auto ranges = sliceRanges(ctx, n, shape);
+  if (!ranges) return false;
+  for (const SliceRange& r : *ranges) shape[static_cast<size_t>(r.axis)] = r.size;
+  out(ctx, n, 0, shape, ctx.in(n, 0).type);
+  return true;
+}
+
 }  // namespace
+
+std::optional<std::vector<SliceRange>> sliceRanges(Context& ctx, const Node& n, const Ints& in) {
+  Ints starts = ctx.attrInts(n, "starts"), ends = ctx.attrInts(n, "ends"),
+       axes = ctx.attrInts(n, "axes"), steps;
+  if (ctx.has(n, 1)) {
+    for (size_t i = 1; i < 5; ++i)
+      if (ctx.has(n, i) && !ctx.constInts(n, i)) return std::nullopt;
+    starts = *ctx.constInts(n, 1);
+    ends = *ctx.constInts(n, 2);
+    axes = ctx.has(n, 3) ? *ctx.constInts(n, 3) : Ints{};
+    if (ctx.has(n, 4)) steps = *ctx.constInts(n, 4);
+  }
+  if (axes.empty())
+    for (size_t i = 0; i < starts.size(); ++i) axes.push_back(static_cast<int64_t>(i));
+  if (steps.empty()) steps.assign(starts.size(), 1);
+  if (ends.size() != starts.size() || axes.size() != starts.size() || steps.size() != starts.size())
+    ctx.fail(n, "starts, ends, axes and steps differ in length");
+  std::vector<SliceRange> out;
+  for (size_t i = 0; i < starts.size(); ++i) {
+    SliceRange r;
+    r.axis = ctx.axis(n, axes[i], in.size());
+    const int64_t dim = in[static_cast<size_t>(r.axis)];
+    r.step = steps[i];
+    if (r.step == 0) ctx.fail(n, "a step is 0");
+    auto clamp = [&](int64_t v, int64_t lo, int64_t hi) {
+      if (v < 0) v = v < -dim ? lo : v + dim;  // (no overflow for INT64_MIN)
+      return std::min(std::max(v, lo), hi);
+    };
+    r.start = r.step > 0 ? clamp(starts[i], 0, dim) : clamp(starts[i], -1, dim - 1);
+    r.end = r.step > 0 ? clamp(ends[i], 0, dim) : clamp(ends[i], -1, dim - 1);
+    const int64_t span = r.step > 0 ? r.end - r.start : r.start - r.end;
+    const int64_t step = r.step > 0 ? r.step : (r.step == INT64_MIN ? INT64_MAX : -r.step);
+    r.size = span <= 0 ? 0 : (span - 1) / step + 1;
+    out.push_back(r);
+  }
+  return out;
+}
 
 bool inferShape(Context& ctx, const Node& n) {
   const std::string& op = n.op_type;
@@ -198,6 +246,23 @@ bool inferShape(Context& ctx, const Node& n) {
   if (op.rfind("Reduce", 0) == 0) return reduce(ctx, n);
   if (op == "MatMul" || op == "MatMulInteger") return matmul(ctx, n);
   if (op == "Split") return split(ctx, n);
+  if (op == "Slice") return slice(ctx, n);
+  if (op == "Conv" || op == "QLinearConv" || op == "ConvInteger" || op == "MaxPool" ||
+      op == "AveragePool")
+    return inferWindowShape(ctx, n);
+  if ((op == "GlobalAveragePool" || op == "GlobalMaxPool") && ready(ctx, n, 0)) {
+    Ints shape = ctx.in(n, 0).shape;
+    for (size_t i = 2; i < shape.size(); ++i) shape[i] = 1;
+    out(ctx, n, 0, shape, ctx.in(n, 0).type);
+    return true;
+  }
+  if (op == "Gemm" && ready(ctx, n, 0) && ready(ctx, n, 1)) {
+    const Ints &a = ctx.in(n, 0).shape, &b = ctx.in(n, 1).shape;
+    if (a.size() != 2 || b.size() != 2) ctx.fail(n, "A and B must be 2-D");
+    out(ctx, n, 0, {a[ctx.attrInt(n, "transA", 0) ? 1 : 0], b[ctx.attrInt(n, "transB", 0) ? 0 : 1]},
+        ctx.in(n, 0).type);
+    return true;
+  }
   if (op == "Flatten" && ready(ctx, n, 0)) {
     const Ints& in = ctx.in(n, 0).shape;
     const int ax = ctx.axis(n, ctx.attrInt(n, "axis", 1), in.size() + 1);
