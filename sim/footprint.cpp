@@ -36,6 +36,16 @@ Footprint dramFootprint(const models::Graph& g) {
   return f;
 }
 
+namespace {
+
+uint64_t nextPowerOfTwo(uint64_t v) {
+  uint64_t p = 1;
+  while (p < v && p < (uint64_t{1} << 63)) p <<= 1;
+  return p;
+}
+
+}  // namespace
+
 void checkFitsDram(const models::Graph& g, const arch::Accelerator& acc) {
   const uint64_t capacity = acc.levels.at(0).capacity_bytes;
   if (capacity == 0) return;
@@ -47,7 +57,9 @@ void checkFitsDram(const models::Graph& g, const arch::Accelerator& acc) {
                         formatBytes(static_cast<uint64_t>(f.weights)) + ", inputs " +
                         formatBytes(static_cast<uint64_t>(f.inputs)) + ", peak live activations " +
                         formatBytes(static_cast<uint64_t>(f.peak_activations)) +
-                        "); dram.capacity is " + formatBytes(capacity));
+                        "); dram.capacity is " + formatBytes(capacity) +
+                        " (to time it anyway on a larger memory: -p 'dram.capacity=" +
+                        formatBytes(nextPowerOfTwo(static_cast<uint64_t>(f.total()))) + "')");
 }
 
 }  // namespace tessel::sim
