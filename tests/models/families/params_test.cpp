@@ -98,6 +98,26 @@ TEST(FamiliesParams, VitModelHasAPooler) {
   EXPECT_EQ(opNamed(g, "pooler.tanh").elt.fn, "tanh");
 }
 
+// Llama with attention_bias: q, k, v and o biases, 4096 + 1024 + 1024 + 4096 = 10,240 per layer;
+// mlp_bias adds 14336 * 2 + 4096 = 32,768 per layer.
+TEST(FamiliesParams, LlamaBiases) {
+  std::string text =
+      edited(presetText("llama-3.1-8b"), "\"attention_bias\": false", "\"attention_bias\": true");
+  EXPECT_EQ(hf::buildFromText(text, "b.json", opts(8)).parameterCount(), 8030261248 + 32 * 10240);
+  text = edited(text, "\"mlp_bias\": false", "\"mlp_bias\": true");
+  EXPECT_EQ(hf::buildFromText(text, "b.json", opts(8)).parameterCount(),
+            8030261248 + 32 * (10240 + 32768));
+}
+
+// Gemma's hidden_activation, when set, overrides hidden_act: "gelu" is the erf form.
+TEST(FamiliesParams, GemmaHiddenActivation) {
+  const std::string text = edited(presetText("gemma-2b"), "\"hidden_act\": \"gelu\"",
+                                  "\"hidden_act\": \"gelu\", \"hidden_activation\": \"gelu\"");
+  const Graph g = hf::buildFromText(text, "g.json", opts(8));
+  EXPECT_FALSE(opNamed(g, "layers.0.mlp.act").gelu_tanh);
+  EXPECT_TRUE(opNamed(build("gemma-2b", opts(8)), "layers.0.mlp.act").gelu_tanh);
+}
+
 // A field tessel does not know is a graph warning, never silently dropped.
 TEST(FamiliesParams, UnknownFieldWarns) {
   const std::string text =
