@@ -26,7 +26,8 @@ Bindings bindDims(const std::string& path, const std::vector<ValueInfo>& inputs,
     for (size_t i = 0; i < in.dims.size(); ++i) {
       const Dim& d = in.dims[i];
       if (d.known()) {
-        if (*d.value < 0) fail("input '" + in.name + "' has a negative dimension " + std::to_string(*d.value));
+        if (*d.value < 0)
+          fail("input '" + in.name + "' has a negative dimension " + std::to_string(*d.value));
         continue;
       }
       if (d.symbol.empty()) {

@@ -1,7 +1,8 @@
+#include "models/onnx/context.h"
+
 #include <algorithm>
 #include <cctype>
 
-#include "models/onnx/context.h"
 #include "util/error.h"
 
 namespace tessel::models::onnx {
@@ -13,11 +14,20 @@ int64_t Context::opset() const {
 
 DType Context::dtypeOf(ElemType t) const {
   switch (t) {
-    case ElemType::Int8: case ElemType::Uint8: case ElemType::Bool: return DType::Int8;
-    case ElemType::Int16: case ElemType::Uint16: return DType::Int16;
-    case ElemType::Int32: case ElemType::Int64: case ElemType::Uint32: case ElemType::Uint64:
+    case ElemType::Int8:
+    case ElemType::Uint8:
+    case ElemType::Bool:
+      return DType::Int8;
+    case ElemType::Int16:
+    case ElemType::Uint16:
+      return DType::Int16;
+    case ElemType::Int32:
+    case ElemType::Int64:
+    case ElemType::Uint32:
+    case ElemType::Uint64:
       return DType::Int32;
-    default: return options.dtype;
+    default:
+      return options.dtype;
   }
 }
 
@@ -71,10 +81,12 @@ Op Context::makeOp(const Node& n, OpKind kind, std::vector<int> inputs) const {
 }
 
 int Context::emit(const Node& n, Op op, size_t out, std::optional<DType> dtype) {
-  if (out >= n.outputs.size() || n.outputs[out].empty()) fail(n, "has no output " + std::to_string(out));
+  if (out >= n.outputs.size() || n.outputs[out].empty())
+    fail(n, "has no output " + std::to_string(out));
   Value& v = values[n.outputs[out]];
   const DType t = dtype ? *dtype : dtypeOf(v.type);
-  if (op.name.empty()) op.name = n.outputs.size() > 1 && out > 0 ? n.name + ":" + std::to_string(out) : n.name;
+  if (op.name.empty())
+    op.name = n.outputs.size() > 1 && out > 0 ? n.name + ":" + std::to_string(out) : n.name;
   const std::string base = op.name;
   for (int k = 2; g.findOp(op.name) >= 0; ++k) op.name = base + "#" + std::to_string(k);
   if (op.source.empty()) op.source = where(n);

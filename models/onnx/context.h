@@ -20,7 +20,7 @@ struct Value {
   ElemType type = ElemType::Undefined;
   bool inferred = false;
   std::optional<std::vector<int64_t>> ints;  // known integer contents (shape arithmetic)
-  const Initializer* init = nullptr;          // an initializer (a Weight tensor when used)
+  const Initializer* init = nullptr;         // an initializer (a Weight tensor when used)
   // The tessel tensor holding the data, -1 until materialized. A view (Reshape, Flatten, ...)
   // shares its source's tensor, whose shape may differ from `shape`.
   int tensor = -1;
@@ -31,10 +31,10 @@ struct Value {
 struct DerivedWeight {
   enum class Kind { Values, Fill, BnScale, BnShift, Scaled };
   Kind kind = Kind::Values;
-  std::vector<float> values;            // Values; Fill: values[0] repeated `count` times
+  std::vector<float> values;  // Values; Fill: values[0] repeated `count` times
   int64_t count = 0;
-  std::vector<std::string> sources;     // BnScale: scale, var; BnShift: scale, bias, mean, var;
-  float eps = 0, factor = 1;            // Scaled: one source times factor
+  std::vector<std::string> sources;  // BnScale: scale, var; BnShift: scale, bias, mean, var;
+  float eps = 0, factor = 1;         // Scaled: one source times factor
 };
 
 struct Context {
@@ -86,9 +86,7 @@ struct Context {
   int axis(const Node& n, int64_t a, size_t rank) const;
   // Costs the node as a generic elementwise op by the bytes it moves (listed in a warning).
   void genericOp(const Node& n, const std::string& fn, bool warn = true);
-  std::string where(const Node& n) const {
-    return "node '" + n.name + "' (" + n.op_type + ")";
-  }
+  std::string where(const Node& n) const { return "node '" + n.name + "' (" + n.op_type + ")"; }
 };
 
 // The op converters, by ONNX op type. Each returns false when it has no model for the node's
@@ -105,6 +103,7 @@ void addNormConverters(std::map<std::string, Converter>& table);
 void propagateShapes(Context& ctx, const std::vector<int>& order);
 // Own shape rule for a node whose outputs ONNX left unknown; false when it has none.
 bool inferShape(Context& ctx, const Node& n);
+bool inferLayoutShape(Context& ctx, const Node& n);  // layout ops (infer_layout.cpp)
 bool inferWindowShape(Context& ctx, const Node& n);  // Conv and pooling (convert_conv.cpp)
 // Folds integer shape arithmetic (Shape, Gather, Concat, Unsqueeze, ...) into Value::ints.
 void foldConstants(Context& ctx, const Node& n);

@@ -68,7 +68,8 @@ bool convShape(Context& ctx, const Node& n, size_t xi, size_t wi, ConvShape& c) 
     ctx.fail(n, "group " + std::to_string(c.groups) + " does not fit input " + shapeText(x) +
                     " and weight " + shapeText(w));
   const Window col = window(ctx, n, spatial - 1, spatial, c.w, c.s);
-  const Window row = two ? window(ctx, n, 0, spatial, c.h, c.r) : Window{1, col.stride, col.dilation};
+  const Window row =
+      two ? window(ctx, n, 0, spatial, c.h, c.r) : Window{1, col.stride, col.dilation};
   if (row.stride != col.stride || row.dilation != col.dilation)
     ctx.fail(n, "different strides or dilations along height and width are not supported");
   c.stride = col.stride;
@@ -83,10 +84,9 @@ bool conv(Context& ctx, const Node& n, size_t xi, size_t wi, size_t bi) {
   ConvShape c;
   if (!convShape(ctx, n, xi, wi, c)) return false;
   const Ints& out = ctx.values[n.outputs.at(0)].shape;
-  if (static_cast<__int128>(product(out)) !=
-      static_cast<__int128>(c.n) * c.k * c.p * c.q)
-    ctx.fail(n, "output " + shapeText(out) + " does not match the computed " +
-                    std::to_string(c.p) + "x" + std::to_string(c.q) + " conv output");
+  if (static_cast<__int128>(product(out)) != static_cast<__int128>(c.n) * c.k * c.p * c.q)
+    ctx.fail(n, "output " + shapeText(out) + " does not match the computed " + std::to_string(c.p) +
+                    "x" + std::to_string(c.q) + " conv output");
   Op op = ctx.makeOp(n, OpKind::Conv2d, {ctx.tensorOf(n, xi), ctx.tensorOf(n, wi)});
   if (ctx.has(n, bi)) op.inputs.push_back(ctx.tensorOf(n, bi));
   op.conv = c;

@@ -49,12 +49,26 @@ bool gelu(Context& ctx, const Node& n) {
 
 // The ONNX op -> EltAttrs::fn name, for the functions the IR names.
 const std::map<std::string, std::string>& namedFns() {
-  static const std::map<std::string, std::string> fns = {
-      {"Sub", "sub"}, {"Div", "div"}, {"Pow", "pow"}, {"Max", "max"}, {"Min", "min"},
-      {"Sqrt", "sqrt"}, {"Exp", "exp"}, {"Log", "log"}, {"Erf", "erf"}, {"Tanh", "tanh"},
-      {"Neg", "neg"}, {"Abs", "abs"}, {"Reciprocal", "reciprocal"}, {"Where", "where"},
-      {"Equal", "equal"}, {"Less", "less"}, {"Greater", "greater"}, {"Not", "not"},
-      {"And", "and"}, {"Or", "or"}};
+  static const std::map<std::string, std::string> fns = {{"Sub", "sub"},
+                                                         {"Div", "div"},
+                                                         {"Pow", "pow"},
+                                                         {"Max", "max"},
+                                                         {"Min", "min"},
+                                                         {"Sqrt", "sqrt"},
+                                                         {"Exp", "exp"},
+                                                         {"Log", "log"},
+                                                         {"Erf", "erf"},
+                                                         {"Tanh", "tanh"},
+                                                         {"Neg", "neg"},
+                                                         {"Abs", "abs"},
+                                                         {"Reciprocal", "reciprocal"},
+                                                         {"Where", "where"},
+                                                         {"Equal", "equal"},
+                                                         {"Less", "less"},
+                                                         {"Greater", "greater"},
+                                                         {"Not", "not"},
+                                                         {"And", "and"},
+                                                         {"Or", "or"}};
   return fns;
 }
 

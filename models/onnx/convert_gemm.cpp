@@ -21,7 +21,8 @@ const Node* biasAdd(Context& ctx, const std::string& value, int64_t cols, size_t
     if (o.name == value) return nullptr;
   const int idx = it->second[0];
   const Node& add = ctx.model.nodes[static_cast<size_t>(idx)];
-  if (add.op_type != "Add" || add.inputs.size() != 2 || add.inputs[0] == add.inputs[1]) return nullptr;
+  if (add.op_type != "Add" || add.inputs.size() != 2 || add.inputs[0] == add.inputs[1])
+    return nullptr;
   bias = add.inputs[0] == value ? 1 : 0;
   const Value& b = ctx.in(add, bias);
   if (!b.init || b.shape != Ints{cols}) return nullptr;
@@ -31,8 +32,7 @@ const Node* biasAdd(Context& ctx, const std::string& value, int64_t cols, size_t
 }
 
 // x [..., K] times the initializer w [K, N] ([N, K] with transpose_b).
-void matmulWeight(Context& ctx, const Node& n, size_t ai, size_t bi, bool transpose_b,
-                  size_t ci) {
+void matmulWeight(Context& ctx, const Node& n, size_t ai, size_t bi, bool transpose_b, size_t ci) {
   const Ints& a = ctx.in(n, ai).shape;
   const Ints& w = ctx.in(n, bi).shape;
   const int64_t k = transpose_b ? w[1] : w[0], cols = transpose_b ? w[0] : w[1];
@@ -134,7 +134,8 @@ bool gemm(Context& ctx, const Node& n) {
     return true;
   }
   const Ints& y = ctx.values[n.outputs.at(0)].shape;
-  const int prod = ctx.emitTemp(n, std::move(mm), ".matmul", y, ctx.dtypeOf(ctx.values[n.outputs.at(0)].type));
+  const int prod =
+      ctx.emitTemp(n, std::move(mm), ".matmul", y, ctx.dtypeOf(ctx.values[n.outputs.at(0)].type));
   const bool same = ctx.in(n, 2).shape == y;
   ctx.emit(n, ctx.makeOp(n, OpKind::Add, {prod, ctx.tensorOf(n, 2, !same)}));
   return true;

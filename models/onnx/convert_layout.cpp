@@ -135,8 +135,10 @@ bool constantOfShape(Context& ctx, const Node& n) {
   d.count = product(v.shape);
   const Attribute* a = ctx.attr(n, "value");
   d.values = {0.0f};
-  if (a && a->tensor && !a->tensor->floats.empty()) d.values[0] = static_cast<float>(a->tensor->floats[0]);
-  if (a && a->tensor && !a->tensor->ints.empty()) d.values[0] = static_cast<float>(a->tensor->ints[0]);
+  if (a && a->tensor && !a->tensor->floats.empty())
+    d.values[0] = static_cast<float>(a->tensor->floats[0]);
+  if (a && a->tensor && !a->tensor->ints.empty())
+    d.values[0] = static_cast<float>(a->tensor->ints[0]);
   ctx.derived[name] = std::move(d);
   return true;
 }

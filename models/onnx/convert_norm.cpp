@@ -67,10 +67,14 @@ bool batchNorm(Context& ctx, const Node& n) {
 }
 
 bool reduce(Context& ctx, const Node& n) {
-  static const std::map<std::string, std::string> fns = {
-      {"ReduceMean", "mean"}, {"ReduceSum", "sum"},  {"ReduceMax", "max"},
-      {"ReduceMin", "min"},   {"ReduceProd", "prod"}, {"ReduceL2", "l2"},
-      {"ReduceSumSquare", "sumsquare"}, {"GlobalMaxPool", "max"}};
+  static const std::map<std::string, std::string> fns = {{"ReduceMean", "mean"},
+                                                         {"ReduceSum", "sum"},
+                                                         {"ReduceMax", "max"},
+                                                         {"ReduceMin", "min"},
+                                                         {"ReduceProd", "prod"},
+                                                         {"ReduceL2", "l2"},
+                                                         {"ReduceSumSquare", "sumsquare"},
+                                                         {"GlobalMaxPool", "max"}};
   const Ints& x = ctx.in(n, 0).shape;
   Ints axes = ctx.attrInts(n, "axes");
   if (ctx.has(n, 1)) {
@@ -93,7 +97,8 @@ bool reduce(Context& ctx, const Node& n) {
     for (size_t i = 0; i < x.size(); ++i) axes.push_back(static_cast<int64_t>(i));
   for (int64_t a : axes) op.reduce.axes.push_back(ctx.axis(n, a, x.size()));
   std::sort(op.reduce.axes.begin(), op.reduce.axes.end());
-  op.reduce.axes.erase(std::unique(op.reduce.axes.begin(), op.reduce.axes.end()), op.reduce.axes.end());
+  op.reduce.axes.erase(std::unique(op.reduce.axes.begin(), op.reduce.axes.end()),
+                       op.reduce.axes.end());
   op.channels_first = global;
   ctx.emit(n, std::move(op));
   return true;
@@ -102,8 +107,9 @@ bool reduce(Context& ctx, const Node& n) {
 bool pool(Context& ctx, const Node& n) {
   const Ints& x = ctx.in(n, 0).shape;
   if (x.size() != 4) return false;
-  const OpKind kind = n.op_type == "MaxPool" ? OpKind::MaxPool
-                      : n.op_type == "AveragePool" ? OpKind::AvgPool : OpKind::GlobalAvgPool;
+  const OpKind kind = n.op_type == "MaxPool"       ? OpKind::MaxPool
+                      : n.op_type == "AveragePool" ? OpKind::AvgPool
+                                                   : OpKind::GlobalAvgPool;
   if (n.op_type == "MaxPool" && n.outputs.size() > 1 && !n.outputs[1].empty()) return false;
   Op op = ctx.makeOp(n, kind, {ctx.tensorOf(n, 0, true)});
   op.channels_first = true;

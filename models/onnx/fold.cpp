@@ -52,7 +52,8 @@ void foldBinary(Context& ctx, const Node& n) {
   Ints shape = broadcast(a.shape, b.shape, ok);
   if (!ok) return;
   const size_t size = static_cast<size_t>(product(shape));
-  if ((a.ints->size() != size && a.ints->size() != 1) || (b.ints->size() != size && b.ints->size() != 1))
+  if ((a.ints->size() != size && a.ints->size() != 1) ||
+      (b.ints->size() != size && b.ints->size() != 1))
     return;  // only same-size or scalar operands fold
   Ints out(size);
   for (size_t i = 0; i < size; ++i)
@@ -160,8 +161,7 @@ void foldConstants(Context& ctx, const Node& n) {
   if (op == "Slice") return foldSlice(ctx, n);
   if (op == "Range") return foldRange(ctx, n);
   if (op == "Add" || op == "Sub" || op == "Mul" || op == "Div" || op == "Mod" || op == "Max" ||
-      op == "Min" || op == "Equal" || op == "Less" || op == "Greater" || op == "And" ||
-      op == "Or")
+      op == "Min" || op == "Equal" || op == "Less" || op == "Greater" || op == "And" || op == "Or")
     return foldBinary(ctx, n);
   const bool same = op == "Cast" || op == "Identity" || op == "Floor" || op == "Ceil" ||
                     op == "Neg" || op == "Abs";
@@ -174,8 +174,10 @@ void foldConstants(Context& ctx, const Node& n) {
       out.shape = ctx.in(n, 0).shape;
       out.inferred = true;
     }
-    if (out.inferred) set(ctx, n, out.shape, v, ctx.in(n, 0).type);
-    else if (reshape) ctx.values[n.outputs[0]].ints = v;  // shape comes from inferShape
+    if (out.inferred)
+      set(ctx, n, out.shape, v, ctx.in(n, 0).type);
+    else if (reshape)
+      ctx.values[n.outputs[0]].ints = v;  // shape comes from inferShape
   }
   if (op == "ConstantOfShape" && known(ctx, n, {0})) {
     const Attribute* t = ctx.attr(n, "value");
@@ -183,7 +185,8 @@ void foldConstants(Context& ctx, const Node& n) {
       const Ints shape = *ctx.in(n, 0).ints;
       if (product(shape) <= kSmallTensorElements &&
           std::all_of(shape.begin(), shape.end(), [](int64_t d) { return d >= 0; }))
-        set(ctx, n, shape, Ints(static_cast<size_t>(product(shape)), t->tensor->ints[0]), t->tensor->type);
+        set(ctx, n, shape, Ints(static_cast<size_t>(product(shape)), t->tensor->ints[0]),
+            t->tensor->type);
     }
   }
   if (op == "Where" && known(ctx, n, {0, 1, 2})) {
@@ -195,7 +198,9 @@ void foldConstants(Context& ctx, const Node& n) {
       Ints out(size);
       for (size_t i = 0; i < size; ++i) out[i] = at(c, i) ? at(x, i) : at(y, i);
       bool ok = true;
-      set(ctx, n, broadcast(broadcast(ctx.in(n, 0).shape, ctx.in(n, 1).shape, ok), ctx.in(n, 2).shape, ok), out, ctx.in(n, 1).type);
+      set(ctx, n,
+          broadcast(broadcast(ctx.in(n, 0).shape, ctx.in(n, 1).shape, ok), ctx.in(n, 2).shape, ok),
+          out, ctx.in(n, 1).type);
     }
   }
 }

@@ -43,7 +43,8 @@ std::vector<int> topoOrder(Context& ctx) {
     for (const std::string& in : nodes[i].inputs) {
       if (in.empty()) continue;
       ctx.consumers[in].push_back(static_cast<int>(i));
-      if (producer.count(in)) ++pending[i];
+      if (producer.count(in))
+        ++pending[i];
       else if (!ctx.values.count(in))
         ctx.fail(nodes[i], "reads '" + in + "', which no node, input or initializer provides");
     }
@@ -175,7 +176,8 @@ Graph importFile(const std::string& path, const WorkloadOptions& options) {
   for (const ValueInfo& out : model->outputs) {
     auto it = ctx.values.find(out.name);
     if (it == ctx.values.end())
-      throw ConfigError({path, 0, 0, "workload"}, "graph output '" + out.name + "' is never produced");
+      throw ConfigError({path, 0, 0, "workload"},
+                        "graph output '" + out.name + "' is never produced");
   }
   addWarnings(ctx);
   g.weight_values = makeWeightSource(model, ctx);

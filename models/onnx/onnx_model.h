@@ -17,8 +17,21 @@ namespace tessel::models::onnx {
 
 // ONNX TensorProto.DataType values the importer distinguishes (the numbers are ONNX's).
 enum class ElemType : int32_t {
-  Undefined = 0, Float = 1, Uint8 = 2, Int8 = 3, Uint16 = 4, Int16 = 5, Int32 = 6, Int64 = 7,
-  String = 8, Bool = 9, Float16 = 10, Double = 11, Uint32 = 12, Uint64 = 13, BFloat16 = 16,
+  Undefined = 0,
+  Float = 1,
+  Uint8 = 2,
+  Int8 = 3,
+  Uint16 = 4,
+  Int16 = 5,
+  Int32 = 6,
+  Int64 = 7,
+  String = 8,
+  Bool = 9,
+  Float16 = 10,
+  Double = 11,
+  Uint32 = 12,
+  Uint64 = 13,
+  BFloat16 = 16,
 };
 
 // One dimension: a number, a symbolic name (dim_param), or unknown (neither).
@@ -75,8 +88,8 @@ struct Initializer {
   ElemType type = ElemType::Undefined;
   std::vector<int64_t> dims;
   bool external = false;
-  std::string location;  // external data file as written in the model
-  int64_t offset = 0, length = -1;  // external data range; length -1 = to the end
+  std::string location;              // external data file as written in the model
+  int64_t offset = 0, length = -1;   // external data range; length -1 = to the end
   std::optional<SmallTensor> small;  // values of small integer tensors (shape operands)
 };
 
@@ -85,7 +98,7 @@ struct OnnxModel {
   int64_t ir_version = 0;
   std::map<std::string, int64_t> opsets;  // domain ("" = default) -> version
   std::string producer;
-  std::vector<ValueInfo> inputs;          // graph inputs that are not initializers, in order
+  std::vector<ValueInfo> inputs;  // graph inputs that are not initializers, in order
   std::vector<ValueInfo> outputs;
   std::vector<Initializer> initializers;
   std::vector<Node> nodes;  // as in the file (ONNX requires topological order; not trusted)

@@ -56,19 +56,29 @@ bool decodeTyped(ElemType type, const ::onnx::TensorProto& t, int64_t n, std::ve
     return true;
   };
   switch (type) {
-    case ElemType::Float: return take(t.float_data());
-    case ElemType::Double: return take(t.double_data());
-    case ElemType::Int64: return take(t.int64_data());
+    case ElemType::Float:
+      return take(t.float_data());
+    case ElemType::Double:
+      return take(t.double_data());
+    case ElemType::Int64:
+      return take(t.int64_data());
     case ElemType::Uint32:
-    case ElemType::Uint64: return take(t.uint64_data());
+    case ElemType::Uint64:
+      return take(t.uint64_data());
     case ElemType::Float16:
     case ElemType::BFloat16:
       if (!take(t.int32_data())) return false;
       for (double& x : v) x = halfBits(type, static_cast<uint16_t>(static_cast<int64_t>(x)));
       return true;
-    case ElemType::Int32: case ElemType::Int8: case ElemType::Uint8: case ElemType::Int16:
-    case ElemType::Uint16: case ElemType::Bool: return take(t.int32_data());
-    default: return false;
+    case ElemType::Int32:
+    case ElemType::Int8:
+    case ElemType::Uint8:
+    case ElemType::Int16:
+    case ElemType::Uint16:
+    case ElemType::Bool:
+      return take(t.int32_data());
+    default:
+      return false;
   }
 }
 
@@ -108,8 +118,7 @@ bool isIntegral(ElemType t) {
 std::optional<SmallTensor> small(const ::onnx::TensorProto& t) {
   const auto type = static_cast<ElemType>(t.data_type());
   const int64_t n = elementCount(t);
-  if (n < 0 || n > kSmallTensorElements ||
-      t.data_location() == ::onnx::TensorProto::EXTERNAL)
+  if (n < 0 || n > kSmallTensorElements || t.data_location() == ::onnx::TensorProto::EXTERNAL)
     return std::nullopt;
   SmallTensor s;
   s.type = type;
@@ -133,9 +142,18 @@ Attribute attribute(const ::onnx::AttributeProto& a) {
   Attribute out;
   using A = ::onnx::AttributeProto;
   switch (a.type()) {
-    case A::FLOAT: out.kind = Attribute::Kind::Float; out.f = a.f(); break;
-    case A::INT: out.kind = Attribute::Kind::Int; out.i = a.i(); break;
-    case A::STRING: out.kind = Attribute::Kind::String; out.s = a.s(); break;
+    case A::FLOAT:
+      out.kind = Attribute::Kind::Float;
+      out.f = a.f();
+      break;
+    case A::INT:
+      out.kind = Attribute::Kind::Int;
+      out.i = a.i();
+      break;
+    case A::STRING:
+      out.kind = Attribute::Kind::String;
+      out.s = a.s();
+      break;
     case A::TENSOR:
       out.kind = Attribute::Kind::Tensor;
       out.tensor_present = true;
@@ -153,7 +171,8 @@ Attribute attribute(const ::onnx::AttributeProto& a) {
       out.kind = Attribute::Kind::Strings;
       out.strings.assign(a.strings().begin(), a.strings().end());
       break;
-    default: break;
+    default:
+      break;
   }
   return out;
 }

@@ -1,9 +1,9 @@
 // The shape pass: every value gets a concrete shape before any op is converted. ONNX's own
 // inference (run by the reader after binding) is taken where it is complete; tessel's rules
 // (infer.cpp) and integer constant folding (fold.cpp) cover what ONNX 1.12 leaves unknown.
+#include "models/onnx/context.h"
 #include "util/checked.h"
 #include "util/error.h"
-#include "models/onnx/context.h"
 
 namespace tessel::models::onnx {
 namespace {

@@ -12,12 +12,25 @@ namespace {
 
 int sizeOf(ElemType t) {
   switch (t) {
-    case ElemType::Int8: case ElemType::Uint8: case ElemType::Bool: return 1;
-    case ElemType::Int16: case ElemType::Uint16: case ElemType::Float16:
-    case ElemType::BFloat16: return 2;
-    case ElemType::Float: case ElemType::Int32: case ElemType::Uint32: return 4;
-    case ElemType::Double: case ElemType::Int64: case ElemType::Uint64: return 8;
-    default: return 0;
+    case ElemType::Int8:
+    case ElemType::Uint8:
+    case ElemType::Bool:
+      return 1;
+    case ElemType::Int16:
+    case ElemType::Uint16:
+    case ElemType::Float16:
+    case ElemType::BFloat16:
+      return 2;
+    case ElemType::Float:
+    case ElemType::Int32:
+    case ElemType::Uint32:
+      return 4;
+    case ElemType::Double:
+    case ElemType::Int64:
+    case ElemType::Uint64:
+      return 8;
+    default:
+      return 0;
   }
 }
 
@@ -30,18 +43,32 @@ T load(const char* p) {
 
 double element(ElemType t, const char* p) {
   switch (t) {
-    case ElemType::Float: return load<float>(p);
-    case ElemType::Double: return load<double>(p);
-    case ElemType::Int8: return load<int8_t>(p);
-    case ElemType::Uint8: case ElemType::Bool: return load<uint8_t>(p);
-    case ElemType::Int16: return load<int16_t>(p);
-    case ElemType::Uint16: return load<uint16_t>(p);
-    case ElemType::Int32: return load<int32_t>(p);
-    case ElemType::Uint32: return load<uint32_t>(p);
-    case ElemType::Int64: return static_cast<double>(load<int64_t>(p));
-    case ElemType::Uint64: return static_cast<double>(load<uint64_t>(p));
-    case ElemType::Float16: case ElemType::BFloat16: return halfBits(t, load<uint16_t>(p));
-    default: return 0;
+    case ElemType::Float:
+      return load<float>(p);
+    case ElemType::Double:
+      return load<double>(p);
+    case ElemType::Int8:
+      return load<int8_t>(p);
+    case ElemType::Uint8:
+    case ElemType::Bool:
+      return load<uint8_t>(p);
+    case ElemType::Int16:
+      return load<int16_t>(p);
+    case ElemType::Uint16:
+      return load<uint16_t>(p);
+    case ElemType::Int32:
+      return load<int32_t>(p);
+    case ElemType::Uint32:
+      return load<uint32_t>(p);
+    case ElemType::Int64:
+      return static_cast<double>(load<int64_t>(p));
+    case ElemType::Uint64:
+      return static_cast<double>(load<uint64_t>(p));
+    case ElemType::Float16:
+    case ElemType::BFloat16:
+      return halfBits(t, load<uint16_t>(p));
+    default:
+      return 0;
   }
 }
 
@@ -75,8 +102,8 @@ bool decodeRaw(ElemType type, const char* data, size_t size, int64_t n, std::vec
 std::vector<float> readExternal(const std::string& model_path, const Initializer& init) {
   const auto dir = std::filesystem::path(model_path).parent_path();
   const auto file = dir / init.location;
-  const std::string what = "ONNX initializer '" + init.name + "' (external data '" +
-                           init.location + "')";
+  const std::string what =
+      "ONNX initializer '" + init.name + "' (external data '" + init.location + "')";
   const int width = sizeOf(init.type);
   if (width == 0) throw Error(what + ": unsupported element type");
   if (init.location.empty() || init.offset < 0) throw Error(what + ": bad external data entry");

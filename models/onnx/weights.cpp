@@ -33,7 +33,8 @@ class OnnxWeights : public WeightSource {
   std::optional<std::vector<float>> fromDerived(const DerivedWeight& d) const {
     if (d.kind == DerivedWeight::Kind::Values) return d.values;
     if (d.kind == DerivedWeight::Kind::Fill)
-      return std::vector<float>(static_cast<size_t>(d.count), d.values.empty() ? 0.0f : d.values[0]);
+      return std::vector<float>(static_cast<size_t>(d.count),
+                                d.values.empty() ? 0.0f : d.values[0]);
     std::vector<std::vector<float>> in;
     for (const std::string& s : d.sources) {
       auto v = source(s);

@@ -40,7 +40,8 @@ TEST(OnnxErrors, MissingFileAndDirectory) {
 }
 
 TEST(OnnxErrors, GarbageTruncatedAndEmpty) {
-  EXPECT_HAS(errorOf(writeBytes("this is not a protobuf at all \xff\xff\xff")), "not an ONNX model");
+  EXPECT_HAS(errorOf(writeBytes("this is not a protobuf at all \xff\xff\xff")),
+             "not an ONNX model");
   EXPECT_HAS(errorOf(writeBytes("")), "not an ONNX model");
   const std::string bytes = reluModel().m.SerializeAsString();
   EXPECT_HAS(errorOf(writeBytes(bytes.substr(0, bytes.size() / 2))), "not an ONNX model");

@@ -15,10 +15,10 @@ namespace {
 const char kNodeDir[] = "/usr/share/libonnx-testdata/data/node/";
 
 // The one op of the test model `name` (skips the test without the package).
-#define IMPORT_ONE(name, graph)                                                        \
-  const std::string path_ = std::string(kNodeDir) + name + "/model.onnx";              \
+#define IMPORT_ONE(name, graph)                                                          \
+  const std::string path_ = std::string(kNodeDir) + name + "/model.onnx";                \
   if (!std::filesystem::exists(path_)) GTEST_SKIP() << "libonnx-testdata not installed"; \
-  const Graph graph = importFile(path_, {});                                            \
+  const Graph graph = importFile(path_, {});                                             \
   ASSERT_FALSE(graph.ops().empty())
 
 using Shape = std::vector<int64_t>;

@@ -26,8 +26,10 @@ void setType(::onnx::ValueInfoProto* v, int type, const std::vector<DimSpec>* di
   auto* shape = t->mutable_shape();
   for (const DimSpec& d : *dims) {
     auto* dim = shape->add_dim();
-    if (std::holds_alternative<int64_t>(d)) dim->set_dim_value(std::get<int64_t>(d));
-    else dim->set_dim_param(std::get<std::string>(d));
+    if (std::holds_alternative<int64_t>(d))
+      dim->set_dim_value(std::get<int64_t>(d));
+    else
+      dim->set_dim_param(std::get<std::string>(d));
   }
 }
 }  // namespace
@@ -44,7 +46,8 @@ void ModelBuilder::output(const std::string& name, int type) {
   setType(v, type, nullptr);
 }
 
-void ModelBuilder::init(const std::string& name, std::vector<int64_t> dims, std::vector<float> values) {
+void ModelBuilder::init(const std::string& name, std::vector<int64_t> dims,
+                        std::vector<float> values) {
   auto* t = g().add_initializer();
   t->set_name(name);
   t->set_data_type(::onnx::TensorProto::FLOAT);

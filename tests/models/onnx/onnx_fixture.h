@@ -25,7 +25,8 @@ struct ModelBuilder {
   void init(const std::string& name, std::vector<int64_t> dims, std::vector<float> values = {});
   void initInts(const std::string& name, std::vector<int64_t> dims, std::vector<int64_t> values);
   // An external-data initializer stored in `location` (relative to the model file).
-  void initExternal(const std::string& name, std::vector<int64_t> dims, const std::string& location);
+  void initExternal(const std::string& name, std::vector<int64_t> dims,
+                    const std::string& location);
   ::onnx::NodeProto& node(const std::string& op, std::vector<std::string> in,
                           std::vector<std::string> out, const std::string& name = "");
   // Writes the model to a fresh temp file; returns its path.

@@ -13,7 +13,7 @@ namespace {
 
 struct Fixture {
   const char* file;
-  int64_t macs;         // expected.json "macs"
+  int64_t macs;          // expected.json "macs"
   int64_t initializers;  // expected.json "initializer_elements"
 };
 
@@ -31,7 +31,8 @@ void dump(const Graph& g) {
 
 TEST_P(OnnxFixtures, MacsMatchTorch) {
   const Fixture& f = GetParam();
-  const Graph g = importFile(std::string(TESSEL_SOURCE_DIR) + "/tests/models/data/onnx/" + f.file, {});
+  const Graph g =
+      importFile(std::string(TESSEL_SOURCE_DIR) + "/tests/models/data/onnx/" + f.file, {});
   if (std::getenv("TESSEL_ONNX_DUMP")) dump(g);
   EXPECT_EQ(g.totalMacs(), f.macs);
   // Every initializer is a Weight; the importer adds a few constants (scalars, folded shapes).
@@ -40,18 +41,17 @@ TEST_P(OnnxFixtures, MacsMatchTorch) {
   for (const std::string& w : g.warnings) EXPECT_EQ(w.find("generic"), std::string::npos) << w;
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Torch, OnnxFixtures,
-    ::testing::Values(Fixture{"mobilenet_v2.onnx", 300774272, 3487816},
-                      Fixture{"resnet18.onnx", 1814073344, 11684712},
-                      Fixture{"shufflenet_v2_x0_5.onnx", 40476448, 1362816},
-                      Fixture{"vit_b_16.onnx", 17563828224, 86567656},
-                      Fixture{"tiny_gpt.onnx", 1900544, 134144},
-                      Fixture{"tiny_llama_block.onnx", 622592, 37760}),
-    [](const auto& info) {
-      std::string n = info.param.file;
-      return n.substr(0, n.find('.'));
-    });
+INSTANTIATE_TEST_SUITE_P(Torch, OnnxFixtures,
+                         ::testing::Values(Fixture{"mobilenet_v2.onnx", 300774272, 3487816},
+                                           Fixture{"resnet18.onnx", 1814073344, 11684712},
+                                           Fixture{"shufflenet_v2_x0_5.onnx", 40476448, 1362816},
+                                           Fixture{"vit_b_16.onnx", 17563828224, 86567656},
+                                           Fixture{"tiny_gpt.onnx", 1900544, 134144},
+                                           Fixture{"tiny_llama_block.onnx", 622592, 37760}),
+                         [](const auto& info) {
+                           std::string n = info.param.file;
+                           return n.substr(0, n.find('.'));
+                         });
 
 }  // namespace
 }  // namespace tessel::models::onnx

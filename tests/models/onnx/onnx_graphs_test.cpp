@@ -251,8 +251,7 @@ TEST(OnnxGraphs, LayoutOpsRunOnTheAccelerator) {
   EXPECT_EQ(slices[1]->layout.axis, 1);
   for (const Op& op : g.ops()) EXPECT_TRUE(op.layout.on_accelerator) << op.name;
   ASSERT_EQ(opsOf(g, OpKind::Concat).size(), 1u);
-  EXPECT_EQ(g.tensor(opsOf(g, OpKind::Concat)[0]->outputs[0]).shape,
-            (std::vector<int64_t>{6, 2}));
+  EXPECT_EQ(g.tensor(opsOf(g, OpKind::Concat)[0]->outputs[0]).shape, (std::vector<int64_t>{6, 2}));
 }
 
 TEST(OnnxGraphs, GatherOnATableIsAnEmbedding) {
