@@ -30,18 +30,31 @@ TEST(GeluPattern, ErfFormInEveryAssociationOrder) {
   }
 }
 
-TEST(GeluPattern, TanhFormWithPowOrProducts) {
-  for (bool cube_by_pow : {false, true}) {
-    Decomposed d;
-    const int x = d.input("x");
-    d.op("after", OpKind::Relu, {geluTanh(d, "gelu", x, cube_by_pow)});
-    const Graph r = recognizePatterns(d.g);
-    expectSound(d.g, r);
-    ASSERT_EQ(r.ops().size(), 2u) << cube_by_pow;
-    EXPECT_EQ(opNamed(r, "gelu.out").kind, OpKind::Gelu);
-    EXPECT_TRUE(opNamed(r, "gelu.out").gelu_tanh);
-    EXPECT_EQ(opNamed(r, "gelu.out").inputs[0], 0);  // x, the first tensor
+TEST(GeluPattern, TanhFormWithPowOrProductsInAnyOrder) {
+  for (Cube cube : {Cube::Pow, Cube::XTimesSquare, Cube::KappaFirst}) {
+    for (Assoc assoc :
+         {Assoc::XBracketThenHalf, Assoc::XTimesHalfBracket, Assoc::HalfXTimesBracket}) {
+      SCOPED_TRACE(::testing::Message()
+                   << "cube " << static_cast<int>(cube) << " assoc " << static_cast<int>(assoc));
+      Decomposed d;
+      const int x = d.input("x");
+      d.op("after", OpKind::Relu, {geluTanh(d, "gelu", x, cube, assoc)});
+      const Graph r = recognizePatterns(d.g);
+      expectSound(d.g, r);
+      ASSERT_EQ(r.ops().size(), 2u);
+      EXPECT_EQ(opNamed(r, "gelu.out").kind, OpKind::Gelu);
+      EXPECT_TRUE(opNamed(r, "gelu.out").gelu_tanh);
+      EXPECT_EQ(opNamed(r, "gelu.out").inputs, std::vector<int>{x});
+    }
   }
+}
+
+TEST(GeluPattern, ATanhArgumentWithoutTheCubeIsLeftAlone) {
+  Decomposed d;
+  const int x = d.input("x");
+  geluTanh(d, "gelu", x, Cube::Pow, Assoc::HalfXTimesBracket);
+  d.consts->values_by_name["gelu.three"] = {2.0f};  // x^2: not GELU's polynomial
+  EXPECT_EQ(opList(recognizePatterns(d.g)), opList(d.g));
 }
 
 TEST(GeluPattern, AWrongConstantIsLeftAlone) {

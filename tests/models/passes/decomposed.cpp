@@ -105,36 +105,49 @@ int rmsNorm(Decomposed& d, const std::string& p, int x, const RmsNormSpec& spec)
   return mulW(d, p + ".gamma", n, d.b.weight(p + ".weight", {dim}), spec.swap);
 }
 
-int geluErf(Decomposed& d, const std::string& p, int x, Assoc assoc, bool mul_by_inverse,
-            float half) {
-  const int u = mul_by_inverse
-                    ? d.mul(p + ".scale", x, d.scalar(p + ".inv_sqrt2", 1.0f / std::sqrt(2.0f)))
-                    : d.elt(p + ".scale", "div", {x, d.scalar(p + ".sqrt2", std::sqrt(2.0f))});
-  const int e = d.elt(p + ".erf", "erf", {u});
-  const int bracket = d.add(p + ".one_plus", e, d.scalar(p + ".one", 1));
+namespace {
+
+// half * x * bracket in the given association; the root op is "<p>.out".
+int outerProduct(Decomposed& d, const std::string& p, int x, int bracket, Assoc assoc,
+                 float half = 0.5f) {
   const int h = d.scalar(p + ".half", half);
   switch (assoc) {
     case Assoc::XBracketThenHalf:  // torch.onnx's own export of nn.GELU
       return d.mul(p + ".out", d.mul(p + ".x_bracket", x, bracket), h);
     case Assoc::XTimesHalfBracket:
       return d.mul(p + ".out", x, d.mul(p + ".half_bracket", h, bracket));
-    case Assoc::HalfXTimesBracket:
+    case Assoc::HalfXTimesBracket:  // Hugging Face's 0.5 * x * (...)
       return d.mul(p + ".out", d.mul(p + ".half_x", h, x), bracket);
   }
   return -1;
 }
 
-int geluTanh(Decomposed& d, const std::string& p, int x, bool cube_by_pow) {
-  const int cube = cube_by_pow ? d.elt(p + ".cube", "pow", {x, d.scalar(p + ".three", 3)})
-                               : d.mul(p + ".cube", x, d.mul(p + ".square", x, x));
-  const int term = d.mul(p + ".kappa", d.scalar(p + ".c", 0.044715f), cube);
+}  // namespace
+
+int geluErf(Decomposed& d, const std::string& p, int x, Assoc assoc, bool mul_by_inverse,
+            float half) {
+  const int u = mul_by_inverse
+                    ? d.mul(p + ".scale", x, d.scalar(p + ".inv_sqrt2", 1.0f / std::sqrt(2.0f)))
+                    : d.elt(p + ".scale", "div", {x, d.scalar(p + ".sqrt2", std::sqrt(2.0f))});
+  const int e = d.elt(p + ".erf", "erf", {u});
+  return outerProduct(d, p, x, d.add(p + ".one_plus", e, d.scalar(p + ".one", 1)), assoc, half);
+}
+
+int geluTanh(Decomposed& d, const std::string& p, int x, Cube cube, Assoc assoc) {
+  const int c = d.scalar(p + ".c", 0.044715f);
+  int term = -1;
+  if (cube == Cube::Pow) {
+    term = d.mul(p + ".kappa", c, d.elt(p + ".cube", "pow", {x, d.scalar(p + ".three", 3)}));
+  } else if (cube == Cube::XTimesSquare) {
+    term = d.mul(p + ".kappa", c, d.mul(p + ".cube", x, d.mul(p + ".square", x, x)));
+  } else {
+    term = d.mul(p + ".kappa", d.mul(p + ".cx2", d.mul(p + ".cx", c, x), x), x);
+  }
   const int inner = d.add(p + ".inner", x, term);
   const float beta = static_cast<float>(std::sqrt(2.0 / 3.14159265358979323846));
   const int arg = d.mul(p + ".beta", d.scalar(p + ".b", beta), inner);
   const int th = d.elt(p + ".tanh", "tanh", {arg});
-  const int bracket = d.add(p + ".one_plus", d.scalar(p + ".one", 1), th);
-  // HF: 0.5 * x * (...) = (0.5 * x) * bracket
-  return d.mul(p + ".out", d.mul(p + ".half_x", d.scalar(p + ".half", 0.5f), x), bracket);
+  return outerProduct(d, p, x, d.add(p + ".one_plus", d.scalar(p + ".one", 1), th), assoc);
 }
 
 }  // namespace tessel::models::testing

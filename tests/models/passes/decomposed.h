@@ -78,7 +78,9 @@ int rmsNorm(Decomposed& d, const std::string& p, int x, const RmsNormSpec& spec 
 enum class Assoc { XBracketThenHalf, XTimesHalfBracket, HalfXTimesBracket };
 int geluErf(Decomposed& d, const std::string& p, int x, Assoc assoc, bool mul_by_inverse,
             float half = 0.5f);
-// cube_by_pow: Pow(x, 3) (Hugging Face's GPT-2) or x * (x * x) (torch's exporter).
-int geluTanh(Decomposed& d, const std::string& p, int x, bool cube_by_pow);
+// How 0.044715 * x^3 is spelled: Pow(x, 3) (Hugging Face's GPT-2), c * (x * (x * x)) (torch's
+// exporter) or ((c * x) * x) * x.
+enum class Cube { Pow, XTimesSquare, KappaFirst };
+int geluTanh(Decomposed& d, const std::string& p, int x, Cube cube, Assoc assoc);
 
 }  // namespace tessel::models::testing

@@ -18,6 +18,7 @@ Graph withLayerNorm(const LayerNormSpec& spec, Decomposed& d) {
 
 TEST(LayerNormPattern, TorchExportFormBecomesOneOp) {
   Decomposed d;
+  d.b.layer = 3;
   const Graph g = withLayerNorm({}, d);
   const Graph r = recognizePatterns(g);
   expectSound(g, r);
@@ -25,6 +26,8 @@ TEST(LayerNormPattern, TorchExportFormBecomesOneOp) {
   const Op& ln = opNamed(r, "ln.beta");
   EXPECT_EQ(ln.kind, OpKind::LayerNorm);
   EXPECT_FLOAT_EQ(ln.eps, 1e-5f);
+  EXPECT_EQ(ln.layer, 3);
+  EXPECT_EQ(r.tensor(ln.outputs[0]).name, "ln.beta");  // the pattern's output tensor
   ASSERT_EQ(ln.inputs.size(), 3u);
   EXPECT_EQ(r.tensor(ln.inputs[0]).name, "fc1");
   EXPECT_EQ(r.tensor(ln.inputs[1]).name, "ln.weight");
