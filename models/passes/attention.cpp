@@ -81,6 +81,33 @@ const Op* scoreBehind(const Matcher& m, int t, const Op*& scale) {
   return nullptr;
 }
 
+// The ops from the score matmul to the softmax: [scale] then [mask], either optional.
+struct ScoreChain {
+  const Op* score = nullptr;
+  const Op* scale = nullptr;
+  const Op* mask = nullptr;
+  int masked = -1;  // the mask op's score-side input
+};
+
+ScoreChain chainBefore(const Matcher& m, const Op& softmax) {
+  ScoreChain c;
+  const Graph& g = m.graph();
+  c.score = scoreBehind(m, softmax.inputs[0], c.scale);
+  const int p = g.producerOf(softmax.inputs[0]);
+  if (c.score || p < 0) return c;
+  const Op& mask = g.op(p);
+  const bool where = mask.kind == OpKind::Elementwise && mask.elt.fn == "where";
+  if (mask.kind != OpKind::Add && !where) return c;
+  for (int in : mask.inputs) {
+    if ((c.score = scoreBehind(m, in, c.scale))) {
+      c.mask = &mask;
+      c.masked = in;
+      break;
+    }
+  }
+  return c;
+}
+
 }  // namespace
 
 std::optional<Match> findAttention(const Matcher& m, const Op& softmax) {
@@ -89,24 +116,9 @@ std::optional<Match> findAttention(const Matcher& m, const Op& softmax) {
   if (!context || context->attn.heads != 0 || context->inputs[0] != softmax.outputs[0])
     return std::nullopt;
   const Graph& g = m.graph();
-  const Op* scale = nullptr;
-  const Op* mask = nullptr;
-  int masked = -1;  // the mask op's score input
-  const Op* score = scoreBehind(m, softmax.inputs[0], scale);
-  const int p = g.producerOf(softmax.inputs[0]);
-  if (!score && p >= 0 && g.op(p).kind != OpKind::BatchMatMul) {
-    for (int in : g.op(p).inputs) {
-      if ((score = scoreBehind(m, in, scale))) {
-        mask = &g.op(p);
-        masked = in;
-        break;
-      }
-    }
-  }
+  const auto [score, scale, mask, masked] = chainBefore(m, softmax);
   // Folding changes what the score (and a mask kept) outputs: nothing else may read them.
   if (!score || g.consumersOf(score->outputs[0]).size() != 1) return std::nullopt;
-  const bool where = mask && mask->kind == OpKind::Elementwise && mask->elt.fn == "where";
-  if (mask && mask->kind != OpKind::Add && !where) return std::nullopt;
   const bool fold_mask = mask && isCausalMask(m, *mask, masked);
   if (!scale && !fold_mask) return std::nullopt;
   if (mask && !fold_mask && g.consumersOf(mask->outputs[0]).size() != 1) return std::nullopt;
@@ -128,16 +140,14 @@ std::optional<Match> findAttention(const Matcher& m, const Op& softmax) {
   match.replaced.emplace(score->id, first);
   // The ops after the score now read the matmul's output directly.
   Op probs = softmax;
-  if (mask) {
-    match.ops.push_back(mask->id);
-    if (!fold_mask) {
-      Op kept = *mask;
-      for (int& in : kept.inputs) in = in == masked ? score->outputs[0] : in;
-      match.replaced.emplace(mask->id, kept);
-    }
-  }
   probs.inputs[0] = mask && !fold_mask ? mask->outputs[0] : score->outputs[0];
   match.replaced.emplace(softmax.id, probs);
+  if (mask) match.ops.push_back(mask->id);
+  if (mask && !fold_mask) {
+    Op kept = *mask;
+    for (int& in : kept.inputs) in = in == masked ? score->outputs[0] : in;
+    match.replaced.emplace(mask->id, kept);
+  }
   return match;
 }
 
