@@ -52,6 +52,7 @@ bench: deps
 	./$(BUILD)/bench/bench_systemc
 	./$(BUILD)/bench/bench_pe_grid
 	./$(BUILD)/bench/bench_serve
+	./$(BUILD)/bench/bench_models
 	bash bench/sweep_bench.sh $(BUILD)
 
 format:

@@ -1,4 +1,5 @@
 // tessel workload NAME: the op list with shapes and MACs, as a table or JSON.
+#include <algorithm>
 #include <iomanip>
 #include <nlohmann/json.hpp>
 #include <ostream>
@@ -80,13 +81,21 @@ int workloadCommand(const WorkloadArgs& args, const std::string& json_path, std:
   }
   out << g.name << ": " << g.ops().size() << " ops, " << g.totalMacs() << " MACs, "
       << g.parameterCount() << " parameters\n";
-  out << std::left << std::setw(5) << "id" << std::setw(24) << "name" << std::setw(14) << "kind"
-      << std::setw(40) << "inputs" << std::setw(20) << "output" << std::right << std::setw(16)
-      << "MACs"
+  // Columns as wide as their longest entry, so long names ("layers.0.input_layernorm") and
+  // kinds never run into the next column.
+  size_t name_w = 4, kind_w = 4, in_w = 6;
+  for (const auto& op : g.ops()) {
+    name_w = std::max(name_w, op.name.size());
+    kind_w = std::max(kind_w, nameOf(op.kind).size());
+    in_w = std::max(in_w, inputsText(g, op).size());
+  }
+  const auto col = [](size_t w) { return std::setw(static_cast<int>(w + 2)); };
+  out << std::left << std::setw(5) << "id" << col(name_w) << "name" << col(kind_w) << "kind"
+      << col(in_w) << "inputs" << std::setw(20) << "output" << std::right << std::setw(16) << "MACs"
       << "\n";
   for (const auto& op : g.ops()) {
-    out << std::left << std::setw(5) << op.id << std::setw(24) << op.name << std::setw(14)
-        << nameOf(op.kind) << std::setw(40) << inputsText(g, op) << std::setw(20)
+    out << std::left << std::setw(5) << op.id << col(name_w) << op.name << col(kind_w)
+        << nameOf(op.kind) << col(in_w) << inputsText(g, op) << std::setw(20)
         << shapeText(g.tensor(op.outputs.at(0)).shape) << std::right << std::setw(16) << op.macs
         << "\n";
   }
