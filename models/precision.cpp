@@ -47,8 +47,8 @@ OpKind conversionKind(DType to) {
 bool keepsItsDType(const Graph& g, const Op& op, size_t input) {
   const Tensor& t = g.tensor(op.inputs[input]);
   // Token and position ids (and a gather's indices) stay int32 whatever the op computes in.
-  const bool ids = (op.kind == OpKind::Embedding && input == 0) ||
-                   (op.kind == OpKind::Gather && input == 1);
+  const bool ids =
+      (op.kind == OpKind::Embedding && input == 0) || (op.kind == OpKind::Gather && input == 1);
   return ids && t.dtype == DType::Int32;
 }
 
@@ -125,7 +125,7 @@ Graph retype(const Graph& g, const DTypeChoice& choice) {
   Graph out;
   out.name = g.name;
   out.warnings = g.warnings;
-  out.weight_values = g.weight_values;  // a model file's weights keep their names
+  out.weight_values = g.weight_values;             // a model file's weights keep their names
   std::vector<int> remap(g.tensors().size(), -1);  // old tensor -> new tensor as produced
   std::map<std::pair<int, DType>, int> converted;  // (new tensor, dtype) -> converted copy
   auto tensorFor = [&](int old_id, DType want) {

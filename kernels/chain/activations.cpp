@@ -27,9 +27,8 @@ OpChain& OpChain::sigmoid() {
 }
 
 OpChain& OpChain::silu() {
-  return push(Domain::Float, Domain::Float, false, "silu", [](Block& b) {
-    forRows(b, [&](float* x, int64_t) { detail::siluRow(x, b.cols); });
-  });
+  return push(Domain::Float, Domain::Float, false, "silu",
+              [](Block& b) { forRows(b, [&](float* x, int64_t) { detail::siluRow(x, b.cols); }); });
 }
 
 OpChain& OpChain::hardSwish() {

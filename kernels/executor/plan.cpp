@@ -47,9 +47,9 @@ std::vector<std::vector<int>> groupChains(const models::Graph& g, const Executor
 
 models::FuseRules executorFuseRules() {
   models::FuseRules r;
-  r.epilogue_kinds = {OpKind::Add,       OpKind::Relu,      OpKind::Gelu,       OpKind::BatchNorm,
-                      OpKind::Quantize,  OpKind::Dequantize, OpKind::Softmax,   OpKind::LayerNorm,
-                      OpKind::Mul,       OpKind::Sigmoid,   OpKind::Silu,       OpKind::HardSwish,
+  r.epilogue_kinds = {OpKind::Add,      OpKind::Relu,       OpKind::Gelu,    OpKind::BatchNorm,
+                      OpKind::Quantize, OpKind::Dequantize, OpKind::Softmax, OpKind::LayerNorm,
+                      OpKind::Mul,      OpKind::Sigmoid,    OpKind::Silu,    OpKind::HardSwish,
                       OpKind::RmsNorm};
   return r;
 }

@@ -35,8 +35,9 @@ bool sameShapes(const models::Graph& g, const Op& op) {
 void checkRunnable(const models::Graph& g, const Op& op) {
   switch (op.kind) {
     case OpKind::MoeRoute:
-      refuse(op, "does not route tokens: the graph's expert loads are expected counts, not a "
-                 "routing of real tokens (tessel run times them)");
+      refuse(op,
+             "does not route tokens: the graph's expert loads are expected counts, not a "
+             "routing of real tokens (tessel run times them)");
     case OpKind::Gather:
       if (op.moe.expert >= 0)
         refuse(op, "does not dispatch tokens to experts: expert " + std::to_string(op.moe.expert) +

@@ -129,7 +129,8 @@ Tensor binaryOp(const std::string& fn, const Tensor& a, const Tensor& b) {
                                       broadcastStrides(b.shape(), shape)};
   const float *pa = a.f32(), *pb = b.f32();
   float* po = out.f32();
-  forBroadcast(shape, st, [&](int64_t o, const int64_t* off) { po[o] = f(pa[off[0]], pb[off[1]]); });
+  forBroadcast(shape, st,
+               [&](int64_t o, const int64_t* off) { po[o] = f(pa[off[0]], pb[off[1]]); });
   return out;
 }
 

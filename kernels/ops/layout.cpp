@@ -105,10 +105,11 @@ Tensor gather(const Tensor& data, const Tensor& ids, int axis) {
   const int64_t m = ids.numel();
   for (int64_t j = 0; j < m; ++j) {
     int64_t id = ids.dtype() == DType::Int32 ? ids.i32()[j]
-                                              : static_cast<int64_t>(std::lround(ids.f32()[j]));
+                                             : static_cast<int64_t>(std::lround(ids.f32()[j]));
     if (id < 0) id += n;
     if (id < 0 || id >= n)
-      throw Error("gather: index " + std::to_string(id) + " outside [0, " + std::to_string(n) + ")");
+      throw Error("gather: index " + std::to_string(id) + " outside [0, " + std::to_string(n) +
+                  ")");
     for (int64_t o = 0; o < outer; ++o)
       std::memcpy(out.f32() + (o * m + j) * inner, data.f32() + (o * n + id) * inner,
                   static_cast<size_t>(inner) * sizeof(float));

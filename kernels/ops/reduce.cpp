@@ -27,8 +27,7 @@ double combine(const std::string& fn, double acc, double v) {
 
 }  // namespace
 
-Tensor reduce(const Tensor& x, const std::string& fn, const std::vector<int>& axes,
-              bool keepdims) {
+Tensor reduce(const Tensor& x, const std::string& fn, const std::vector<int>& axes, bool keepdims) {
   if (!x.isFloat()) throw Error("reduce: needs a float tensor");
   const size_t rank = x.shape().size();
   std::vector<bool> reduced(rank, axes.empty());
@@ -73,16 +72,15 @@ Tensor reduce(const Tensor& x, const std::string& fn, const std::vector<int>& ax
 Tensor rope(const Tensor& x, const models::RopeAttrs& a) {
   if (!x.isFloat() || x.rank() != 3) throw Error("rope: needs a float [B, S, *] tensor");
   const int64_t b = x.dim(0), s = x.dim(1), w = x.dim(2), half = a.rotary_dim / 2;
-  if (a.rotary_dim % 2 || a.rotary_dim > a.head_dim ||
-      a.col_offset + a.heads * a.head_dim > w)
+  if (a.rotary_dim % 2 || a.rotary_dim > a.head_dim || a.col_offset + a.heads * a.head_dim > w)
     throw Error("rope: rotary_dim or head columns do not fit the tensor");
   Tensor out = Tensor::fromFloats(x.shape(), std::vector<float>(x.f32(), x.f32() + x.numel()));
   // Angles in double, then cos/sin rounded once: the rotation itself is two FP32 products.
   std::vector<float> cs(static_cast<size_t>(s * half)), sn(cs.size());
   for (int64_t p = 0; p < s; ++p)
     for (int64_t i = 0; i < half; ++i) {
-      const double inv = std::pow(a.theta, -2.0 * static_cast<double>(i) /
-                                               static_cast<double>(a.rotary_dim));
+      const double inv =
+          std::pow(a.theta, -2.0 * static_cast<double>(i) / static_cast<double>(a.rotary_dim));
       const double ang = static_cast<double>(a.position_offset + p) * inv;
       cs[static_cast<size_t>(p * half + i)] = static_cast<float>(std::cos(ang));
       sn[static_cast<size_t>(p * half + i)] = static_cast<float>(std::sin(ang));

@@ -81,9 +81,11 @@ Tensor convDirect(const Tensor& x, const Tensor& w, const Tensor* bias, const mo
           float acc = bias ? bias->f32()[kk] : 0.0f;
           for (int64_t r = 0; r < c.r; ++r)
             for (int64_t s = 0; s < c.s; ++s) {
-              const int64_t iy = y * c.stride - c.pad + r * dil, ix = xx * c.stride - c.pad + s * dil;
+              const int64_t iy = y * c.stride - c.pad + r * dil,
+                            ix = xx * c.stride - c.pad + s * dil;
               if (iy < 0 || iy >= h || ix < 0 || ix >= wd) continue;  // zero padding
-              for (int64_t cc = 0; cc < cg; ++cc) acc += xAt(b, iy, ix, c0 + cc) * wAt(kk, cc, r, s);
+              for (int64_t cc = 0; cc < cg; ++cc)
+                acc += xAt(b, iy, ix, c0 + cc) * wAt(kk, cc, r, s);
             }
           float& o = cf ? out.f32()[((b * k + kk) * p + y) * q + xx]
                         : out.f32()[((b * p + y) * q + xx) * k + kk];

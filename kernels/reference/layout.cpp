@@ -54,11 +54,13 @@ void layout(const models::Graph& g, const models::Op& op,
       out[at(o)] = (*in[0])[at(flatten(idx, xs))];
     } else if (op.kind == models::OpKind::Concat) {
       size_t k = 0;  // the input this position falls in
-      while (idx[ax] >= g.tensor(op.inputs[k]).shape[ax]) idx[ax] -= g.tensor(op.inputs[k++]).shape[ax];
+      while (idx[ax] >= g.tensor(op.inputs[k]).shape[ax])
+        idx[ax] -= g.tensor(op.inputs[k++]).shape[ax];
       out[at(o)] = (*in[k])[at(flatten(idx, g.tensor(op.inputs[k]).shape))];
     } else {  // Gather: out index = data[:axis] + ids.shape + data[axis+1:]
       const Shape& ids = g.tensor(op.inputs.at(1)).shape;
-      Shape id_idx(idx.begin() + static_cast<long>(ax), idx.begin() + static_cast<long>(ax + ids.size()));
+      Shape id_idx(idx.begin() + static_cast<long>(ax),
+                   idx.begin() + static_cast<long>(ax + ids.size()));
       int64_t id = static_cast<int64_t>(std::llround((*in[1])[at(flatten(id_idx, ids))]));
       if (id < 0) id += xs[ax];
       Shape src(idx.begin(), idx.begin() + static_cast<long>(ax));
@@ -132,9 +134,11 @@ void poolChannelsFirst(const models::Graph& g, const models::Op& op, const std::
                        std::vector<double>& out) {
   const Shape& is = g.tensor(op.inputs.at(0)).shape;  // NCHW
   const int64_t n = is[0], c = is[1], h = is[2], w = is[3];
-  const bool global = op.kind == models::OpKind::GlobalAvgPool, mx = op.kind == models::OpKind::MaxPool;
+  const bool global = op.kind == models::OpKind::GlobalAvgPool,
+             mx = op.kind == models::OpKind::MaxPool;
   const models::PoolAttrs& a = op.pool;
-  const int64_t win = global ? h : a.window, stride = global ? 1 : a.stride, pad = global ? 0 : a.pad;
+  const int64_t win = global ? h : a.window, stride = global ? 1 : a.stride,
+                pad = global ? 0 : a.pad;
   const int64_t p = global ? 1 : (h + 2 * pad - win) / stride + 1;
   const int64_t q = global ? 1 : (w + 2 * pad - win) / stride + 1;
   const int64_t win_w = global ? w : a.window;

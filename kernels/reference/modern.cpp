@@ -87,7 +87,9 @@ void elementwiseExt(const models::Graph& g, const models::Op& op,
                     const std::vector<const std::vector<double>*>& in, std::vector<double>& out) {
   const Shape& os = g.tensor(op.outputs.at(0)).shape;
   out.assign(at(count(os)), 0.0);
-  const std::string fn = op.kind == OpKind::Mul ? "mul" : op.kind == OpKind::Add ? "add" : op.elt.fn;
+  const std::string fn = op.kind == OpKind::Mul   ? "mul"
+                         : op.kind == OpKind::Add ? "add"
+                                                  : op.elt.fn;
   for (int64_t o = 0; o < count(os); ++o) {
     const Shape idx = unflatten(o, os);
     auto arg = [&](size_t i) {
@@ -111,7 +113,8 @@ void rmsNorm(const models::Graph& g, const models::Op& op,
     double ss = 0.0;
     for (int64_t c = 0; c < n; ++c) ss += x[r * at(n) + at(c)] * x[r * at(n) + at(c)];
     const double inv = 1.0 / std::sqrt(ss / static_cast<double>(n) + static_cast<double>(op.eps));
-    for (int64_t c = 0; c < n; ++c) out[r * at(n) + at(c)] = x[r * at(n) + at(c)] * inv * (*in[1])[at(c)];
+    for (int64_t c = 0; c < n; ++c)
+      out[r * at(n) + at(c)] = x[r * at(n) + at(c)] * inv * (*in[1])[at(c)];
   }
 }
 
@@ -144,8 +147,8 @@ void reduce(const models::Graph& g, const models::Op& op, const std::vector<doub
   for (int a : op.reduce.axes) red[at(a)] = true;
   for (size_t i = 0; i < s.size(); ++i)
     if (red[i]) kept[i] = 1;
-  const double init = f == "max"   ? -std::numeric_limits<double>::infinity()
-                      : f == "min" ? std::numeric_limits<double>::infinity()
+  const double init = f == "max"    ? -std::numeric_limits<double>::infinity()
+                      : f == "min"  ? std::numeric_limits<double>::infinity()
                       : f == "prod" ? 1.0
                                     : 0.0;
   out.assign(at(count(kept)), init);
@@ -154,11 +157,16 @@ void reduce(const models::Graph& g, const models::Op& op, const std::vector<doub
     const int64_t o = broadcastOffset(unflatten(i, s), kept);
     double& acc = out[at(o)];
     const double v = x[at(i)];
-    if (f == "max") acc = std::max(acc, v);
-    else if (f == "min") acc = std::min(acc, v);
-    else if (f == "prod") acc *= v;
-    else if (f == "l2" || f == "sumsquare") acc += v * v;
-    else acc += v;
+    if (f == "max")
+      acc = std::max(acc, v);
+    else if (f == "min")
+      acc = std::min(acc, v);
+    else if (f == "prod")
+      acc *= v;
+    else if (f == "l2" || f == "sumsquare")
+      acc += v * v;
+    else
+      acc += v;
     ++n[at(o)];
   }
   for (size_t o = 0; o < out.size(); ++o) {

@@ -19,6 +19,10 @@ bool isCandidate(OpKind k) {
     case OpKind::Softmax:
     case OpKind::LayerNorm:
     case OpKind::Gelu:
+    case OpKind::RmsNorm:
+    case OpKind::Silu:
+    case OpKind::Sigmoid:
+    case OpKind::HardSwish:
       return true;
     default:
       return false;

@@ -40,9 +40,10 @@ struct SearchResult {
 };
 
 // Candidates are the ops whose dtype decides their arithmetic: GEMMs and nonlinear ops (softmax,
-// layer norm, GELU); glue ops (embedding, add, relu, pooling, batch norm) stay FP32. Each probe
-// runs only the graph suffix from its first lowered op, fed with the reference's activations.
-// Throws ConfigError for the KL metric on a model without logits, or a non-positive tolerance.
+// layer norm, GELU, RMSNorm, SiLU, sigmoid, hard swish); glue ops (embedding, add, relu, pooling,
+// batch norm) stay FP32. Each probe runs only the graph suffix from its first lowered op, fed with
+// the reference's activations. Throws ConfigError for the KL metric on a model without logits, or a
+// non-positive tolerance.
 SearchResult searchPrecision(const ReferenceRun& ref, WeightStore& weights,
                              const SearchOptions& options);
 

@@ -69,8 +69,8 @@ std::string WeightStore::key(const models::Graph& g, int id, const std::string& 
   for (int64_t d : t.shape) k += std::to_string(d) + ",";
   // A model file's weights are its own: keyed by the file (its source object), not a recipe.
   if (g.weight_values && t.role == models::TensorRole::Weight)
-    return k + "]file@" + std::to_string(reinterpret_cast<uintptr_t>(g.weight_values.get())) +
-           "|" + what;
+    return k + "]file@" + std::to_string(reinterpret_cast<uintptr_t>(g.weight_values.get())) + "|" +
+           what;
   return k + "]" + data_.recipe(g, id).str() + "|" + what;
 }
 

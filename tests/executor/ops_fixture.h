@@ -17,11 +17,11 @@ using models::detail::Builder;
 
 // Appends an op of `kind` reading `inputs`, with `set` filling its attributes; returns its output.
 int emitOp(Builder& b, const std::string& name, models::OpKind kind, std::vector<int> inputs,
-           std::vector<int64_t> out_shape,
-           const std::function<void(models::Op&)>& set = {});
+           std::vector<int64_t> out_shape, const std::function<void(models::Op&)>& set = {});
 
 // FP32 executor vs the double reference: for every tensor the executor writes, rel L2 <= tol and
-// max |error| <= tol * max |reference| (-inf entries must be -inf in both). Returns the worst rel L2.
+// max |error| <= tol * max |reference| (-inf entries must be -inf in both). Returns the worst rel
+// L2.
 double expectMatchesDouble(const models::Graph& g, double tol, bool fuse = false);
 
 // The values the FP32 executor writes for tensor `name` (unfused run).

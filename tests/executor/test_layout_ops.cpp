@@ -19,8 +19,9 @@ TEST(LayoutOps, CopiesAreExact) {
   models::Graph g;
   Builder b{g, DType::FP32};
   const int x = b.input("x", {2, 3, 4, 5}, DType::FP32);
-  emitOp(b, "t", OpKind::Transpose, {x}, {4, 2, 5, 3},
-         [](models::Op& op) { op.layout.perm = {2, 0, 3, 1}; });
+  emitOp(b, "t", OpKind::Transpose, {x}, {4, 2, 5, 3}, [](models::Op& op) {
+    op.layout.perm = {2, 0, 3, 1};
+  });
   emitOp(b, "s", OpKind::Slice, {x}, {2, 3, 2, 5}, [](models::Op& op) {
     op.layout.axis = 2;
     op.layout.start = 1;
@@ -34,9 +35,8 @@ TEST(LayoutOps, CopiesAreExact) {
     op.layout.step = -3;
   });
   const int y = b.input("y", {2, 2, 4, 5}, DType::FP32);
-  emitOp(b, "c", OpKind::Concat, {x, y, x}, {2, 8, 4, 5}, [](models::Op& op) {
-    op.layout.axis = 1;
-  });
+  emitOp(b, "c", OpKind::Concat, {x, y, x}, {2, 8, 4, 5},
+         [](models::Op& op) { op.layout.axis = 1; });
   const int ids = b.input("ids", {2, 3}, DType::Int32);
   emitOp(b, "g0", OpKind::Gather, {x, ids}, {2, 3, 3, 4, 5},
          [](models::Op& op) { op.layout.axis = 0; });

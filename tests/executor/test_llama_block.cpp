@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "kernels/validation/precision_search.h"
 #include "kernels/validation/validate.h"
 #include "ops_fixture.h"
 
@@ -25,9 +26,8 @@ int rmsNorm(Builder& b, const std::string& name, int x) {
 }
 
 int rope(Builder& b, const std::string& name, int x, int64_t heads, int64_t pos) {
-  return emitOp(b, name, OpKind::Rope, {x}, b.shape(x), [&](models::Op& op) {
-    op.rope = {heads, kHd, kHd, 0, pos, 10000.0, false};
-  });
+  return emitOp(b, name, OpKind::Rope, {x}, b.shape(x),
+                [&](models::Op& op) { op.rope = {heads, kHd, kHd, 0, pos, 10000.0, false}; });
 }
 
 int attention(Builder& b, int q, int k, int v, int64_t s, int64_t t) {
@@ -114,14 +114,14 @@ ValidationReport lowered(const models::Graph& g, DType d, bool fuse) {
   return validate(ref, lowerGraph(g, uniformPlan(d)), testing::opsStore(), o);
 }
 
-void expectFinite(const ValidationReport& r) {
+void expectFinite(const ValidationReport& r, const std::string& label) {
   for (const OpReport& o : r.ops) {
     if (!o.compared) continue;
     EXPECT_EQ(o.error.nonfinite, 0) << o.name;
     EXPECT_TRUE(std::isfinite(o.error.rel_l2)) << o.name;
   }
   EXPECT_TRUE(std::isfinite(r.output.error.rel_l2));
-  ::testing::Test::RecordProperty("output_rel_l2", std::to_string(r.output.error.rel_l2));
+  ::testing::Test::RecordProperty(label + "_rel_l2", std::to_string(r.output.error.rel_l2));
 }
 
 // INT8 bound 0.05 on the block output. A symmetric per-tensor INT8 tensor of roughly Gaussian
@@ -134,12 +134,12 @@ void expectFinite(const ValidationReport& r) {
 TEST(LlamaBlock, Int8PlanRunsWithBoundedError) {
   for (bool fuse : {false, true}) {
     const ValidationReport r = lowered(llamaBlock(6, 0), DType::Int8, fuse);
-    expectFinite(r);
+    expectFinite(r, fuse ? "prefill_fused" : "prefill");
     EXPECT_LE(r.output.error.rel_l2, 0.05) << "fuse " << fuse;
     EXPECT_GT(r.output.error.cosine, 0.99);
   }
   const ValidationReport d = lowered(llamaBlock(1, 5), DType::Int8, true);
-  expectFinite(d);
+  expectFinite(d, "decode");
   EXPECT_LE(d.output.error.rel_l2, 0.05);
 }
 
@@ -147,11 +147,23 @@ TEST(LlamaBlock, Int8PlanRunsWithBoundedError) {
 // give ~2e-3 and ~1.4e-2: bounds 1e-2 and 5e-2.
 TEST(LlamaBlock, HalfPrecisionPlansRun) {
   const ValidationReport h = lowered(llamaBlock(6, 0), DType::FP16, true);
-  expectFinite(h);
+  expectFinite(h, "fp16");
   EXPECT_LE(h.output.error.rel_l2, 1e-2);
   const ValidationReport bf = lowered(llamaBlock(6, 0), DType::BF16, true);
-  expectFinite(bf);
+  expectFinite(bf, "bf16");
   EXPECT_LE(bf.output.error.rel_l2, 5e-2);
+}
+
+// The mixed-precision search probes every candidate (GEMMs, RMSNorm, SiLU, softmax) of the block
+// and its plan meets the tolerance it was given.
+TEST(LlamaBlock, PrecisionSearchLowersWithinTolerance) {
+  const ReferenceRun ref = runReference(llamaBlock(6, 0), testing::opsStore());
+  SearchOptions o;
+  o.tolerance = 0.02;
+  const SearchResult r = searchPrecision(ref, testing::opsStore(), o);
+  EXPECT_EQ(r.ops.size(), 13u);  // 7 projections, score, context, softmax, 2 RMSNorms, SiLU
+  EXPECT_LE(r.error, 0.02);
+  EXPECT_FALSE(r.plan.ops.empty());
 }
 
 }  // namespace

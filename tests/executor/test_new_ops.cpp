@@ -50,11 +50,12 @@ TEST(NewOps, ActivationsAndElementwiseFunctions) {
   emitOp(b, "hardswish", OpKind::HardSwish, {x}, {3, 40});
   auto elt = [&](const std::string& fn, std::vector<int> in, float alpha = 0, float beta = 0,
                  const std::string& name = "") {
-    return emitOp(b, name.empty() ? fn : name, OpKind::Elementwise, std::move(in), {3, 40}, [&](models::Op& op) {
-      op.elt.fn = fn;
-      op.elt.alpha = alpha;
-      op.elt.beta = beta;
-    });
+    return emitOp(b, name.empty() ? fn : name, OpKind::Elementwise, std::move(in), {3, 40},
+                  [&](models::Op& op) {
+                    op.elt.fn = fn;
+                    op.elt.alpha = alpha;
+                    op.elt.beta = beta;
+                  });
   };
   for (const char* fn : {"exp", "erf", "tanh", "neg", "abs", "not", "cast"}) elt(fn, {x});
   const int pos = elt("sqrt", {sg});  // sigmoid > 0: sqrt, log, pow and reciprocal stay real
@@ -78,12 +79,10 @@ TEST(NewOps, RmsNormAndRope) {
   const int n = emitOp(b, "norm", OpKind::RmsNorm, {x, b.weight("norm.gamma", {64})}, {2, 5, 64},
                        [](models::Op& op) { op.eps = 1e-6f; });
   // Two heads of 16 from column 32 on, rotating 12 of each head (partial rotary, GPT-NeoX).
-  emitOp(b, "rope_half", OpKind::Rope, {n}, {2, 5, 64}, [](models::Op& op) {
-    op.rope = {2, 16, 12, 32, 3, 10000.0, false};
-  });
-  emitOp(b, "rope_inter", OpKind::Rope, {n}, {2, 5, 64}, [](models::Op& op) {
-    op.rope = {4, 16, 16, 0, 0, 500000.0, true};
-  });
+  emitOp(b, "rope_half", OpKind::Rope, {n}, {2, 5, 64},
+         [](models::Op& op) { op.rope = {2, 16, 12, 32, 3, 10000.0, false}; });
+  emitOp(b, "rope_inter", OpKind::Rope, {n}, {2, 5, 64},
+         [](models::Op& op) { op.rope = {4, 16, 16, 0, 0, 500000.0, true}; });
   testing::expectMatchesDouble(g, kTol);
 }
 
@@ -138,30 +137,40 @@ TEST(NewOps, UnsupportedOpsNameThemselves) {
       EXPECT_NE(std::string(e.what()).find(what), std::string::npos) << e.what();
     }
   };
-  refused([](Builder& b, int x) {
-    emitOp(b, "router", OpKind::MoeRoute, {x}, {4, 8}, [](models::Op& op) {
-      op.moe.experts = 8;
-      op.moe.top_k = 2;
-    });
-  }, "op 'router' (MoeRoute)");
-  refused([](Builder& b, int x) {
-    const int ids = b.input("ids", {3}, DType::Int32);
-    emitOp(b, "dispatch", OpKind::Gather, {x, ids}, {3, 8}, [](models::Op& op) {
-      op.layout.axis = 0;
-      op.moe.expert = 1;
-    });
-  }, "op 'dispatch' (Gather)");
-  refused([](Builder& b, int x) {
-    emitOp(b, "combine", OpKind::Elementwise, {x, x}, {4, 8},
-           [](models::Op& op) { op.elt.fn = "moe_combine"; });
-  }, "op 'combine' (Elementwise)");
-  refused([](Builder& b, int x) {
-    emitOp(b, "strange", OpKind::Elementwise, {x}, {4, 8},
-           [](models::Op& op) { op.elt.fn = "bessel"; });
-  }, "'bessel'");
-  refused([](Builder& b, int x) {
-    emitOp(b, "unpad", OpKind::Slice, {x}, {4, 6}, [](models::Op& op) { op.layout.axis = 1; });
-  }, "op 'unpad' (Slice)");
+  refused(
+      [](Builder& b, int x) {
+        emitOp(b, "router", OpKind::MoeRoute, {x}, {4, 8}, [](models::Op& op) {
+          op.moe.experts = 8;
+          op.moe.top_k = 2;
+        });
+      },
+      "op 'router' (MoeRoute)");
+  refused(
+      [](Builder& b, int x) {
+        const int ids = b.input("ids", {3}, DType::Int32);
+        emitOp(b, "dispatch", OpKind::Gather, {x, ids}, {3, 8}, [](models::Op& op) {
+          op.layout.axis = 0;
+          op.moe.expert = 1;
+        });
+      },
+      "op 'dispatch' (Gather)");
+  refused(
+      [](Builder& b, int x) {
+        emitOp(b, "combine", OpKind::Elementwise, {x, x}, {4, 8},
+               [](models::Op& op) { op.elt.fn = "moe_combine"; });
+      },
+      "op 'combine' (Elementwise)");
+  refused(
+      [](Builder& b, int x) {
+        emitOp(b, "strange", OpKind::Elementwise, {x}, {4, 8},
+               [](models::Op& op) { op.elt.fn = "bessel"; });
+      },
+      "'bessel'");
+  refused(
+      [](Builder& b, int x) {
+        emitOp(b, "unpad", OpKind::Slice, {x}, {4, 6}, [](models::Op& op) { op.layout.axis = 1; });
+      },
+      "op 'unpad' (Slice)");
 }
 
 }  // namespace

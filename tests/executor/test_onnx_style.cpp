@@ -28,7 +28,8 @@ int conv(Builder& b, const std::string& name, int x, ConvSpec c, bool cf) {
   const auto& s = b.shape(x);
   const int64_t n = s[0], h = cf ? s[2] : s[1], w = cf ? s[3] : s[2], ch = cf ? s[1] : s[3];
   const int64_t span = (c.r - 1) * c.dilation + 1;
-  const int64_t p = (h + 2 * c.pad - span) / c.stride + 1, q = (w + 2 * c.pad - span) / c.stride + 1;
+  const int64_t p = (h + 2 * c.pad - span) / c.stride + 1,
+                q = (w + 2 * c.pad - span) / c.stride + 1;
   const int wt = cf ? b.weight(name + ".weight", {c.k, ch / c.groups, c.r, c.r})
                     : b.weight(name + ".weight", {c.r, c.r, ch / c.groups, c.k});
   std::vector<int> in{x, wt};
@@ -37,8 +38,8 @@ int conv(Builder& b, const std::string& name, int x, ConvSpec c, bool cf) {
                 cf ? std::vector<int64_t>{n, c.k, p, q} : std::vector<int64_t>{n, p, q, c.k},
                 [&](models::Op& op) {
                   op.channels_first = cf;
-                  op.conv = {n, h, w, ch, c.k, c.r, c.r, c.stride, c.pad, p, q, c.groups,
-                             c.dilation};
+                  op.conv = {n,        h,     w, ch, c.k,      c.r,       c.r,
+                             c.stride, c.pad, p, q,  c.groups, c.dilation};
                   op.gemm = {c.groups, n * p * q, c.k / c.groups, ch / c.groups * c.r * c.r};
                 });
 }
