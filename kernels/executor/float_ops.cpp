@@ -49,8 +49,15 @@ Tensor poolChannelsFirst(const Op& op, const Tensor& x) {
   return transpose(op.kind == OpKind::MaxPool ? maxPool(nhwc, p) : avgPool(nhwc, p), {0, 3, 1, 2});
 }
 
-Tensor elementwise(const Op& op, const Inputs& in) {
+Tensor elementwise(const Op& op, const Inputs& in, const std::vector<int64_t>& out) {
   const std::string& fn = op.elt.fn;
+  if (isViewFn(fn)) {  // same values, the output's shape
+    Tensor y = *in.at(0);
+    y.reshape(out);
+    return y;
+  }
+  if (fn == "expand") return expandTo(*in.at(0), out);
+  if (fn == "resize") return resizeNearest(*in.at(0), out);
   if (fn == "where") return whereOp(*in.at(0), *in.at(1), *in.at(2));
   if (isBinaryFn(fn)) return binaryOp(fn, *in.at(0), *in.at(1));
   return unaryOp(fn, *in.at(0), op.elt.alpha, op.elt.beta);
@@ -70,7 +77,7 @@ Tensor compute(const models::Graph& g, const Op& op, const Inputs& in) {
     case OpKind::Mul:
       return binaryOp("mul", *in.at(0), *in.at(1));
     case OpKind::Elementwise:
-      return elementwise(op, in);
+      return elementwise(op, in, out);
     case OpKind::Rope:
       return rope(*in.at(0), op.rope);
     case OpKind::Gather:

@@ -30,7 +30,29 @@ bool sameShapes(const models::Graph& g, const Op& op) {
   return true;
 }
 
+void checkElementwise(const models::Graph& g, const Op& op) {
+  const std::string& fn = op.elt.fn;
+  const size_t n = op.inputs.size();
+  if (fn == "moe_combine")
+    refuse(op, "does not combine expert outputs: their tokens were never routed");
+  const bool known = isViewFn(fn) || fn == "expand" || fn == "resize" || fn == "where" ||
+                     isBinaryFn(fn) || isUnaryFn(fn);
+  if (!known) refuse(op, "has no kernel for elementwise function '" + fn + "'");
+  const bool arity = fn == "where"    ? n == 3
+                     : isBinaryFn(fn) ? n == 2
+                     : isUnaryFn(fn)  ? n == 1
+                                      : n >= 1;
+  if (!arity) refuse(op, "'" + fn + "' with " + std::to_string(n) + " inputs has no kernel");
+  if (isViewFn(fn) && g.tensor(op.inputs[0]).elements() != g.tensor(op.outputs.at(0)).elements())
+    refuse(op, "'" + fn + "' changes the element count");
+}
+
 }  // namespace
+
+bool isViewFn(const std::string& fn) {
+  return fn == "reshape" || fn == "flatten" || fn == "squeeze" || fn == "unsqueeze" ||
+         fn == "identity" || fn == "dropout";
+}
 
 void checkRunnable(const models::Graph& g, const Op& op) {
   switch (op.kind) {
@@ -50,18 +72,12 @@ void checkRunnable(const models::Graph& g, const Op& op) {
         refuse(op, "does not run a deployment's padding slice (tessel serve times it)");
       if (op.layout.step == 0) refuse(op, "cannot slice with step 0");
       break;
-    case OpKind::Elementwise: {
-      const std::string& fn = op.elt.fn;
-      if (fn == "moe_combine")
-        refuse(op, "does not combine expert outputs: their tokens were never routed");
-      if (fn != "where" && !isBinaryFn(fn) && !isUnaryFn(fn))
-        refuse(op, "has no kernel for elementwise function '" + fn + "'");
+    case OpKind::Elementwise:
+      checkElementwise(g, op);
       break;
-    }
     default:
       break;
   }
-  (void)g;
 }
 
 bool runsInFloat(const models::Graph& g, const Op& op) {

@@ -1,6 +1,8 @@
 // Internal to the executor: which ops it can run and which path each takes.
 #pragma once
 
+#include <string>
+
 #include "models/graph.h"
 
 namespace tessel::kernels {
@@ -15,6 +17,10 @@ void checkRunnable(const models::Graph& g, const models::Op& op);
 // batched matmuls of two activations, grouped/dilated/NCHW convolutions and NCHW pools).
 // Integer and low-precision tensors dequantize into it and are quantized or rounded out.
 bool runsInFloat(const models::Graph& g, const models::Op& op);
+
+// Elementwise functions that only relabel the shape (reshape, flatten, squeeze, unsqueeze,
+// identity, dropout at inference): copies of input 0.
+bool isViewFn(const std::string& fn);
 
 // Whether an op may anchor a fused chain: GEMM-like ops with a blocked kernel view.
 bool isBlockedAnchor(const models::Op& op);

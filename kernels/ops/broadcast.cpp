@@ -77,6 +77,7 @@ Unary unaryFn(const std::string& fn, float alpha, float beta) {
   if (fn == "abs") return [](float x) { return std::fabs(x); };
   if (fn == "reciprocal") return [](float x) { return 1.0f / x; };
   if (fn == "cast") return [](float x) { return x; };
+  if (fn == "scale") return [=](float x) { return x * alpha; };
   if (fn == "not") return [](float x) { return x == 0.0f ? 1.0f : 0.0f; };
   if (fn == "clip") return [=](float x) { return std::fmin(std::fmax(x, alpha), beta); };
   if (fn == "hardsigmoid")

@@ -24,7 +24,7 @@ Tensor binaryOp(const std::string& fn, const Tensor& a, const Tensor& b);
 Tensor whereOp(const Tensor& cond, const Tensor& x, const Tensor& y);
 // Unary function by name: sqrt, exp, log, erf, tanh, neg, abs, reciprocal, clip (alpha = min,
 // beta = max), hardsigmoid (alpha * x + beta clipped to [0, 1]), leakyrelu (alpha), not, cast
-// (a float copy), sigmoid, silu, hardswish. Throws Error on an unknown name.
+// (a float copy), scale (x * alpha), sigmoid, silu, hardswish. Throws Error on an unknown name.
 Tensor unaryOp(const std::string& fn, const Tensor& x, float alpha = 0.0f, float beta = 0.0f);
 bool isBinaryFn(const std::string& fn);
 bool isUnaryFn(const std::string& fn);

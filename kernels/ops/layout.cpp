@@ -4,6 +4,7 @@
 #include <cstring>
 #include <string>
 
+#include "kernels/ops/broadcast.h"
 #include "util/error.h"
 
 namespace tessel::kernels {
@@ -113,6 +114,33 @@ Tensor gather(const Tensor& data, const Tensor& ids, int axis) {
     for (int64_t o = 0; o < outer; ++o)
       std::memcpy(out.f32() + (o * m + j) * inner, data.f32() + (o * n + id) * inner,
                   static_cast<size_t>(inner) * sizeof(float));
+  }
+  return out;
+}
+
+Tensor expandTo(const Tensor& x, const std::vector<int64_t>& shape) {
+  const std::vector<int64_t> out = broadcastShape({x.shape(), shape});
+  return binaryOp("add", x, Tensor(out, DType::FP32));  // x + 0, broadcast
+}
+
+Tensor resizeNearest(const Tensor& x, const std::vector<int64_t>& shape) {
+  if (static_cast<int>(shape.size()) != x.rank() || !x.isFloat())
+    throw Error("resize: output rank differs from the input's");
+  Tensor out = Tensor::uninitialized(shape, DType::FP32);
+  const size_t rank = shape.size();
+  std::vector<int64_t> idx(rank, 0);
+  for (int64_t o = 0; o < out.numel(); ++o) {
+    int64_t rest = o, src = 0, stride = 1;
+    for (size_t ax = rank; ax-- > 0;) {
+      idx[ax] = rest % shape[ax];
+      rest /= shape[ax];
+    }
+    for (size_t ax = rank; ax-- > 0;) {
+      const int64_t in = x.dim(static_cast<int>(ax));
+      src += idx[ax] * in / shape[ax] * stride;
+      stride *= in;
+    }
+    out.f32()[o] = x.f32()[src];
   }
   return out;
 }

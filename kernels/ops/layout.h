@@ -17,5 +17,12 @@ Tensor concat(const std::vector<const Tensor*>& xs, int axis);
 // Rows of `data` along `axis` picked by `ids` (Int32, or float holding integers; negative ids
 // count from the end): shape data[:axis] + ids.shape + data[axis+1:]. Throws Error out of range.
 Tensor gather(const Tensor& data, const Tensor& ids, int axis);
+// x broadcast to `shape` (numpy rules; ONNX Expand).
+Tensor expandTo(const Tensor& x, const std::vector<int64_t>& shape);
+// Nearest-neighbour resize to `shape` of equal rank: output index o of an axis reads input
+// floor(o * in / out). For integer scale factors this is ONNX's default nearest mode (half_pixel
+// with round_prefer_floor, and asymmetric alike); the graph keeps no mode, so linear and cubic
+// resizes are not told apart.
+Tensor resizeNearest(const Tensor& x, const std::vector<int64_t>& shape);
 
 }  // namespace tessel::kernels

@@ -57,7 +57,8 @@ double unary(const models::Op& op, double x) {
   if (f == "neg") return -x;
   if (f == "abs") return std::fabs(x);
   if (f == "reciprocal") return 1.0 / x;
-  if (f == "cast") return x;
+  if (f == "cast" || f == "expand") return x;  // expand: the broadcast read is the whole op
+  if (f == "scale") return a * x;
   if (f == "not") return x == 0.0 ? 1.0 : 0.0;
   if (f == "clip") return std::min(std::max(x, a), b);
   if (f == "hardsigmoid") return std::min(std::max(a * x + b, 0.0), 1.0);
@@ -81,6 +82,18 @@ double binary(const std::string& f, double x, double y) {
   throw Error("double reference: no function '" + f + "'");
 }
 
+// Nearest neighbour: output index o of an axis reads input floor(o * in / out).
+void resizeNearest(const Shape& is, const Shape& os, const std::vector<double>& x,
+                   std::vector<double>& out) {
+  for (int64_t o = 0; o < count(os); ++o) {
+    Shape idx = unflatten(o, os);
+    for (size_t a = 0; a < idx.size(); ++a) idx[a] = idx[a] * is[a] / os[a];
+    int64_t src = 0;
+    for (size_t a = 0; a < idx.size(); ++a) src = src * is[a] + idx[a];
+    out[at(o)] = x[at(src)];
+  }
+}
+
 }  // namespace
 
 void elementwiseExt(const models::Graph& g, const models::Op& op,
@@ -90,6 +103,13 @@ void elementwiseExt(const models::Graph& g, const models::Op& op,
   const std::string fn = op.kind == OpKind::Mul   ? "mul"
                          : op.kind == OpKind::Add ? "add"
                                                   : op.elt.fn;
+  const bool view = fn == "reshape" || fn == "flatten" || fn == "squeeze" || fn == "unsqueeze" ||
+                    fn == "identity" || fn == "dropout";
+  if (view) {  // the same values in row-major order
+    out = *in.at(0);
+    return;
+  }
+  if (fn == "resize") return resizeNearest(g.tensor(op.inputs.at(0)).shape, os, *in.at(0), out);
   for (int64_t o = 0; o < count(os); ++o) {
     const Shape idx = unflatten(o, os);
     auto arg = [&](size_t i) {

@@ -44,7 +44,25 @@ TEST(LayoutOps, CopiesAreExact) {
   const int rows = b.input("rows", {4}, DType::Int32);
   emitOp(b, "g1", OpKind::Gather, {table, rows}, {4, 6},
          [](models::Op& op) { op.layout.axis = 0; });
+  auto fn = [](const char* name) { return [name](models::Op& op) { op.elt.fn = name; }; };
+  emitOp(b, "reshape", OpKind::Elementwise, {x}, {6, 20}, fn("reshape"));
+  const int col = b.input("col", {3, 1}, DType::FP32);
+  emitOp(b, "expand", OpKind::Elementwise, {col}, {2, 3, 4}, fn("expand"));
+  emitOp(b, "resize", OpKind::Elementwise, {x}, {2, 3, 8, 15}, fn("resize"));
   EXPECT_EQ(testing::expectMatchesDouble(g, 0.0), 0.0);
+}
+
+// Nearest resize by 2 repeats each input pixel in a 2 x 2 block.
+TEST(LayoutOps, ResizeNearestRepeatsPixels) {
+  models::Graph g;
+  Builder b{g, DType::FP32};
+  const int x = b.input("x", {1, 1, 2, 2}, DType::FP32);
+  emitOp(b, "up", OpKind::Elementwise, {x}, {1, 1, 4, 4},
+         [](models::Op& op) { op.elt.fn = "resize"; });
+  const Tensor in = *testing::opsStore().raw(g, x);
+  const std::vector<float> got = testing::runValues(g, "up");
+  for (int r = 0; r < 4; ++r)
+    for (int c = 0; c < 4; ++c) EXPECT_EQ(got[r * 4 + c], in.f32()[(r / 2) * 2 + c / 2]);
 }
 
 TEST(LayoutOps, BatchedMatmulBroadcastsBatchDims) {

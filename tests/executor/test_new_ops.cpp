@@ -66,6 +66,7 @@ TEST(NewOps, ActivationsAndElementwiseFunctions) {
   elt("clip", {x}, -0.5f, 0.7f);
   elt("hardsigmoid", {x}, 0.2f, 0.5f);
   elt("leakyrelu", {x}, 0.1f);
+  elt("scale", {x}, 8.0f);  // gemma's embedding scale sqrt(d)
   const int cond = elt("greater", {y, x}, 0, 0, "cond");
   emitOp(b, "where", OpKind::Elementwise, {cond, x, y}, {3, 40},
          [](models::Op& op) { op.elt.fn = "where"; });
