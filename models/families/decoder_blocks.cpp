@@ -92,13 +92,13 @@ int rmsNorm(Builder& b, const std::string& name, int x, float eps) {
   return b.emit(std::move(op), b.shape(x));
 }
 
-int gatedMlp(Builder& b, const DecoderSpec& s, const std::string& p, int x) {
+int gatedMlp(Builder& b, const DecoderSpec& s, const std::string& p, int x, int64_t width) {
   // phi3 stores gate and up as one [d, 2I] matrix; elementwise ops take no column views, so its
   // halves are two MatMuls with the same MACs and parameters.
   const std::string up_name = s.fused_gate_up ? p + ".gate_up_proj.up" : p + ".up_proj";
   const std::string gate_name = s.fused_gate_up ? p + ".gate_up_proj.gate" : p + ".gate_proj";
-  int up = linear(b, up_name, x, s.ffn, s.mlp_bias);
-  int gate = linear(b, gate_name, x, s.ffn, s.mlp_bias);
+  int up = linear(b, up_name, x, width, s.mlp_bias);
+  int gate = linear(b, gate_name, x, width, s.mlp_bias);
   Op act = makeOp(p + ".act", s.gelu ? OpKind::Gelu : OpKind::Silu, {gate});
   act.gelu_tanh = s.gelu_tanh;
   int a = b.emit(std::move(act), b.shape(gate));
@@ -113,7 +113,8 @@ int decoderBlock(Builder& b, const DecoderSpec& s, const Step& st, int i, int x,
   int a = attention(b, s, st, p + ".attn", rmsNorm(b, p + ".input_layernorm", x, s.eps));
   x = detail::add(b, p + ".attn.residual", x, a);
   int h = rmsNorm(b, p + ".post_attention_layernorm", x, s.eps);
-  int m = s.experts > 0 ? moe(b, s, p + ".moe", h, expert_load) : gatedMlp(b, s, p + ".mlp", h);
+  int m =
+      s.moeLayer(i) ? moe(b, s, p + ".moe", h, expert_load) : gatedMlp(b, s, p + ".mlp", h, s.ffn);
   return detail::add(b, p + ".mlp.residual", x, m);
 }
 

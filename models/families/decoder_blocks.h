@@ -23,10 +23,11 @@ int rmsNorm(detail::Builder& b, const std::string& name, int x, float eps);
 // x [B, S, d] -> the residual stream after block i.
 int decoderBlock(detail::Builder& b, const DecoderSpec& s, const Step& step, int i, int x,
                  const std::vector<double>& expert_load);
-// The gated MLP: up_proj, gate_proj, act, mul, down_proj (up first, so the gate GEMM's
-// epilogue can take act and mul). x [..., d] -> [..., d].
-int gatedMlp(detail::Builder& b, const DecoderSpec& s, const std::string& prefix, int x);
-// Mixture of experts on x [B, S, d] -> [B, S, d].
+// The gated MLP of intermediate size `width`: up_proj, gate_proj, act, mul, down_proj (up first,
+// so the gate GEMM's epilogue can take act and mul). x [..., d] -> [..., d].
+int gatedMlp(detail::Builder& b, const DecoderSpec& s, const std::string& prefix, int x,
+             int64_t width);
+// Mixture of experts on x [B, S, d] -> [B, S, d] (qwen2_moe: plus the gated shared expert).
 int moe(detail::Builder& b, const DecoderSpec& s, const std::string& prefix, int x,
         const std::vector<double>& expert_load);
 

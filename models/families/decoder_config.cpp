@@ -75,10 +75,11 @@ void readRope(const Fields& f, DecoderSpec& s) {
   }
 }
 
-// The family's own fields: biases, fusion, windows, experts.
+// The family's own fields: biases, fusion, windows.
 void readFamily(const Fields& f, const std::string& type, DecoderSpec& s) {
   const bool bias = (type == "llama" || type == "gemma") && f.flag("attention_bias", false);
-  s.qkv_bias = bias || type == "qwen2";  // Qwen2 always has q/k/v biases, no o_proj bias
+  const bool qwen2 = type == "qwen2" || type == "qwen2_moe";
+  s.qkv_bias = bias || qwen2;  // Qwen2 always has q/k/v biases, no o_proj bias
   s.o_bias = bias;
   s.mlp_bias = type == "llama" && f.flag("mlp_bias", false);
   if (type == "phi3") {
@@ -89,20 +90,12 @@ void readFamily(const Fields& f, const std::string& type, DecoderSpec& s) {
     s.fused_qkv = s.fused_gate_up = true;
   }
   if (type == "gemma") s.embed_scale = true;
-  if (type == "qwen2") {
+  if (qwen2) {
     f.accept("max_window_layers");
     f.accept("sliding_window");  // used only with use_sliding_window
     rejectIfSet(f, "use_sliding_window", "qwen2's per-layer sliding windows");
   } else if (type == "mistral" || type == "mixtral" || type == "phi3") {
     s.window = f.positiveOr("sliding_window", 0);
-  }
-  if (type == "mixtral") {
-    s.experts = f.positive("num_local_experts");
-    s.top_k = f.positive("num_experts_per_tok");
-    if (s.top_k > s.experts) {
-      f.fail("num_experts_per_tok", "num_experts_per_tok " + num(s.top_k) + " exceeds " +
-                                        "num_local_experts " + num(s.experts));
-    }
   }
 }
 
@@ -120,12 +113,12 @@ DecoderSpec parseDecoder(const Fields& f, const std::string& type, const std::st
   readActivation(f, type, s);
   readRope(f, s);
   readFamily(f, type, s);
+  readExperts(f, type, s);
   s.eps = static_cast<float>(f.number("rms_norm_eps", 1e-6));
   if (!(s.eps > 0)) f.fail("rms_norm_eps", "'rms_norm_eps' must be positive");
   s.tied = f.flag("tie_word_embeddings", type == "gemma");
   for (const char* k : {"qk_layernorm", "use_qk_norm", "qk_norm", "attn_logit_softcapping",
                         "final_logit_softcapping", "query_pre_attn_scalar", "layer_types",
-                        "num_experts", "moe_intermediate_size", "shared_expert_intermediate_size",
                         "attention_chunk_size", "no_rope_layers"}) {
     rejectIfSet(f, k, "changes the layers' math");
   }

@@ -13,8 +13,8 @@
 
 namespace tessel::models::hf {
 
-// llama, mistral, mixtral, qwen2, gemma, phi3: pre-norm decoder with RMSNorm, RoPE, GQA and a
-// gated MLP (dense or mixture of experts).
+// llama, mistral, mixtral, qwen2, qwen2_moe, gemma, phi3: pre-norm decoder with RMSNorm, RoPE,
+// GQA and a gated MLP (dense or mixture of experts).
 struct DecoderSpec {
   std::string name;  // the graph's model name ("llama-3.1-8b")
   int64_t vocab = 0, d = 0, layers = 0, heads = 0, kv_heads = 0, head_dim = 0, ffn = 0;
@@ -28,9 +28,16 @@ struct DecoderSpec {
   bool fused_gate_up = false;  // phi3: one gate_up_proj matrix
   bool gelu = false;           // GeGLU (gemma) instead of SwiGLU
   bool gelu_tanh = true;
-  bool embed_scale = false;        // gemma multiplies embeddings by sqrt(d)
-  int64_t experts = 0, top_k = 0;  // mixture of experts when experts > 0
-  std::vector<std::string> notes;  // for Graph::warnings (what is modeled approximately)
+  bool embed_scale = false;           // gemma multiplies embeddings by sqrt(d)
+  int64_t experts = 0, top_k = 0;     // mixture of experts when experts > 0
+  int64_t expert_ffn = 0;             // a routed expert's intermediate size
+  int64_t shared_ffn = 0;             // qwen2_moe: the sigmoid-gated shared expert (0 = none)
+  int64_t sparse_step = 1;            // qwen2_moe: layer i is MoE when (i + 1) % sparse_step == 0
+  std::vector<int64_t> dense_layers;  // qwen2_moe mlp_only_layers: dense MLP of ffn instead
+  std::vector<std::string> notes;     // for Graph::warnings (what is modeled approximately)
+
+  // Whether block i runs the mixture of experts (else the dense MLP of ffn).
+  bool moeLayer(int64_t i) const;
 };
 
 // gpt2, bert, vit: LayerNorm transformers with fused-QKV attention and a GELU MLP.
@@ -47,6 +54,8 @@ struct EncoderSpec {
 };
 
 DecoderSpec parseDecoder(const Fields& f, const std::string& model_type, const std::string& name);
+// The expert fields of mixtral and qwen2_moe (other families: rejects them when set).
+void readExperts(const Fields& f, const std::string& model_type, DecoderSpec& s);
 EncoderSpec parseEncoder(const Fields& f, const std::string& model_type, const std::string& name);
 
 Graph buildDecoder(const DecoderSpec& spec, const WorkloadOptions& options);

@@ -146,6 +146,21 @@ std::vector<std::string> Fields::texts(const std::string& key) const {
   return out;
 }
 
+std::vector<int64_t> Fields::indices(const std::string& key) const {
+  accept(key);
+  std::vector<int64_t> out;
+  if (!has(key)) return out;
+  const json& v = at(key);
+  if (!v.is_array()) fail(key, "'" + path(key) + "' must be an array (got " + typeName(v) + ")");
+  for (const json& e : v) {
+    if (!e.is_number_unsigned() || e.get<uint64_t>() > uint64_t{1} << 62) {
+      fail(key, "'" + path(key) + "' must hold non-negative integers (got " + e.dump() + ")");
+    }
+    out.push_back(e.get<int64_t>());
+  }
+  return out;
+}
+
 int64_t Fields::size(const std::string& key) const {
   accept(key);
   return has(key) ? static_cast<int64_t>(at(key).size()) : 0;

@@ -31,6 +31,8 @@ class Fields {
   std::string requiredText(const std::string& key) const;
   // The strings of an array field (e.g. "architectures"); empty when absent.
   std::vector<std::string> texts(const std::string& key) const;
+  // The non-negative integers of an array field (e.g. "mlp_only_layers"); empty when absent.
+  std::vector<int64_t> indices(const std::string& key) const;
   // Elements of an object or array field; 0 when absent.
   int64_t size(const std::string& key) const;
   // A nested object (e.g. "rope_scaling"); nullopt when absent or null.

@@ -12,8 +12,8 @@
 namespace tessel::models::hf {
 namespace {
 
-const std::vector<std::string> kDecoders = {"llama", "mistral", "mixtral",
-                                            "qwen2", "gemma",   "phi3"};
+const std::vector<std::string> kDecoders = {"llama",     "mistral", "mixtral", "qwen2",
+                                            "qwen2_moe", "gemma",   "phi3"};
 const std::vector<std::string> kEncoders = {"gpt2", "bert", "vit"};
 
 bool contains(const std::vector<std::string>& list, const std::string& s) {

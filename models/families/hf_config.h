@@ -1,7 +1,7 @@
-// Model families from a Hugging Face config.json: llama, mistral, mixtral, qwen2, gemma, phi3,
-// gpt2, bert, vit. The config's fields decide the graph (GQA/MQA, RoPE, RMSNorm, SwiGLU/GeGLU,
-// MoE, tied or separate LM head, biases); fields that change the math and are not modeled are
-// errors, never ignored.
+// Model families from a Hugging Face config.json: llama, mistral, mixtral, qwen2, qwen2_moe,
+// gemma, phi3, gpt2, bert, vit. The config's fields decide the graph (GQA/MQA, RoPE, RMSNorm,
+// SwiGLU/GeGLU, MoE, tied or separate LM head, biases); fields that change the math and are not
+// modeled are errors, never ignored.
 #pragma once
 
 #include <string>

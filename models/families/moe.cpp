@@ -1,5 +1,6 @@
-// Mixture of experts (mixtral): router, MoeRoute, one dispatch Gather + gated MLP per expert
-// with its expected share of the routed tokens, and a moe_combine of the gated outputs.
+// Mixture of experts (mixtral, qwen2_moe): router, MoeRoute, one dispatch Gather + gated MLP per
+// expert with its expected share of the routed tokens, a moe_combine of the gated outputs, and
+// (qwen2_moe) a shared expert on every token scaled by sigmoid(shared_expert_gate(x)).
 #include <utility>
 
 #include "models/families/decoder_blocks.h"
@@ -14,17 +15,25 @@ namespace {
 // An expert no token reaches runs nothing, but its matrices are still the model's parameters.
 void idleExpertWeights(Builder& b, const DecoderSpec& s, const std::string& p) {
   for (const char* proj : {".up_proj", ".gate_proj"}) {
-    b.weight(p + proj + ".weight", {s.d, s.ffn});
-    if (s.mlp_bias) b.weight(p + proj + ".bias", {s.ffn});
+    b.weight(p + proj + ".weight", {s.d, s.expert_ffn});
+    if (s.mlp_bias) b.weight(p + proj + ".bias", {s.expert_ffn});
   }
-  b.weight(p + ".down_proj.weight", {s.ffn, s.d});
+  b.weight(p + ".down_proj.weight", {s.expert_ffn, s.d});
   if (s.mlp_bias) b.weight(p + ".down_proj.bias", {s.d});
 }
 
-}  // namespace
+// The shared expert, a gated MLP of shared_ffn on all of x [B, S, d], times sigmoid of a
+// [d, 1] gate (no bias) broadcast over its columns.
+int sharedExpert(Builder& b, const DecoderSpec& s, const std::string& p, int x) {
+  int out = gatedMlp(b, s, p + ".shared_expert", x, s.shared_ffn);
+  int gate = detail::linear(b, p + ".shared_expert_gate", x, 1, false);
+  gate = detail::unary(b, p + ".shared_expert_gate.sigmoid", OpKind::Sigmoid, gate);
+  return b.emit(makeOp(p + ".shared_expert.gated", OpKind::Mul, {out, gate}), b.shape(out));
+}
 
-int moe(Builder& b, const DecoderSpec& s, const std::string& p, int x,
-        const std::vector<double>& expert_load) {
+// The routed experts: router, MoeRoute, dispatch + MLP per expert, moe_combine.
+int routed(Builder& b, const DecoderSpec& s, const std::string& p, int x,
+           const std::vector<double>& expert_load) {
   const int64_t tokens = b.g.tensor(x).elements() / s.d;  // T = B * S rows of [T, d]
   int logits = detail::linear(b, p + ".router", x, s.experts, false);
   Op route = makeOp(p + ".route", OpKind::MoeRoute, {logits});
@@ -47,9 +56,18 @@ int moe(Builder& b, const DecoderSpec& s, const std::string& p, int x,
     dispatch.layout.on_accelerator = true;
     dispatch.moe = {s.experts, s.top_k, e};
     int mine = b.emit(std::move(dispatch), {rows, s.d});
-    combine.inputs.push_back(gatedMlp(b, s, name, mine));
+    combine.inputs.push_back(gatedMlp(b, s, name, mine, s.expert_ffn));
   }
   return b.emit(std::move(combine), b.shape(x));
+}
+
+}  // namespace
+
+int moe(Builder& b, const DecoderSpec& s, const std::string& p, int x,
+        const std::vector<double>& expert_load) {
+  const int out = routed(b, s, p, x, expert_load);
+  if (s.shared_ffn == 0) return out;
+  return detail::add(b, p + ".shared_add", out, sharedExpert(b, s, p, x));
 }
 
 }  // namespace tessel::models::hf

@@ -57,7 +57,7 @@ TEST(FamiliesErrors, BadFields) {
               "num_attention_heads", "does not divide hidden_size 4096");
   expectField(edited(kLlama, "\"model_type\": \"llama\"", "\"model_type\": \"llama4\""),
               "model_type",
-              "supported: llama, mistral, mixtral, qwen2, gemma, phi3, gpt2, bert, vit");
+              "supported: llama, mistral, mixtral, qwen2, qwen2_moe, gemma, phi3, gpt2, bert, vit");
   expectField(edited(kLlama, "\"rope_type\": \"llama3\"", "\"rope_type\": \"yarn\""),
               "rope_scaling.rope_type", "not modeled");
   expectField(edited(kLlama, "\"use_cache\": true", "\"quantization_config\": {\"bits\": 4}"),
