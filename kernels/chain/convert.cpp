@@ -130,7 +130,14 @@ OpChain& OpChain::iSoftmax(float input_scale) {
 }
 
 OpChain& OpChain::iLayerNorm(std::vector<float> gamma, std::vector<float> beta) {
-  const ILayerNorm ln(std::move(gamma), std::move(beta));
+  return iNorm(ILayerNorm(std::move(gamma), std::move(beta)));
+}
+
+OpChain& OpChain::iRmsNorm(std::vector<float> gamma) {
+  return iNorm(ILayerNorm::rms(std::move(gamma)));
+}
+
+OpChain& OpChain::iNorm(const ILayerNorm& ln) {
   push(Domain::Int32, Domain::Int32, true, "iLayerNorm", [ln](Block& b) {
     if (b.col0 != 0 || b.cols != b.total_cols)
       throw Error("OpChain: iLayerNorm needs blocks of whole rows");

@@ -23,6 +23,7 @@ namespace tessel::kernels {
 namespace detail {
 struct Block;
 }
+class ILayerNorm;
 
 enum class Domain : uint8_t { Float, Int32, Int8 };
 
@@ -64,6 +65,8 @@ class OpChain {
   OpChain& iSoftmax(float input_scale);
   // I-BERT integer-only layer norm (row-wise); output scales per column in outputQuant().
   OpChain& iLayerNorm(std::vector<float> gamma, std::vector<float> beta);
+  // I-BERT's layer norm without the mean: integer-only RMSNorm, output scales per column.
+  OpChain& iRmsNorm(std::vector<float> gamma);
 
   // Conversions.
   OpChain& quantize(QuantParams q);  // Float -> Int8, per tensor or per column; clips counted
@@ -89,6 +92,7 @@ class OpChain {
   struct Stage {
     std::function<void(detail::Block&)> run;
   };
+  OpChain& iNorm(const ILayerNorm& ln);  // the row-wise stage of iLayerNorm and iRmsNorm
   OpChain& push(Domain need, Domain produce, bool whole_rows, const char* what,
                 std::function<void(detail::Block&)> run);
 

@@ -20,7 +20,8 @@ using models::OpKind;
 bool isConversion(OpKind k) { return k == OpKind::Quantize || k == OpKind::Dequantize; }
 
 bool isIbertKind(OpKind k) {
-  return k == OpKind::Gelu || k == OpKind::Softmax || k == OpKind::LayerNorm;
+  return k == OpKind::Gelu || k == OpKind::Softmax || k == OpKind::LayerNorm ||
+         k == OpKind::RmsNorm;
 }
 
 Tensor chainAlone(RunState& s, const Op& op) {

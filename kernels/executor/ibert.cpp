@@ -1,5 +1,5 @@
-// The integer-only (I-BERT) forms of GELU, softmax and LayerNorm, and the per-head application
-// of chains over attention scores.
+// The integer-only (I-BERT) forms of GELU, softmax, LayerNorm and RMSNorm, and the per-head
+// application of chains over attention scores.
 #include "kernels/ibert/ibert.h"
 
 #include <cstring>
@@ -44,6 +44,11 @@ BuiltChain ibertChain(RunState& s, const models::Op& op, const Flow& in, const C
     case models::OpKind::LayerNorm:
       c.chain.iLayerNorm(s.params(op.inputs.at(1), FloatFormat::FP32),
                          s.params(op.inputs.at(2), FloatFormat::FP32));
+      c.chain.requantize(makeRequant(c.chain.outputQuant({}).scale, out));  // per channel
+      c.out = {Domain::Int8, DType::Int8, out};
+      return c;
+    case models::OpKind::RmsNorm:
+      c.chain.iRmsNorm(s.params(op.inputs.at(1), FloatFormat::FP32));
       c.chain.requantize(makeRequant(c.chain.outputQuant({}).scale, out));  // per channel
       c.out = {Domain::Int8, DType::Int8, out};
       return c;

@@ -12,7 +12,8 @@ namespace {
 using models::OpKind;
 
 bool isIbertKind(OpKind k) {
-  return k == OpKind::Gelu || k == OpKind::Softmax || k == OpKind::LayerNorm;
+  return k == OpKind::Gelu || k == OpKind::Softmax || k == OpKind::LayerNorm ||
+         k == OpKind::RmsNorm;
 }
 
 // Each models::fuse group, cut at the first member the kernels cannot chain onto its anchor.

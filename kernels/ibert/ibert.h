@@ -67,6 +67,9 @@ class ISoftmax {
 class ILayerNorm {
  public:
   ILayerNorm(std::vector<float> gamma, std::vector<float> beta);
+  // The same datapath without the mean (RMSNorm: x / sqrt(mean(x^2)) * gamma, eps dropped as
+  // I-BERT drops LayerNorm's: it is far below one input step squared).
+  static ILayerNorm rms(std::vector<float> gamma);
   void run(const int32_t* x, int32_t* out, int64_t n) const;
   // Per-channel scales along the last axis, zero points 0, int32 range.
   QuantParams outputQuant() const;
@@ -77,6 +80,7 @@ class ILayerNorm {
   float norm_scale_ = 0.0f;        // S_y = sqrt(n) / 2^30
   std::vector<int64_t> bias_int_;  // floor(beta_c / (gamma_c S_y))
   std::vector<int32_t> sign_;      // sgn(gamma_c) (1 when gamma_c = 0)
+  bool center_ = true;             // subtract the row mean (LayerNorm) or not (RMSNorm)
 };
 
 // Tensor entry points. Inputs: Int32 or Int8 tensors with a per-tensor scale (Int8 values are

@@ -36,13 +36,20 @@ ILayerNorm::ILayerNorm(std::vector<float> gamma, std::vector<float> beta)
   }
 }
 
+ILayerNorm ILayerNorm::rms(std::vector<float> gamma) {
+  std::vector<float> zeros(gamma.size(), 0.0f);
+  ILayerNorm n(std::move(gamma), std::move(zeros));
+  n.center_ = false;
+  return n;
+}
+
 void ILayerNorm::run(const int32_t* x, int32_t* out, int64_t n) const {
   if (n != width())
     throw Error("ILayerNorm: row of " + std::to_string(n) + " values for " +
                 std::to_string(width()) + " channels");
   int64_t sum = 0;
   for (int64_t i = 0; i < n; ++i) sum += x[i];
-  const int64_t mean = floorDiv(2 * sum + n, 2 * n);  // round(sum / n)
+  const int64_t mean = center_ ? floorDiv(2 * sum + n, 2 * n) : 0;  // round(sum / n)
   int64_t max_dev = 0;
   for (int64_t i = 0; i < n; ++i) {
     const int64_t dev = x[i] - mean;

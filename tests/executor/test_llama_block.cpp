@@ -143,6 +143,20 @@ TEST(LlamaBlock, Int8PlanRunsWithBoundedError) {
   EXPECT_LE(d.output.error.rel_l2, 0.05);
 }
 
+// I-BERT integer-only softmax and RMSNorm (integer_nonlinear) replace the float host path; the
+// block output's error stays within the same INT8 bound (their own errors, see test_ibert.cpp,
+// are below one INT8 output step).
+TEST(LlamaBlock, Int8IntegerOnlyNonlinearRuns) {
+  const models::Graph g = llamaBlock(6, 0);
+  const ReferenceRun ref = runReference(g, testing::opsStore());
+  ExecutorOptions o;
+  o.integer_nonlinear = true;
+  const ValidationReport r =
+      validate(ref, lowerGraph(g, uniformPlan(DType::Int8)), testing::opsStore(), o);
+  expectFinite(r, "ibert");
+  EXPECT_LE(r.output.error.rel_l2, 0.05);
+}
+
 // FP16 keeps 11 significant bits (u = 4.9e-4), BF16 8 (3.9e-3); a dozen roundings in quadrature
 // give ~2e-3 and ~1.4e-2: bounds 1e-2 and 5e-2.
 TEST(LlamaBlock, HalfPrecisionPlansRun) {

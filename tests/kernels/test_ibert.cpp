@@ -130,6 +130,37 @@ TEST(KernelsIBert, ILayerNormErrorBound) {
   EXPECT_THROW(ILayerNorm({1.0f}, {}), Error);
 }
 
+// Integer RMSNorm (the i-LayerNorm datapath without the mean): no rounded mean, so the only
+// errors are floor(sqrt(sum q^2)) (relative <= 1 / std_int), the floor of 2^31 / std_int
+// (relative <= std_int / 2^31) and the final shift (one output step, sqrt(n) / 2^30 |gamma|).
+// The bound is computed per row from those terms.
+TEST(KernelsIBert, IRmsNormErrorBound) {
+  const int n = 64;
+  std::vector<float> g = ref::randomFloats(n, 0.5f, 1.5f, 6);
+  g[2] = -0.8f;
+  std::mt19937 rng(7);
+  std::normal_distribution<double> nd(0.0, 1.0);
+  const ILayerNorm rms = ILayerNorm::rms(g);
+  for (int rep = 0; rep < 20; ++rep) {
+    std::vector<int32_t> q(n);
+    for (int32_t& v : q) v = static_cast<int32_t>(std::lround(nd(rng) * 40.0));
+    std::vector<int32_t> y(n);
+    rms.run(q.data(), y.data(), n);
+    double ss = 0.0;
+    for (int32_t v : q) ss += static_cast<double>(v) * v;
+    const double rms_q = std::sqrt(ss / n), std_int = std::floor(std::sqrt(ss));
+    const QuantParams out = rms.outputQuant();
+    for (int i = 0; i < n; ++i) {
+      const double want = q[static_cast<size_t>(i)] / rms_q * g[static_cast<size_t>(i)];
+      const double got =
+          y[static_cast<size_t>(i)] * static_cast<double>(out.scale[static_cast<size_t>(i)]);
+      const double bound = std::fabs(want) * (1.0 / std_int + std_int / 0x1p31) +
+                           2.0 * out.scale[static_cast<size_t>(i)];
+      EXPECT_LE(std::fabs(got - want), bound) << "row " << rep << " col " << i;
+    }
+  }
+}
+
 TEST(KernelsIBert, IExpShape) {
   const IExp e(0.01f);
   // exp(0) = 1 and halves every ln 2; floor(b / S) costs 0.27% at S = 0.01.
