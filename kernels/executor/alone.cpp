@@ -125,9 +125,10 @@ std::optional<int64_t> causalOffset(const models::Graph& g, int id) {
   for (int p = g.producerOf(id); p >= 0; p = g.producerOf(id)) {
     const Op& op = g.op(p);
     if (op.kind == OpKind::BatchMatMul) {
-      if (!op.attn.causal || !op.attn.transpose_b) return std::nullopt;
-      const std::vector<int64_t>& sh = g.tensor(op.outputs.at(0)).shape;  // [B, H, S, T]
-      return sh.at(3) - sh.at(2);
+      // A plain batched matmul (heads == 0) masks its [M, N] matrices whatever its operands.
+      if (!op.attn.causal || (op.attn.heads > 0 && !op.attn.transpose_b)) return std::nullopt;
+      const std::vector<int64_t>& sh = g.tensor(op.outputs.at(0)).shape;  // [..., S, T]
+      return sh.at(sh.size() - 1) - sh.at(sh.size() - 2);
     }
     if (!isConversion(op.kind)) return std::nullopt;
     id = op.inputs.at(0);
@@ -139,7 +140,9 @@ int64_t maskedEntries(const models::Graph& g, int id) {
   const models::Tensor& t = g.tensor(id);
   const std::optional<int64_t> off = causalOffset(g, id);
   if (t.dtype != DType::Int8 || !off) return 0;
-  const int64_t heads = t.shape.at(0) * t.shape.at(1), rows = t.shape.at(2), cols = t.shape.at(3);
+  const size_t rank = t.shape.size();
+  const int64_t rows = t.shape.at(rank - 2), cols = t.shape.at(rank - 1);
+  const int64_t heads = rows * cols > 0 ? t.elements() / (rows * cols) : 0;
   int64_t masked = 0;
   for (int64_t r = 0; r < rows; ++r) masked += std::max<int64_t>(0, cols - (r + *off + 1));
   return heads * masked;

@@ -2,6 +2,7 @@
 // real values (INT8 dequantized, FP16/BF16 as stored), and their result is rounded to the op's
 // float format or quantized at its calibrated INT8 scale: the host path of an accelerator with no
 // unit for them.
+#include <limits>
 #include <string>
 
 #include "kernels/executor/ops.h"
@@ -69,6 +70,20 @@ Tensor sliced(const Op& op, const Tensor& x, int64_t count) {
   return slice(x, op.layout.axis, start, op.layout.step, count);
 }
 
+// A numpy matmul with a score's scale and causal mask folded in (models/graph.h): each [M, N]
+// matrix as [S, T], entries j > i + N - M masked to -inf.
+Tensor scoreMatmul(const Op& op, const Tensor& a, const Tensor& b) {
+  Tensor y = batchedMatmul(a, b, op.attn.transpose_b);
+  const int64_t m = y.dim(-2), n = y.dim(-1);
+  float* v = y.f32();
+  for (int64_t i = 0; i < y.numel(); ++i) {
+    const int64_t r = (i / n) % m, c = i % n;
+    v[i] = op.attn.causal && c > r + n - m ? -std::numeric_limits<float>::infinity()
+                                           : v[i] * op.attn.scale;
+  }
+  return y;
+}
+
 Tensor compute(const models::Graph& g, const Op& op, const Inputs& in) {
   const std::vector<int64_t>& out = g.tensor(op.outputs.at(0)).shape;
   switch (op.kind) {
@@ -94,7 +109,7 @@ Tensor compute(const models::Graph& g, const Op& op, const Inputs& in) {
     case OpKind::Transpose:
       return transpose(*in.at(0), op.layout.perm);
     case OpKind::BatchMatMul:
-      return batchedMatmul(*in.at(0), *in.at(1), op.attn.transpose_b);
+      return scoreMatmul(op, *in.at(0), *in.at(1));
     case OpKind::Conv2d:
       return convDirect(*in.at(0), *in.at(1), in.size() > 2 ? in[2].get() : nullptr, op.conv,
                         op.channels_first);

@@ -71,8 +71,8 @@ Tensor widenToInt32(const Tensor& x) {
 }
 
 Tensor applyPerHead(const OpChain& chain, const Tensor& x) {
-  if (x.rank() != 4) throw Error("applyPerHead: needs a [B, H, S, T] tensor");
-  const int64_t heads = x.dim(0) * x.dim(1), s = x.dim(2), t = x.dim(3);
+  if (x.rank() < 2) throw Error("applyPerHead: needs a [..., S, T] tensor");
+  const int64_t s = x.dim(-2), t = x.dim(-1), heads = s * t > 0 ? x.numel() / (s * t) : 0;
   Tensor out(x.shape(), chain.outputDType(x.dtype()));
   out.quant = chain.outputQuant(x.quant);
   const int64_t in_bytes = s * t * elementBytes(x.dtype());

@@ -70,7 +70,7 @@ Flow flowOf(const Tensor& t);
 BuiltChain ibertChain(RunState& s, const models::Op& op, const Flow& in, const ChainSite& site);
 // INT8 values minus their zero point, as INT32 of the same scale: what I-BERT ops read.
 Tensor widenToInt32(const Tensor& x);
-// Applies `chain` to each [S, T] head matrix of a [B, H, S, T] tensor separately.
+// Applies `chain` to each [S, T] matrix of a [..., S, T] tensor separately.
 Tensor applyPerHead(const OpChain& chain, const Tensor& x);
 
 }  // namespace tessel::kernels

@@ -91,9 +91,10 @@ void batchedMatmul(const models::Graph& g, const models::Op& op,
     double s = 0.0;
     for (int64_t e = 0; e < k; ++e)
       s += (*in[0])[at(ab + i * k + e)] * (*in[1])[at(bb + (tb ? j * k + e : e * n + j))];
-    out[at(o)] = s;
+    // The score's scale and causal mask, with [M, N] as [S, T] (models/graph.h).
+    const bool masked = op.attn.causal && j > i + n - m;
+    out[at(o)] = masked ? -std::numeric_limits<double>::infinity() : op.attn.scale * s;
   }
-  (void)m;
 }
 
 void convGeneral(const models::Graph& g, const models::Op& op,

@@ -6,6 +6,7 @@
 // test_new_ops.cpp, while a transposed or mis-broadcast operand is an O(1) error.
 #include <gtest/gtest.h>
 
+#include "kernels/validation/validate.h"
 #include "ops_fixture.h"
 
 namespace tessel::kernels {
@@ -86,6 +87,51 @@ TEST(LayoutOps, BatchedMatmulBroadcastsBatchDims) {
     op.gemm = {6, 5, 4, 24};
   });
   testing::expectMatchesDouble(g, 1e-5);
+}
+
+// An exported attention (recognizePatterns folds its scale and causal mask into a plain batched
+// matmul, graph.h): [B, H, S, T] scores from [B, H, S, d] x [B, H, T, d]^T, softmax, context.
+models::Graph exportedAttention() {
+  models::Graph g;
+  g.name = "exported-attention";
+  Builder b{g, DType::FP32};
+  const int q = b.input("q", {1, 2, 3, 8}, DType::FP32);
+  const int k = b.input("k", {1, 2, 5, 8}, DType::FP32);
+  const int v = b.input("v", {1, 2, 5, 8}, DType::FP32);
+  const int s = emitOp(b, "score", OpKind::BatchMatMul, {q, k}, {1, 2, 3, 5}, [](models::Op& op) {
+    op.attn.heads = 0;
+    op.attn.transpose_b = true;
+    op.attn.causal = true;
+    op.attn.scale = 0.35f;
+    op.gemm = {2, 3, 5, 8};
+  });
+  const int p = emitOp(b, "probs", OpKind::Softmax, {s}, {1, 2, 3, 5});
+  emitOp(b, "context", OpKind::BatchMatMul, {p, v}, {1, 2, 3, 8}, [](models::Op& op) {
+    op.attn.heads = 0;
+    op.gemm = {2, 3, 8, 5};
+  });
+  return g;
+}
+
+TEST(LayoutOps, ExportedCausalAttentionMatchesDouble) {
+  testing::expectMatchesDouble(exportedAttention(), 1e-5);
+}
+
+// INT8: the mask must survive the scores' quantization (-inf clips to qmin): softmax re-masks
+// them, so the error stays at the INT8 level (a lost mask would leak probability to future keys,
+// an O(1) error) and the masked entries are not reported as clipping.
+TEST(LayoutOps, ExportedCausalAttentionInt8KeepsTheMask) {
+  const models::Graph g = exportedAttention();
+  const ReferenceRun ref = runReference(g, testing::opsStore());
+  const ValidationReport r =
+      validate(ref, lowerGraph(g, uniformPlan(DType::Int8)), testing::opsStore(), {});
+  EXPECT_LE(r.output.error.rel_l2, 0.05);
+  ::testing::Test::RecordProperty("output_rel_l2", std::to_string(r.output.error.rel_l2));
+  for (const OpReport& o : r.ops) {
+    if (o.name == "score") {
+      EXPECT_EQ(o.saturation.low, 0);
+    }
+  }
 }
 
 }  // namespace
