@@ -19,8 +19,9 @@ struct Value {
   std::vector<int64_t> shape;  // the value's own (ONNX) shape, always known once inferred
   ElemType type = ElemType::Undefined;
   bool inferred = false;
-  std::optional<std::vector<int64_t>> ints;  // known integer contents (shape arithmetic)
-  const Initializer* init = nullptr;         // an initializer (a Weight tensor when used)
+  std::optional<std::vector<int64_t>> ints;   // known integer contents (shape arithmetic)
+  std::optional<std::vector<double>> floats;  // known small float contents (Resize scales)
+  const Initializer* init = nullptr;          // an initializer (a Weight tensor when used)
   // The tessel tensor holding the data, -1 until materialized. A view (Reshape, Flatten, ...)
   // shares its source's tensor, whose shape may differ from `shape`.
   int tensor = -1;

@@ -129,14 +129,50 @@ bool convTranspose(Context& ctx, const Node& n) {
   return true;
 }
 
+// ConvTranspose: out = stride * (in - 1) + output_padding + span - pads, or output_shape.
+bool inferTransposedShape(Context& ctx, const Node& n) {
+  if (!ctx.in(n, 0).inferred || !ctx.in(n, 1).inferred) return false;
+  const Ints x = ctx.in(n, 0).shape, w = ctx.in(n, 1).shape;
+  if (x.size() < 3 || w.size() != x.size()) ctx.fail(n, "input and weight ranks differ");
+  const size_t spatial = x.size() - 2;
+  const Ints shape_attr = ctx.attrInts(n, "output_shape"),
+             extra = ctx.attrInts(n, "output_padding");
+  Ints out = {x[0], w[1] * ctx.attrInt(n, "group", 1)};
+  const std::string autopad = ctx.attrString(n, "auto_pad", "NOTSET");
+  for (size_t i = 0; i < spatial; ++i) {
+    if (shape_attr.size() == spatial) {
+      out.push_back(shape_attr[i]);
+      continue;
+    }
+    Window win = window(ctx, n, i, spatial, x[i + 2], w[i + 2]);
+    if (autopad == "SAME_UPPER" || autopad == "SAME_LOWER") {
+      out.push_back(x[i + 2] * win.stride);
+      continue;
+    }
+    const int64_t pad = extra.size() == spatial ? extra[i] : 0;
+    const int64_t span = (win.kernel - 1) * win.dilation + 1;
+    const int64_t size = win.stride * (x[i + 2] - 1) + pad + span - win.begin - win.end;
+    if (size < 0) ctx.fail(n, "the output would have a negative size");
+    out.push_back(size);
+  }
+  Value& v = ctx.values[n.outputs.at(0)];
+  v.shape = out;
+  v.inferred = true;
+  if (v.type == ElemType::Undefined) v.type = ctx.in(n, 0).type;
+  return true;
+}
+
 }  // namespace
 
 // Conv-like (weight input wi) and pooling (kernel_shape) output shapes, for values ONNX's own
 // inference left unknown.
 bool inferWindowShape(Context& ctx, const Node& n) {
+  if (n.op_type == "ConvTranspose") return inferTransposedShape(ctx, n);
   const bool pool = n.op_type == "MaxPool" || n.op_type == "AveragePool" || n.op_type == "LpPool";
   const size_t wi = n.op_type == "QLinearConv" ? 3 : 1;
   if (!ctx.in(n, 0).inferred || (!pool && !ctx.in(n, wi).inferred)) return false;
+  if (!pool && ctx.in(n, wi).shape.size() != ctx.in(n, 0).shape.size())
+    ctx.fail(n, "input and weight ranks differ");
   const Ints x = ctx.in(n, 0).shape;
   if (x.size() < 3) return false;
   const size_t spatial = x.size() - 2;
@@ -159,6 +195,12 @@ bool inferWindowShape(Context& ctx, const Node& n) {
   v.shape = out;
   v.inferred = true;
   if (v.type == ElemType::Undefined) v.type = ctx.in(n, 0).type;
+  if (n.outputs.size() > 1 && !n.outputs[1].empty()) {  // MaxPool's indices
+    Value& idx = ctx.values[n.outputs[1]];
+    idx.shape = out;
+    idx.inferred = true;
+    idx.type = ElemType::Int64;
+  }
   return true;
 }
 

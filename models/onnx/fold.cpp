@@ -129,7 +129,15 @@ void foldRange(Context& ctx, const Node& n) {
 
 void foldConstant(Context& ctx, const Node& n) {
   const Attribute* t = ctx.attr(n, "value");
-  if (t && t->tensor && !t->tensor->ints.empty()) {
+  if (t && t->tensor && !t->tensor->floats.empty()) {
+    Value& v = ctx.values[n.outputs[0]];
+    v.floats = t->tensor->floats;
+    if (!v.inferred) {
+      v.shape = t->tensor->dims;
+      v.inferred = true;
+    }
+    if (v.type == ElemType::Undefined) v.type = t->tensor->type;
+  } else if (t && t->tensor && !t->tensor->ints.empty()) {
     set(ctx, n, t->tensor->dims, t->tensor->ints, t->tensor->type);
   } else if (const Attribute* i = ctx.attr(n, "value_int")) {
     set(ctx, n, {}, {i->i});

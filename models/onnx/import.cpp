@@ -12,6 +12,12 @@
 namespace tessel::models::onnx {
 namespace {
 
+bool isIntegralType(ElemType t) {
+  return t == ElemType::Int64 || t == ElemType::Int32 || t == ElemType::Int8 ||
+         t == ElemType::Uint8 || t == ElemType::Int16 || t == ElemType::Uint16 ||
+         t == ElemType::Bool || t == ElemType::Uint32 || t == ElemType::Uint64;
+}
+
 constexpr int64_t kMaxIr = 8, kMaxOpset = 17;
 
 void checkVersions(const OnnxModel& m, const WorkloadOptions& o, Graph& g) {
@@ -80,7 +86,8 @@ void addInputs(Context& ctx) {
         throw ConfigError({ctx.model.path, 0, 0, "workload"},
                           "initializer '" + init.name + "' has a negative dimension");
     }
-    if (init.small) v.ints = init.small->ints;
+    if (init.small && isIntegralType(init.type)) v.ints = init.small->ints;
+    if (init.small && !init.small->floats.empty()) v.floats = init.small->floats;
   }
   for (const ValueInfo& in : ctx.model.inputs) {
     Value& v = ctx.values[in.name];

@@ -115,7 +115,7 @@ bool inferShape(Context& ctx, const Node& n) {
   }
   if (op == "MatMul" || op == "MatMulInteger") return matmul(ctx, n);
   if (op == "Conv" || op == "QLinearConv" || op == "ConvInteger" || op == "MaxPool" ||
-      op == "AveragePool")
+      op == "AveragePool" || op == "ConvTranspose")
     return inferWindowShape(ctx, n);
   if ((op == "GlobalAveragePool" || op == "GlobalMaxPool") && ready(ctx, n, 0)) {
     Ints shape = ctx.in(n, 0).shape;

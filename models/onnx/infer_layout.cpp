@@ -133,6 +133,43 @@ bool slice(Context& ctx, const Node& n) {
   return true;
 }
 
+// Pad (pads as attribute or constant input), Tile (constant repeats), Resize/Upsample (sizes,
+// or scales as constants).
+bool padTileResize(Context& ctx, const Node& n) {
+  if (!ready(ctx, n, 0)) return false;
+  Ints shape = ctx.in(n, 0).shape;
+  const size_t r = shape.size();
+  const std::string& op = n.op_type;
+  if (op == "Pad") {
+    Ints pads = ctx.attrInts(n, "pads");
+    if (ctx.has(n, 1)) {
+      if (!ctx.constInts(n, 1)) return false;
+      pads = *ctx.constInts(n, 1);
+    }
+    if (pads.size() != 2 * r || ctx.has(n, 3)) return false;
+    for (size_t i = 0; i < r; ++i) shape[i] += pads[i] + pads[i + r];
+  } else if (op == "Tile") {
+    auto reps = ctx.constInts(n, 1);
+    if (!reps || reps->size() != r) return false;
+    for (size_t i = 0; i < r; ++i) shape[i] *= (*reps)[i];
+  } else {
+    const size_t si = op == "Upsample" ? 1 : 2;
+    if (op == "Resize" && ctx.has(n, 3) && ctx.constInts(n, 3) &&
+        ctx.constInts(n, 3)->size() == r) {
+      shape = *ctx.constInts(n, 3);
+    } else if (ctx.has(n, si) && ctx.in(n, si).floats && ctx.in(n, si).floats->size() == r) {
+      for (size_t i = 0; i < r; ++i)
+        shape[i] = static_cast<int64_t>(static_cast<double>(shape[i]) * (*ctx.in(n, si).floats)[i]);
+    } else {
+      return false;
+    }
+  }
+  for (int64_t d : shape)
+    if (d < 0) ctx.fail(n, "the output would have a negative dimension " + shapeText(shape));
+  out(ctx, n, 0, shape, ctx.in(n, 0).type);
+  return true;
+}
+
 }  // namespace
 
 std::optional<std::vector<SliceRange>> sliceRanges(Context& ctx, const Node& n, const Ints& in) {
@@ -174,6 +211,18 @@ std::optional<std::vector<SliceRange>> sliceRanges(Context& ctx, const Node& n, 
 
 bool inferLayoutShape(Context& ctx, const Node& n) {
   const std::string& op = n.op_type;
+  if (op == "Gather" && ready(ctx, n, 0) && ready(ctx, n, 1)) {
+    const Ints& data = ctx.in(n, 0).shape;
+    const int ax = ctx.axis(n, ctx.attrInt(n, "axis", 0), data.size());
+    Ints shape(data.begin(), data.begin() + ax);
+    const Ints& idx = ctx.in(n, 1).shape;
+    shape.insert(shape.end(), idx.begin(), idx.end());
+    shape.insert(shape.end(), data.begin() + ax + 1, data.end());
+    out(ctx, n, 0, shape, ctx.in(n, 0).type);
+    return true;
+  }
+  if (op == "Pad" || op == "Tile" || op == "Resize" || op == "Upsample")
+    return padTileResize(ctx, n);
   if (op == "Reshape") return reshape(ctx, n);
   if (op == "Unsqueeze" || op == "Squeeze") return squeeze(ctx, n, op == "Unsqueeze");
   if (op.rfind("Reduce", 0) == 0) return reduce(ctx, n);

@@ -3,6 +3,7 @@
 #include <onnx/onnx_pb.h>
 #include <onnx/shape_inference/implementation.h>
 
+#include <algorithm>
 #include <climits>
 #include <filesystem>
 #include <fstream>
@@ -12,6 +13,7 @@
 
 #include "models/onnx/onnx_model.h"
 #include "models/onnx/tensor_data.h"
+#include "models/onnx/validate.h"
 #include "util/error.h"
 
 namespace tessel::models::onnx {
@@ -194,8 +196,44 @@ Initializer initializer(const ::onnx::TensorProto& t) {
       }
     }
   }
-  if (isIntegral(out.type)) out.small = small(t);
+  // Integer tensors (shape operands) and tiny float ones (Resize scales, Clip bounds).
+  if (isIntegral(out.type) || (elementCount(t) >= 0 && elementCount(t) <= 64)) out.small = small(t);
   return out;
+}
+
+// ONNX's own per-node check (input and output counts, attribute types, required attributes)
+// against the schema of the model's opset. libonnx's shape inference trusts these; a node
+// that fails them is malformed. Nodes of other domains or unknown ops are left to the importer.
+void verifyNodes(const std::string& path, const ::onnx::ModelProto& m) {
+  int64_t opset = 0;
+  for (const auto& o : m.opset_import())
+    if (o.domain().empty() || o.domain() == "ai.onnx") opset = o.version();
+  const auto* registry = ::onnx::OpSchemaRegistry::Instance();
+  for (int i = 0; i < m.graph().node_size(); ++i) {
+    const auto& n = m.graph().node(i);
+    if (!n.domain().empty() && n.domain() != "ai.onnx") continue;
+    const ::onnx::OpSchema* schema = registry->GetSchema(n.op_type(), static_cast<int>(opset), "");
+    if (!schema) continue;
+    try {
+      schema->Verify(n);
+    } catch (const std::exception& e) {
+      fail(path, "node '" + (n.name().empty() ? n.op_type() + "_" + std::to_string(i) : n.name()) +
+                     "' (" + n.op_type() + "): " + e.what());
+    }
+  }
+}
+
+// libonnx 1.12's Conv/ConvTranspose/pool inference indexes operand dims without checking their
+// ranks (a crash on a malformed model); tessel infers these ops itself (infer.cpp), so ONNX
+// sees them in a domain it does not know and leaves their outputs for tessel's rules.
+void deferWindowOps(::onnx::GraphProto& g) {
+  static const char* const kOps[] = {"Conv",    "ConvTranspose", "ConvInteger", "QLinearConv",
+                                     "MaxPool", "AveragePool",   "LpPool",      "MaxUnpool"};
+  for (auto& n : *g.mutable_node()) {
+    if (!n.domain().empty() && n.domain() != "ai.onnx") continue;
+    for (const char* op : kOps)
+      if (n.op_type() == op) n.set_domain("tessel.deferred");
+  }
 }
 
 void bindInputs(::onnx::GraphProto& g, const Bindings& b) {
@@ -222,6 +260,10 @@ void fillGraph(const ::onnx::GraphProto& g, OnnxModel& m) {
     for (const auto& a : n.attribute()) node.attributes[a.name()] = attribute(a);
     m.nodes.push_back(std::move(node));
   }
+}
+
+// Types and shapes after inference.
+void fillValues(const ::onnx::GraphProto& g, OnnxModel& m) {
   for (const auto& v : g.output()) m.outputs.push_back(valueInfo(v));
   for (const auto& v : g.value_info()) m.value_info[v.name()] = valueInfo(v);
   for (const auto& v : g.output()) m.value_info[v.name()] = valueInfo(v);
@@ -245,14 +287,23 @@ OnnxModel readModel(const std::string& path, const BindFn& bind) {
   m.inputs.clear();
   for (const auto& v : proto.graph().input())
     if (!is_init.count(v.name())) m.inputs.push_back(valueInfo(v));
-  try {
-    // error_mode 0: a node ONNX cannot infer keeps unknown outputs; tessel reports them by node.
-    ::onnx::ShapeInferenceOptions options(false, 0, true);
-    ::onnx::shape_inference::InferShapes(proto, ::onnx::OpSchemaRegistry::Instance(), options);
-  } catch (const std::exception&) {
-    // Inference is best effort; the importer's own propagation decides what is an error.
-  }
   fillGraph(proto.graph(), m);
+  // libonnx's inference divides by strides and indexes weight dims without checking them.
+  checkBeforeInference(m);
+  // ONNX 1.12 knows IR <= 8 and opsets <= 17: newer models get tessel's own shape rules only.
+  auto opset = m.opsets.find("");
+  if (m.ir_version <= 8 && (opset == m.opsets.end() || opset->second <= 17)) {
+    verifyNodes(path, proto);
+    deferWindowOps(*proto.mutable_graph());
+    try {
+      // error_mode 0: a node ONNX cannot infer keeps unknown outputs; tessel reports it by node.
+      ::onnx::ShapeInferenceOptions options(false, 0, true);
+      ::onnx::shape_inference::InferShapes(proto, ::onnx::OpSchemaRegistry::Instance(), options);
+    } catch (const std::exception&) {
+      // Inference is best effort; the importer's own propagation decides what is an error.
+    }
+  }
+  fillValues(proto.graph(), m);
   return m;
 }
 

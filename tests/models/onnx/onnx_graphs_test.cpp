@@ -302,5 +302,29 @@ TEST(OnnxGraphs, GemmTransposedAWithMatrixC) {
   EXPECT_EQ(g.ops()[2].kind, OpKind::Add);
 }
 
+// tessel infers Conv and pooling shapes itself (libonnx 1.12's inference of them crashes on
+// malformed operands), and what follows them: Pad and Resize with constant operands.
+// Conv 3x3 on 8x8 -> 6x6; Pad 1 on each side -> 8x8; Resize x2 -> 16x16; MaxPool 2/2 -> 8x8.
+TEST(OnnxGraphs, ShapesAfterConvPadResizePool) {
+  ModelBuilder b;
+  b.input("x", {int64_t{1}, int64_t{2}, int64_t{8}, int64_t{8}});
+  b.init("W", {4, 2, 3, 3});
+  b.initInts("pads", {8}, {0, 0, 1, 1, 0, 0, 1, 1});
+  b.init("scales", {4}, {1, 1, 2, 2});
+  b.node("Conv", {"x", "W"}, {"c"});
+  b.node("Pad", {"c", "pads"}, {"p"});
+  b.node("Resize", {"p", "", "scales"}, {"r"});
+  auto& pool = b.node("MaxPool", {"r"}, {"y"});
+  attrInts(pool, "kernel_shape", {2, 2});
+  attrInts(pool, "strides", {2, 2});
+  b.output("y");
+  const Graph g = importModel(b);
+  ASSERT_EQ(g.ops().size(), 4u);
+  EXPECT_EQ(g.ops()[0].macs, 36 * 4 * 18);  // 6x6 pixels, 4 filters, 2*3*3 taps
+  EXPECT_EQ(g.tensor(g.ops()[2].outputs[0]).shape, (std::vector<int64_t>{1, 4, 16, 16}));
+  EXPECT_EQ(g.tensor(g.ops()[3].outputs[0]).shape, (std::vector<int64_t>{1, 4, 8, 8}));
+  EXPECT_EQ(g.ops()[2].elt.fn, "resize");
+}
+
 }  // namespace
 }  // namespace tessel::models::onnx::test
