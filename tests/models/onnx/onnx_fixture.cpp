@@ -70,7 +70,7 @@ void ModelBuilder::initInts(const std::string& name, std::vector<int64_t> dims,
 }
 
 void ModelBuilder::initExternal(const std::string& name, std::vector<int64_t> dims,
-                                const std::string& location) {
+                                const std::string& location, int64_t offset) {
   auto* t = g().add_initializer();
   t->set_name(name);
   t->set_data_type(::onnx::TensorProto::FLOAT);
@@ -79,6 +79,11 @@ void ModelBuilder::initExternal(const std::string& name, std::vector<int64_t> di
   auto* kv = t->add_external_data();
   kv->set_key("location");
   kv->set_value(location);
+  if (offset > 0) {
+    auto* off = t->add_external_data();
+    off->set_key("offset");
+    off->set_value(std::to_string(offset));
+  }
 }
 
 ::onnx::NodeProto& ModelBuilder::node(const std::string& op, std::vector<std::string> in,
@@ -91,7 +96,11 @@ void ModelBuilder::initExternal(const std::string& name, std::vector<int64_t> di
   return *n;
 }
 
-std::string ModelBuilder::write() const { return writeBytes(m.SerializeAsString()); }
+std::string ModelBuilder::write(const std::string& path) const {
+  if (path.empty()) return writeBytes(m.SerializeAsString());
+  std::ofstream(path, std::ios::binary) << m.SerializeAsString();
+  return path;
+}
 
 void attrInt(::onnx::NodeProto& n, const std::string& name, int64_t v) {
   auto* a = n.add_attribute();

@@ -25,12 +25,12 @@ struct ModelBuilder {
   void init(const std::string& name, std::vector<int64_t> dims, std::vector<float> values = {});
   void initInts(const std::string& name, std::vector<int64_t> dims, std::vector<int64_t> values);
   // An external-data initializer stored in `location` (relative to the model file).
-  void initExternal(const std::string& name, std::vector<int64_t> dims,
-                    const std::string& location);
+  void initExternal(const std::string& name, std::vector<int64_t> dims, const std::string& location,
+                    int64_t offset = 0);
   ::onnx::NodeProto& node(const std::string& op, std::vector<std::string> in,
                           std::vector<std::string> out, const std::string& name = "");
-  // Writes the model to a fresh temp file; returns its path.
-  std::string write() const;
+  // Writes the model to a fresh temp file (or `path`); returns its path.
+  std::string write(const std::string& path = "") const;
 };
 
 void attrInt(::onnx::NodeProto& n, const std::string& name, int64_t v);

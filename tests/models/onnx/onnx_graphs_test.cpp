@@ -1,6 +1,9 @@
 // Graphs built with the ONNX protobuf API: conversion, views, shape folding, dims, weights.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
+
 #include "models/onnx/import.h"
 #include "tests/models/onnx/onnx_fixture.h"
 #include "util/error.h"
@@ -149,6 +152,36 @@ TEST(OnnxGraphs, ExternalDataIsNotReadForTiming) {
   EXPECT_EQ(g.ops()[0].macs, 3 * 2 * 4);
   ASSERT_TRUE(g.weight_values);
   EXPECT_THROW(g.weight_values->values("W"), Error);  // only a functional run reads it
+}
+
+// External data next to the model, at an offset; raw_data fp16 inside the model; Gemm's alpha
+// scales its weight's values.
+TEST(OnnxGraphs, WeightValuesFromExternalRawAndScaled) {
+  const std::string dir = tempPath("_dir");
+  std::filesystem::create_directory(dir);
+  const float w[6] = {1, 2, 3, 4, 5, 6};
+  std::ofstream(dir + "/w.bin", std::ios::binary)
+      .write("padding!", 8)
+      .write(reinterpret_cast<const char*>(w), sizeof w);
+  ModelBuilder b;
+  b.input("x", {int64_t{2}, int64_t{3}});
+  b.initExternal("W", {3, 2}, "w.bin", 8);
+  auto* h = b.g().add_initializer();  // fp16 [2]: 1.0, -2.5 as raw little-endian bits
+  h->set_name("H");
+  h->set_data_type(::onnx::TensorProto::FLOAT16);
+  h->add_dims(2);
+  h->set_raw_data(std::string("\x00\x3c\x00\xc1", 4));
+  b.init("G", {2, 2}, {1, 2, 3, 4});
+  b.node("MatMul", {"x", "W"}, {"xw"});
+  b.node("Mul", {"xw", "H"}, {"m"});
+  attrFloat(b.node("Gemm", {"m", "G"}, {"y"}), "alpha", 0.5f);
+  b.output("y");
+  const Graph g = importFile(b.write(dir + "/model.onnx"), {});
+  EXPECT_EQ(*g.weight_values->values("W"), (std::vector<float>{1, 2, 3, 4, 5, 6}));
+  EXPECT_EQ(*g.weight_values->values("H"), (std::vector<float>{1.0f, -2.5f}));
+  EXPECT_EQ(*g.weight_values->values("G"), (std::vector<float>{0.5f, 1, 1.5f, 2}));
+  ASSERT_EQ(g.ops().size(), 3u);
+  EXPECT_EQ(g.ops()[2].kind, OpKind::MatMul);
 }
 
 TEST(OnnxGraphs, WeightValuesAndFoldedBatchNorm) {
