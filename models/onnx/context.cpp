@@ -159,7 +159,7 @@ std::optional<double> Context::constFloat(const Node& n, size_t i) {
 
 int Context::axis(const Node& n, int64_t a, size_t rank) const {
   const int64_t r = static_cast<int64_t>(rank);
-  if (a < -r || a >= std::max<int64_t>(r, 1)) {
+  if (a < -r || a >= r) {
     fail(n, "axis " + std::to_string(a) + " is out of range for rank " + std::to_string(rank));
   }
   return static_cast<int>(a < 0 ? a + r : a);
