@@ -134,7 +134,9 @@ struct ConvShape {
 //   context: in0 = probabilities [B, heads, S, T], in1 = V source [B,T,*], transpose_b = false,
 //            out [B, S, heads*head_dim] (heads merged back).
 // heads == 0: no attention view; the op multiplies its tensors as numpy's matmul does
-// (A [..., M, K] x B [..., K, N], batch dims broadcast; B is [..., N, K] with transpose_b).
+// (A [..., M, K] x B [..., K, N], batch dims broadcast; B is [..., N, K] with transpose_b),
+// then applies scale and causal as the score does, with [M, N] as [S, T] (recognizePatterns
+// folds an exported score's constant scale and causal mask there).
 // kv_heads: heads of K and V (GQA/MQA when fewer than heads; 0 means heads).
 struct AttentionAttrs {
   int64_t heads = 1;
@@ -184,7 +186,7 @@ struct RopeAttrs {
 };
 
 // MoeRoute: E experts, each token keeps its top_k; gates are the softmax over the kept logits
-// (Mixtral) or over all logits, then renormalized when normalize is set. Gather ops with
+// (how the gates are normalized changes values, not counts, and is not recorded). Gather ops with
 // `expert` >= 0 dispatch an expert's tokens (their count is the expected load, see
 // docs/workloads.md) and an Elementwise moe_combine adds the gated results.
 struct MoeAttrs {

@@ -27,6 +27,7 @@ Json metadata(const sim::RunStats& run) {
             {"limit", run.offchip_limit},
             {"why", run.offchip_why}}},
           {"warnings", run.warnings},
+          {"workload_warnings", run.workload_warnings},
           {"options", options}};
 }
 

@@ -37,6 +37,7 @@ RunStats evaluatePlans(const models::Graph& graph, const arch::Accelerator& acc,
   run.offchip_limit = bw.limit;
   run.offchip_why = bw.why;
   run.warnings = acc.warnings;
+  run.workload_warnings = graph.warnings;
   for (const auto& level : acc.levels) run.level_names.push_back(level.name);
   run.ops.reserve(plans.size());
   for (const auto& plan : plans) run.ops.push_back(engine->evaluate(plan));

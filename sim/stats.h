@@ -102,6 +102,9 @@ struct RunStats {
   std::string offchip_limit;
   std::string offchip_why;
   std::vector<std::string> warnings;  // the accelerator's load warnings
+  // The workload's (ops an imported model has no model for, config fields without effect);
+  // the CLI prints them on stderr, the JSON carries them.
+  std::vector<std::string> workload_warnings;
   std::vector<OpStats> ops;
 
   double totalCycles() const;

@@ -20,9 +20,14 @@ std::string shapeText(const std::vector<int64_t>& shape) {
   return s + "]";
 }
 
+// The shapes of an op's inputs; an op with many (a mixture-of-experts combine reads every
+// expert's output) lists its first three and the count.
 std::string inputsText(const models::Graph& g, const models::Op& op) {
   std::string s;
-  for (int t : op.inputs) s += (s.empty() ? "" : " ") + shapeText(g.tensor(t).shape);
+  const size_t shown = op.inputs.size() > 4 ? 3 : op.inputs.size();
+  for (size_t i = 0; i < shown; ++i)
+    s += (s.empty() ? "" : " ") + shapeText(g.tensor(op.inputs[i]).shape);
+  if (shown < op.inputs.size()) s += " ... (" + std::to_string(op.inputs.size()) + " inputs)";
   return s;
 }
 
