@@ -65,7 +65,12 @@ RunResult Executor::runFrom(int first_op, const Feeds& feeds, const Observer& ob
     if (step.position < first_op) continue;
     const models::Op& last = g_.op(step.ops.back());
     const int out_id = last.outputs.at(0);
-    const std::shared_ptr<const Tensor> out = runStep(s, step);
+    std::shared_ptr<const Tensor> out = runStep(s, step);
+    if (out->shape() != g_.tensor(out_id).shape && out->numel() == g_.tensor(out_id).elements()) {
+      Tensor v = *out;  // an imported view's reader wrote the values in its input's shape
+      v.reshape(g_.tensor(out_id).shape);
+      out = std::make_shared<const Tensor>(std::move(v));
+    }
     if (out->dtype() != g_.tensor(out_id).dtype || out->shape() != g_.tensor(out_id).shape)
       throw Error("executor: '" + last.name + "' produced a " + std::string(nameOf(out->dtype())) +
                   " tensor of the wrong shape or dtype (graph: " +

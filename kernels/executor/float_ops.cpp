@@ -14,6 +14,7 @@
 #include "kernels/ops/pooling.h"
 #include "kernels/ops/reduce.h"
 #include "kernels/ops/tensor_gemm.h"
+#include "kernels/ops/views.h"
 #include "kernels/validation/metrics.h"
 #include "util/error.h"
 
@@ -126,7 +127,16 @@ Tensor compute(const models::Graph& g, const Op& op, const Inputs& in) {
 
 std::shared_ptr<const Tensor> runFloatOp(RunState& s, const Op& op) {
   Inputs in;
-  for (size_t i = 0; i < op.inputs.size(); ++i) in.push_back(operand(s, op, i));
+  for (size_t i = 0; i < op.inputs.size(); ++i) {
+    std::shared_ptr<const Tensor> x = operand(s, op, i);
+    const std::vector<int64_t> view = readShape(s.g, op, i);
+    if (view != x->shape()) {  // an imported view: the same values in the reader's shape
+      Tensor v = *x;
+      v.reshape(view);
+      x = std::make_shared<const Tensor>(std::move(v));
+    }
+    in.push_back(std::move(x));
+  }
   Tensor y = compute(s.g, op, in);
   const models::Tensor& out = s.g.tensor(op.outputs.at(0));
   // ONNX keeps size-1 axes (GlobalAveragePool's [N, C, 1, 1]); the values are the same.

@@ -39,6 +39,22 @@ std::shared_ptr<const Tensor> lastRows(std::shared_ptr<const Tensor> x, const mo
   return std::make_shared<const Tensor>(std::move(y));
 }
 
+// An imported view's stored shape need not end in K (models/onnx/import.h): MatMul folds every
+// leading dim into rows, so read it as the output's leading dims by K.
+std::shared_ptr<const Tensor> asRows(std::shared_ptr<const Tensor> x, const models::Graph& g,
+                                     const Op& op) {
+  const std::vector<int64_t>& ws = g.tensor(op.inputs.at(1)).shape;
+  if (ws.size() != 2) return x;
+  const int64_t k = op.transpose_b ? ws[1] : ws[0];
+  std::vector<int64_t> shape = g.tensor(op.outputs.at(0)).shape;
+  if (x->cols() == k || shape.empty()) return x;
+  shape.back() = k;
+  if (numelOf(shape) != x->numel()) return x;
+  Tensor v = *x;
+  v.reshape(shape);
+  return std::make_shared<const Tensor>(std::move(v));
+}
+
 // INT32 bias at the accumulator scale (per column), as an integer datapath adds it.
 std::vector<int32_t> intBias(const std::vector<float>& b, const std::vector<float>& acc_scale) {
   std::vector<int32_t> q(b.size());
@@ -75,7 +91,7 @@ BuiltChain ownEpilogue(RunState& s, const Op& op, const Flow& acc, int bias) {
 AnchorCall gemmLike(RunState& s, const Op& op) {
   const DType d = s.dtypeOf(op.outputs.at(0));
   std::shared_ptr<const Tensor> x = s.tensor(op.inputs.at(0));
-  if (op.kind == OpKind::MatMul) x = lastRows(x, s.g.tensor(op.outputs.at(0)));
+  if (op.kind == OpKind::MatMul) x = lastRows(asRows(x, s.g, op), s.g.tensor(op.outputs.at(0)));
   const int w = op.inputs.at(1), bias = op.inputs.size() > 2 ? op.inputs[2] : -1;
   const ConvParams cp{op.conv.r, op.conv.s, op.conv.stride, op.conv.pad};
   const bool conv = op.kind == OpKind::Conv2d, tb = op.transpose_b;

@@ -22,7 +22,8 @@ std::shared_ptr<const Tensor> RunState::tensor(int id) {
   auto& slot = live_.at(static_cast<size_t>(id));
   if (slot) return slot;
   const models::Tensor& t = g.tensor(id);
-  if (t.role == models::TensorRole::Weight) return weights.weight(g, id, t.dtype);
+  if (t.role == models::TensorRole::Weight)  // integer constants (indices) are stored as they are
+    return t.dtype == DType::Int32 ? weights.raw(g, id) : weights.weight(g, id, t.dtype);
   if (t.role == models::TensorRole::Input) {
     const std::shared_ptr<const Tensor> raw = weights.raw(g, id);
     if (t.dtype == DType::Int8)

@@ -15,7 +15,8 @@ void matmul(const models::Graph& g, const models::Op& op,
   const auto& xs = g.tensor(op.inputs.at(0)).shape;
   const auto& os = g.tensor(op.outputs.at(0)).shape;
   const auto& ws = g.tensor(op.inputs.at(1)).shape;
-  const int64_t k = xs.back(), n = os.back();
+  // K from the weight: an imported view's stored last dim need not be K (rows fold either way).
+  const int64_t k = op.transpose_b ? ws.at(1) : ws.at(0), n = os.back();
   const int64_t in_rows = g.tensor(op.inputs.at(0)).elements() / k;
   const int64_t out_rows = g.tensor(op.outputs.at(0)).elements() / n;
   // Fewer output rows than input rows: each batch's last rows (GPT-2's LM head).

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <limits>
 
+#include "kernels/ops/views.h"
 #include "kernels/reference/reference.h"
 #include "util/error.h"
 
@@ -39,7 +40,9 @@ int64_t flatten(const Shape& idx, const Shape& s) {
 void layout(const models::Graph& g, const models::Op& op,
             const std::vector<const std::vector<double>*>& in, std::vector<double>& out) {
   const Shape& os = g.tensor(op.outputs.at(0)).shape;
-  const Shape& xs = g.tensor(op.inputs.at(0)).shape;
+  const Shape xs = readShape(g, op, 0);  // imported views read in the op's own shape
+  std::vector<Shape> shapes;
+  for (size_t i = 0; i < op.inputs.size(); ++i) shapes.push_back(readShape(g, op, i));
   const size_t ax = static_cast<size_t>(op.layout.axis);
   out.assign(at(count(os)), 0.0);
   for (int64_t o = 0; o < count(os); ++o) {
@@ -54,9 +57,8 @@ void layout(const models::Graph& g, const models::Op& op,
       out[at(o)] = (*in[0])[at(flatten(idx, xs))];
     } else if (op.kind == models::OpKind::Concat) {
       size_t k = 0;  // the input this position falls in
-      while (idx[ax] >= g.tensor(op.inputs[k]).shape[ax])
-        idx[ax] -= g.tensor(op.inputs[k++]).shape[ax];
-      out[at(o)] = (*in[k])[at(flatten(idx, g.tensor(op.inputs[k]).shape))];
+      while (idx[ax] >= shapes[k][ax]) idx[ax] -= shapes[k++][ax];
+      out[at(o)] = (*in[k])[at(flatten(idx, shapes[k]))];
     } else {  // Gather: out index = data[:axis] + ids.shape + data[axis+1:]
       const Shape& ids = g.tensor(op.inputs.at(1)).shape;
       Shape id_idx(idx.begin() + static_cast<long>(ax),
@@ -101,7 +103,7 @@ void convGeneral(const models::Graph& g, const models::Op& op,
                  const std::vector<const std::vector<double>*>& in, std::vector<double>& out) {
   const models::ConvShape& c = op.conv;
   const bool cf = op.channels_first;
-  const Shape& xs = g.tensor(op.inputs.at(0)).shape;
+  const Shape xs = readShape(g, op, 0);  // an imported view reads as ConvShape says
   const Shape& ws = g.tensor(op.inputs.at(1)).shape;
   const Shape& os = g.tensor(op.outputs.at(0)).shape;
   const int64_t h = cf ? xs[2] : xs[1], w = cf ? xs[3] : xs[2], ch = cf ? xs[1] : xs[3];

@@ -4,6 +4,7 @@
 #include <limits>
 #include <string>
 
+#include "kernels/ops/views.h"
 #include "kernels/reference/reference.h"
 #include "util/error.h"
 
@@ -110,11 +111,11 @@ void elementwiseExt(const models::Graph& g, const models::Op& op,
     return;
   }
   if (fn == "resize") return resizeNearest(g.tensor(op.inputs.at(0)).shape, os, *in.at(0), out);
+  std::vector<Shape> shapes;  // imported views read in the op's own shape
+  for (size_t i = 0; i < op.inputs.size(); ++i) shapes.push_back(readShape(g, op, i));
   for (int64_t o = 0; o < count(os); ++o) {
     const Shape idx = unflatten(o, os);
-    auto arg = [&](size_t i) {
-      return (*in.at(i))[at(broadcastOffset(idx, g.tensor(op.inputs.at(i)).shape))];
-    };
+    auto arg = [&](size_t i) { return (*in.at(i))[at(broadcastOffset(idx, shapes[i]))]; };
     if (fn == "where")
       out[at(o)] = arg(0) != 0.0 ? arg(1) : arg(2);
     else if (op.inputs.size() == 2)

@@ -22,7 +22,9 @@ int emitOp(Builder& b, const std::string& name, models::OpKind kind, std::vector
 // FP32 executor vs the double reference: for every tensor the executor writes, rel L2 <= tol and
 // max |error| <= tol * max |reference| (-inf entries must be -inf in both). Returns the worst rel
 // L2.
-double expectMatchesDouble(const models::Graph& g, double tol, bool fuse = false);
+// `max_tol` (default: tol) bounds max |error| / max |reference| separately for deep networks.
+double expectMatchesDouble(const models::Graph& g, double tol, bool fuse = false,
+                           double max_tol = 0.0);
 
 // The values the FP32 executor writes for tensor `name` (unfused run).
 std::vector<float> runValues(const models::Graph& g, const std::string& name);
