@@ -23,7 +23,7 @@ TEST(ArchConfigTest, GemminiDefaultMatchesDefaultConfig) {
   const StorageLevel& dram = a.levels[0];
   EXPECT_DOUBLE_EQ(dram.bandwidth, 16);  // 16 B/cycle
   EXPECT_DOUBLE_EQ(dram.latency, 100);   // 100 ns at 1 GHz
-  EXPECT_EQ(dram.capacity_bytes, 4ull << 30);
+  EXPECT_EQ(dram.capacity_bytes, 16ull << 30);
 
   const StorageLevel& sp = a.levels[1];
   EXPECT_EQ(sp.capacity_bytes, 262144u);  // 256 KiB
