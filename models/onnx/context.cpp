@@ -45,12 +45,16 @@ Value& Context::in(const Node& n, size_t i) {
 int Context::tensorOf(const Node& n, size_t i, bool exact, std::optional<DType> as) {
   Value& v = in(n, i);
   const std::string& name = n.inputs[i];
-  if (v.tensor < 0 && (v.init || v.ints)) {
+  if (v.tensor < 0 && (v.init || v.ints || v.floats)) {
+    // Constants become Weight tensors only when an op reads them as data.
     const DType t = as ? *as : dtypeOf(v.type);
     v.tensor = g.addTensor(name, v.shape, t, TensorRole::Weight);
     if (!v.init) {
       DerivedWeight d;
-      d.values.assign(v.ints->begin(), v.ints->end());
+      if (v.ints)
+        d.values.assign(v.ints->begin(), v.ints->end());
+      else
+        d.values.assign(v.floats->begin(), v.floats->end());
       derived[name] = std::move(d);
     }
   }
@@ -151,9 +155,7 @@ std::optional<double> Context::constFloat(const Node& n, size_t i) {
   if (!has(n, i)) return std::nullopt;
   const Value& v = in(n, i);
   if (v.ints && v.ints->size() == 1) return static_cast<double>((*v.ints)[0]);
-  auto d = derived.find(n.inputs[i]);
-  if (d != derived.end() && d->second.values.size() == 1) return d->second.values[0];
-  if (v.init && v.init->small && v.init->small->floats.size() == 1) return v.init->small->floats[0];
+  if (v.floats && v.floats->size() == 1) return (*v.floats)[0];
   return std::nullopt;
 }
 

@@ -109,6 +109,7 @@ bool gather(Context& ctx, const Node& n) {
 bool constant(Context& ctx, const Node& n) {
   const std::string& name = n.outputs.at(0);
   Value& v = ctx.values[name];
+  if (v.floats || v.ints) return true;  // small: a Weight tensor once an op reads it
   v.tensor = ctx.g.addTensor(name, v.shape, ctx.dtypeOf(v.type), TensorRole::Weight);
   DerivedWeight d;
   const Attribute* a = ctx.attr(n, "value");

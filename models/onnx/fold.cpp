@@ -23,6 +23,19 @@ void set(Context& ctx, const Node& n, Ints shape, Ints ints, ElemType type = Ele
   v.ints = std::move(ints);
 }
 
+void setFloats(Context& ctx, const Node& n, Ints shape, std::vector<double> values,
+               ElemType type = ElemType::Float) {
+  if (n.outputs.empty() || n.outputs[0].empty()) return;
+  if (static_cast<int64_t>(values.size()) != product(shape)) return;
+  Value& v = ctx.values[n.outputs[0]];
+  if (!v.inferred) {
+    v.shape = std::move(shape);
+    v.inferred = true;
+  }
+  if (v.type == ElemType::Undefined) v.type = type;
+  v.floats = std::move(values);
+}
+
 bool known(Context& ctx, const Node& n, std::initializer_list<size_t> idx) {
   for (size_t i : idx)
     if (!ctx.has(n, i) || !ctx.in(n, i).ints) return false;
@@ -130,19 +143,17 @@ void foldRange(Context& ctx, const Node& n) {
 void foldConstant(Context& ctx, const Node& n) {
   const Attribute* t = ctx.attr(n, "value");
   if (t && t->tensor && !t->tensor->floats.empty()) {
-    Value& v = ctx.values[n.outputs[0]];
-    v.floats = t->tensor->floats;
-    if (!v.inferred) {
-      v.shape = t->tensor->dims;
-      v.inferred = true;
-    }
-    if (v.type == ElemType::Undefined) v.type = t->tensor->type;
+    setFloats(ctx, n, t->tensor->dims, t->tensor->floats, t->tensor->type);
   } else if (t && t->tensor && !t->tensor->ints.empty()) {
     set(ctx, n, t->tensor->dims, t->tensor->ints, t->tensor->type);
   } else if (const Attribute* i = ctx.attr(n, "value_int")) {
     set(ctx, n, {}, {i->i});
   } else if (const Attribute* is = ctx.attr(n, "value_ints")) {
     set(ctx, n, {static_cast<int64_t>(is->ints.size())}, is->ints);
+  } else if (const Attribute* f = ctx.attr(n, "value_float")) {
+    setFloats(ctx, n, {}, {f->f});
+  } else if (const Attribute* fs = ctx.attr(n, "value_floats")) {
+    setFloats(ctx, n, {static_cast<int64_t>(fs->floats.size())}, fs->floats);
   }
 }
 

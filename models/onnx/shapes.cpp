@@ -72,6 +72,7 @@ void propagateShapes(Context& ctx, const std::vector<int>& order) {
       if (!v.inferred) ctx.fail(n, "the shape of output '" + out + "' cannot be inferred");
       checkShape(ctx, n, out, v.shape);
       if (v.ints && static_cast<int64_t>(v.ints->size()) != product(v.shape)) v.ints.reset();
+      if (v.floats && static_cast<int64_t>(v.floats->size()) != product(v.shape)) v.floats.reset();
     }
   }
 }
