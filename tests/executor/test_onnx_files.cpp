@@ -5,6 +5,8 @@
 // widths); the CNNs' is below.
 #include <gtest/gtest.h>
 
+#include "kernels/validation/validate.h"
+#include "models/passes/recognize.h"
 #include "models/workload.h"
 #include "ops_fixture.h"
 #include "util/error.h"
@@ -42,6 +44,31 @@ class OnnxFiles : public ::testing::TestWithParam<const char*> {};
 class OnnxCnnFiles : public ::testing::TestWithParam<const char*> {};
 
 TEST_P(OnnxFiles, MatchDouble) { testing::expectMatchesDouble(imported(GetParam()), 1e-5); }
+
+// After models::recognizePatterns (RMSNorm, SiLU, the attention's folded scale and causal mask)
+// the graph still matches the double reference.
+TEST_P(OnnxFiles, RecognizedMatchesDouble) {
+  testing::expectMatchesDouble(models::recognizePatterns(imported(GetParam())), 1e-5);
+}
+
+// INT8 plans of the recognized transformers run, every compared tensor finite, the output within
+// 0.1: the few-percent INT8 level of test_llama_block.cpp's block plus the exported graphs'
+// extra quantized intermediates (rotary slices, negations, concats: one rounding each). Without
+// recognition an additive -1e4 mask joins the scores in one per-tensor INT8 range and its step
+// (~80) wipes the scores out: 40% error, a property of that plan, not of the kernels.
+TEST_P(OnnxFiles, Int8PlanRuns) {
+  const models::Graph g = models::recognizePatterns(imported(GetParam()));
+  const ReferenceRun ref = runReference(g, testing::opsStore());
+  const ValidationReport r =
+      validate(ref, lowerGraph(g, uniformPlan(DType::Int8)), testing::opsStore(), {});
+  for (const OpReport& o : r.ops) {
+    if (o.compared) {
+      EXPECT_EQ(o.error.nonfinite, 0) << o.name;
+    }
+  }
+  EXPECT_LE(r.output.error.rel_l2, 0.1);
+  ::testing::Test::RecordProperty("output_rel_l2", std::to_string(r.output.error.rel_l2));
+}
 
 // The CNNs at 224 x 224: 50-odd layers compound ~1e-7 to 1e-6 per layer (measured worst rel L2
 // 9.9e-6 on mobilenet_v2's last layers), and a ReLU6 output's max |reference| is capped at 6
