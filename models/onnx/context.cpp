@@ -167,10 +167,13 @@ int Context::axis(const Node& n, int64_t a, size_t rank) const {
   return static_cast<int>(a < 0 ? a + r : a);
 }
 
-void Context::genericOp(const Node& n, const std::string& fn, bool warn) {
+void Context::genericOp(const Node& n, const std::string& fn, bool warn, bool modeled) {
   if (warn && options.strict) {
-    fail(n, "tessel has no model for op type '" + n.op_type +
-                "' (without --strict it is costed as a generic elementwise op)");
+    const std::string what =
+        modeled ? "tessel cannot model this " + n.op_type + " node" +
+                      (why_generic.empty() ? std::string() : " (" + why_generic + ")")
+                : "tessel has no model for op type '" + n.op_type + "'";
+    fail(n, what + "; without --strict it is costed as a generic elementwise op");
   }
   if (warn) generic[n.op_type].push_back(n.name);
   std::vector<int> inputs;

@@ -51,6 +51,7 @@ struct Context {
   std::map<std::string, std::vector<std::string>> generic;  // op type -> nodes costed generically
   std::vector<bool> folded;  // by node index: converted as part of another node (bias Add)
   int views_copied = 0;
+  std::string why_generic;  // set by a converter that declines a node: the form it cannot model
 
   int64_t opset() const;
   DType floatType() const { return options.dtype; }
@@ -86,7 +87,8 @@ struct Context {
   // Normalizes a possibly negative axis for a rank; fails naming the node when out of range.
   int axis(const Node& n, int64_t a, size_t rank) const;
   // Costs the node as a generic elementwise op by the bytes it moves (listed in a warning).
-  void genericOp(const Node& n, const std::string& fn, bool warn = true);
+  // `modeled`: tessel models the op type but not this node's form (see why_generic).
+  void genericOp(const Node& n, const std::string& fn, bool warn = true, bool modeled = false);
   std::string where(const Node& n) const { return "node '" + n.name + "' (" + n.op_type + ")"; }
 };
 

@@ -52,7 +52,10 @@ int64_t outSize(int64_t in, const Window& w) {
 // x [N, C, (H,) W], w [K, C/g, (R,) S]: the ConvShape, or false for other ranks.
 bool convShape(Context& ctx, const Node& n, size_t xi, size_t wi, ConvShape& c) {
   const Ints x = ctx.in(n, xi).shape, w = ctx.in(n, wi).shape;
-  if (x.size() != 3 && x.size() != 4) return false;
+  if (x.size() != 3 && x.size() != 4) {
+    ctx.why_generic = "only 1-D and 2-D convolutions are modeled";
+    return false;
+  }
   if (w.size() != x.size()) ctx.fail(n, "weight rank differs from the input's");
   const size_t spatial = x.size() - 2;
   const bool two = spatial == 2;
@@ -105,7 +108,10 @@ bool convInteger(Context& ctx, const Node& n) { return conv(ctx, n, 0, 1, SIZE_M
 // col2im scatter-add, not costed). As a ConvShape: a 1x1 conv of the input making K*R*S channels.
 bool convTranspose(Context& ctx, const Node& n) {
   const Ints x = ctx.in(n, 0).shape, w = ctx.in(n, 1).shape;
-  if ((x.size() != 3 && x.size() != 4) || w.size() != x.size()) return false;
+  if ((x.size() != 3 && x.size() != 4) || w.size() != x.size()) {
+    ctx.why_generic = "only 1-D and 2-D transposed convolutions are modeled";
+    return false;
+  }
   const int64_t groups = ctx.attrInt(n, "group", 1);
   if (groups < 1 || x[1] % groups != 0 || w[0] != x[1])
     ctx.fail(n, "group " + std::to_string(groups) + " does not fit input " + shapeText(x) +

@@ -82,12 +82,18 @@ bool clip(Context& ctx, const Node& n) {
   double lo = ctx.attrFloat(n, "min", -3.4e38), hi = ctx.attrFloat(n, "max", 3.4e38);
   if (ctx.has(n, 1)) {
     auto v = ctx.constFloat(n, 1);
-    if (!v) return false;  // bounds computed at run time: generic
+    if (!v) {
+      ctx.why_generic = "bounds known only at run time";
+      return false;
+    }
     lo = *v;
   }
   if (ctx.has(n, 2)) {
     auto v = ctx.constFloat(n, 2);
-    if (!v) return false;
+    if (!v) {
+      ctx.why_generic = "bounds known only at run time";
+      return false;
+    }
     hi = *v;
   }
   return fnOp(ctx, n, "clip", 1, static_cast<float>(lo), static_cast<float>(hi));

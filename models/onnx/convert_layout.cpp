@@ -76,7 +76,10 @@ bool split(Context& ctx, const Node& n) {
 bool sliceOp(Context& ctx, const Node& n) {
   const Ints shape = ctx.in(n, 0).shape;
   auto ranges = sliceRanges(ctx, n, shape);
-  if (!ranges) return false;  // bounds known only at run time: costed generically
+  if (!ranges) {
+    ctx.why_generic = "bounds known only at run time";
+    return false;
+  }
   std::vector<SliceRange> cuts;
   for (const SliceRange& r : *ranges)
     if (r.size != shape[static_cast<size_t>(r.axis)] || r.step != 1) cuts.push_back(r);

@@ -14,7 +14,10 @@ bool softmax(Context& ctx, const Node& n) {
   const size_t rank = ctx.in(n, 0).shape.size();
   const int ax = ctx.axis(n, ctx.attrInt(n, "axis", ctx.opset() >= 13 ? -1 : 1), rank);
   const bool last = ax + 1 == static_cast<int>(std::max<size_t>(rank, 1));
-  if (!last) return false;
+  if (!last) {
+    ctx.why_generic = "softmax over an axis other than the last";
+    return false;
+  }
   ctx.emit(n, ctx.makeOp(n, OpKind::Softmax, {ctx.tensorOf(n, 0, true)}));
   return true;
 }
@@ -29,7 +32,10 @@ int derivedWeight(Context& ctx, const std::string& name, Ints shape, DerivedWeig
 bool layerNorm(Context& ctx, const Node& n) {
   const Ints& x = ctx.in(n, 0).shape;
   const int ax = ctx.axis(n, ctx.attrInt(n, "axis", -1), x.size());
-  if (ax + 1 != static_cast<int>(x.size())) return false;
+  if (ax + 1 != static_cast<int>(x.size())) {
+    ctx.why_generic = "normalization over more than the last axis";
+    return false;
+  }
   Op op = ctx.makeOp(n, OpKind::LayerNorm, {ctx.tensorOf(n, 0, true), ctx.tensorOf(n, 1)});
   if (ctx.has(n, 2)) {
     op.inputs.push_back(ctx.tensorOf(n, 2));
@@ -79,7 +85,10 @@ bool reduce(Context& ctx, const Node& n) {
   Ints axes = ctx.attrInts(n, "axes");
   if (ctx.has(n, 1)) {
     auto a = ctx.constInts(n, 1);
-    if (!a) return false;
+    if (!a) {
+      ctx.why_generic = "axes known only at run time";
+      return false;
+    }
     axes = *a;
   }
   const bool global = n.op_type == "GlobalMaxPool";
@@ -106,11 +115,17 @@ bool reduce(Context& ctx, const Node& n) {
 
 bool pool(Context& ctx, const Node& n) {
   const Ints& x = ctx.in(n, 0).shape;
-  if (x.size() != 4) return false;
+  if (x.size() != 4) {
+    ctx.why_generic = "only 2-D pooling is modeled";
+    return false;
+  }
   const OpKind kind = n.op_type == "MaxPool"       ? OpKind::MaxPool
                       : n.op_type == "AveragePool" ? OpKind::AvgPool
                                                    : OpKind::GlobalAvgPool;
-  if (n.op_type == "MaxPool" && n.outputs.size() > 1 && !n.outputs[1].empty()) return false;
+  if (n.op_type == "MaxPool" && n.outputs.size() > 1 && !n.outputs[1].empty()) {
+    ctx.why_generic = "max pooling with an indices output";
+    return false;
+  }
   Op op = ctx.makeOp(n, kind, {ctx.tensorOf(n, 0, true)});
   op.channels_first = true;
   if (kind != OpKind::GlobalAvgPool) {

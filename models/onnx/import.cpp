@@ -127,10 +127,11 @@ void convert(Context& ctx, const std::vector<int>& order) {
     if (ctx.folded[static_cast<size_t>(idx)] || onlyShapes(ctx, n)) continue;
     auto it = n.domain.empty() || n.domain == "com.microsoft" ? table.find(n.op_type) : table.end();
     try {
+      ctx.why_generic.clear();
       if (it == table.end() || !it->second(ctx, n)) {
         std::string fn = n.op_type;
         for (char& c : fn) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-        ctx.genericOp(n, fn);
+        ctx.genericOp(n, fn, true, it != table.end());
       }
     } catch (const ConfigError& e) {
       // Errors from shared checks (counts that overflow) learn which node they are about.

@@ -176,6 +176,15 @@ TEST(OnnxFiles, RuntimeSliceIsGeneric) {
   EXPECT_EQ(g.ops()[0].kind, OpKind::Elementwise);
   ASSERT_EQ(g.warnings.size(), 1u);
   EXPECT_NE(g.warnings[0].find("Slice"), std::string::npos);
+  WorkloadOptions strict;
+  strict.strict = true;
+  try {
+    importFile(path_, strict);
+    FAIL();
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("bounds known only at run time"), std::string::npos)
+        << e.what();
+  }
 }
 
 // Every single-op model of the package imports or fails with a ConfigError: never a crash.
