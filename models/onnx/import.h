@@ -4,7 +4,10 @@
 //   reader.cpp       the only file that sees libonnx/protobuf: ModelProto -> OnnxModel
 //                    (onnx_model.h), ONNX shape inference with data propagation after the
 //                    graph inputs' symbolic dims are bound (bind.cpp: --dim NAME=VALUE, else
-//                    --batch for a symbolic leading dim).
+//                    --batch for a symbolic leading dim). Before inference each node passes
+//                    ONNX's schema check and tessel's attribute checks (validate.cpp), and
+//                    Conv/ConvTranspose/pool nodes are hidden from libonnx, whose inference of
+//                    them crashes on malformed operands: tessel infers those itself.
 //   shapes.cpp       every value gets a concrete shape: ONNX's where complete, else tessel's
 //                    own rules (infer.cpp) and integer constant folding of shape arithmetic
 //                    (fold.cpp: Shape, Gather, Concat, Unsqueeze, Div, Slice, Range, ...).

@@ -170,6 +170,18 @@ bool padTileResize(Context& ctx, const Node& n) {
   return true;
 }
 
+bool gather(Context& ctx, const Node& n) {
+  if (!ready(ctx, n, 0) || !ready(ctx, n, 1)) return false;
+  const Ints& data = ctx.in(n, 0).shape;
+  const int ax = ctx.axis(n, ctx.attrInt(n, "axis", 0), data.size());
+  Ints shape(data.begin(), data.begin() + ax);
+  const Ints& idx = ctx.in(n, 1).shape;
+  shape.insert(shape.end(), idx.begin(), idx.end());
+  shape.insert(shape.end(), data.begin() + ax + 1, data.end());
+  out(ctx, n, 0, shape, ctx.in(n, 0).type);
+  return true;
+}
+
 }  // namespace
 
 std::optional<std::vector<SliceRange>> sliceRanges(Context& ctx, const Node& n, const Ints& in) {
@@ -211,16 +223,7 @@ std::optional<std::vector<SliceRange>> sliceRanges(Context& ctx, const Node& n, 
 
 bool inferLayoutShape(Context& ctx, const Node& n) {
   const std::string& op = n.op_type;
-  if (op == "Gather" && ready(ctx, n, 0) && ready(ctx, n, 1)) {
-    const Ints& data = ctx.in(n, 0).shape;
-    const int ax = ctx.axis(n, ctx.attrInt(n, "axis", 0), data.size());
-    Ints shape(data.begin(), data.begin() + ax);
-    const Ints& idx = ctx.in(n, 1).shape;
-    shape.insert(shape.end(), idx.begin(), idx.end());
-    shape.insert(shape.end(), data.begin() + ax + 1, data.end());
-    out(ctx, n, 0, shape, ctx.in(n, 0).type);
-    return true;
-  }
+  if (op == "Gather") return gather(ctx, n);
   if (op == "Pad" || op == "Tile" || op == "Resize" || op == "Upsample")
     return padTileResize(ctx, n);
   if (op == "Reshape") return reshape(ctx, n);
