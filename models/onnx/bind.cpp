@@ -50,14 +50,22 @@ Bindings bindDims(const std::string& path, const std::vector<ValueInfo>& inputs,
     if (value < 1) fail("--dim " + name + "=" + std::to_string(value) + ": must be at least 1");
     b[name] = value;
   }
+  bool batch_used = false;
   for (const auto& [name, who] : users) {
     if (b.count(name)) continue;
     if (leading.count(name)) {
       b[name] = o.batch;  // a symbolic leading dim is the batch
+      batch_used = true;
       continue;
     }
     fail("symbolic dimension '" + name + "' of input" + (who.size() > 1 ? "s " : " ") + list(who) +
          " is not bound: pass --dim " + name + "=VALUE");
+  }
+  const bool batch_given = std::find(o.given.begin(), o.given.end(), "--batch") != o.given.end();
+  if (batch_given && !batch_used) {
+    fail("--batch " + std::to_string(o.batch) +
+         " does not apply: no input has a symbolic leading dimension left to bind (the model's "
+         "batch is fixed, or --dim names it)");
   }
   return b;
 }

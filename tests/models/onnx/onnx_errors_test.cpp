@@ -77,6 +77,10 @@ TEST(OnnxErrors, NegativeDimAndBadBindings) {
   s.output("y");
   o.dims = {{"seq", 0}};
   EXPECT_HAS(errorOf(s, o), "at least 1");
+  WorkloadOptions batch;  // a fixed batch: an explicit --batch would be silently ignored
+  batch.batch = 4;
+  batch.given = {"--batch"};
+  EXPECT_HAS(errorOf(reluModel(), batch), "--batch 4 does not apply");
 }
 
 TEST(OnnxErrors, CycleAndMissingProducer) {
