@@ -78,8 +78,16 @@ std::shared_ptr<const Tensor> WeightStore::raw(const models::Graph& g, int id) {
   const models::Tensor& t = g.tensor(id);
   // A model file's own values win over synthesized ones (keyed apart: same name, other data).
   std::optional<std::vector<float>> file;
-  if (g.weight_values && t.role == models::TensorRole::Weight)
-    file = g.weight_values->values(t.name);
+  if (g.weight_values && t.role == models::TensorRole::Weight) {
+    try {
+      file = g.weight_values->values(t.name);
+    } catch (const ConfigError&) {
+      throw;
+    } catch (const Error& e) {  // a missing or unreadable weights file is the user's input
+      throw ConfigError({"", 0, 0, "weights"},
+                        std::string(e.what()) + " (a functional run reads the model's weights)");
+    }
+  }
   auto& slot = tensors_[key(g, id, file ? "file" : "raw")];
   if (slot) return slot;
   if (!file) {

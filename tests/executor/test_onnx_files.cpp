@@ -45,6 +45,22 @@ class OnnxCnnFiles : public ::testing::TestWithParam<const char*> {};
 
 TEST_P(OnnxFiles, MatchDouble) { testing::expectMatchesDouble(imported(GetParam()), 1e-5); }
 
+// Without the wrapper the fixture's missing external data is the user's problem: a ConfigError
+// naming the file, not an internal error.
+TEST(OnnxMissingWeights, AreAConfigErrorNamingTheFile) {
+  models::WorkloadOptions o;
+  o.dtype = DType::FP32;
+  const models::Graph g = models::build(
+      std::string(TESSEL_SOURCE_DIR) + "/tests/models/data/onnx/tiny_llama_block.onnx", o);
+  Executor exec(g, testing::opsStore());
+  try {
+    exec.run();
+    ADD_FAILURE() << "ran without its weights";
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("tiny_llama_block.weights.bin"), std::string::npos);
+  }
+}
+
 // After models::recognizePatterns (RMSNorm, SiLU, the attention's folded scale and causal mask)
 // the graph still matches the double reference.
 TEST_P(OnnxFiles, RecognizedMatchesDouble) {
