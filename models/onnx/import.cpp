@@ -92,8 +92,14 @@ void addInputs(Context& ctx) {
   for (const ValueInfo& in : ctx.model.inputs) {
     Value& v = ctx.values[in.name];
     v.type = in.type;
-    if (!in.has_shape)
-      throw ConfigError({ctx.model.path, 0, 0, "workload"}, "input '" + in.name + "' has no shape");
+    if (!in.has_shape) {
+      const bool tensor = in.type != ElemType::Undefined;
+      throw ConfigError({ctx.model.path, 0, 0, "workload"},
+                        "input '" + in.name + "' " +
+                            (tensor ? "has no shape"
+                                    : "is not a tensor (sequence and optional "
+                                      "types are not supported)"));
+    }
     for (const Dim& d : in.dims) v.shape.push_back(*d.value);  // bindDims left none unknown
     v.inferred = true;
     try {
