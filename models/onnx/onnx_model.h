@@ -88,8 +88,10 @@ struct Initializer {
   ElemType type = ElemType::Undefined;
   std::vector<int64_t> dims;
   bool external = false;
-  std::string location;              // external data file as written in the model
-  int64_t offset = 0, length = -1;   // external data range; length -1 = to the end
+  std::string location;             // external data file as written in the model
+  int64_t offset = 0, length = -1;  // external data range; length -1 = to the end
+  // raw_data inside the model file: its byte range (-1: the values are in typed fields).
+  int64_t raw_offset = -1, raw_length = 0;
   std::optional<SmallTensor> small;  // values of small integer tensors (shape operands)
 };
 

@@ -36,8 +36,8 @@ std::string readBytes(const std::string& path) {
   return buf.str();
 }
 
-::onnx::ModelProto parse(const std::string& path) {
-  const std::string bytes = readBytes(path);
+::onnx::ModelProto parse(const std::string& path, std::string* raw = nullptr) {
+  std::string bytes = readBytes(path);
   if (bytes.size() > static_cast<size_t>(INT_MAX))
     fail(path, "the model is larger than protobuf's 2 GiB limit (store weights as external data)");
   ::onnx::ModelProto m;
@@ -45,6 +45,7 @@ std::string readBytes(const std::string& path) {
     fail(path, "not an ONNX model (the protobuf does not parse: truncated or another format)");
   if (m.ir_version() <= 0 || !m.has_graph())
     fail(path, "not an ONNX model (no IR version or no graph)");
+  if (raw) *raw = std::move(bytes);
   return m;
 }
 
@@ -272,7 +273,8 @@ void fillValues(const ::onnx::GraphProto& g, OnnxModel& m) {
 }  // namespace
 
 OnnxModel readModel(const std::string& path, const BindFn& bind) {
-  ::onnx::ModelProto proto = parse(path);
+  std::string bytes;
+  ::onnx::ModelProto proto = parse(path, &bytes);
   OnnxModel m;
   m.path = path;
   m.ir_version = proto.ir_version();
@@ -288,6 +290,15 @@ OnnxModel readModel(const std::string& path, const BindFn& bind) {
   for (const auto& v : proto.graph().input())
     if (!is_init.count(v.name())) m.inputs.push_back(valueInfo(v));
   fillGraph(proto.graph(), m);
+  const auto ranges = rawDataRanges(bytes);
+  bytes.clear();
+  for (Initializer& init : m.initializers) {
+    auto r = ranges.find(init.name);
+    if (!init.external && r != ranges.end()) {
+      init.raw_offset = r->second.first;
+      init.raw_length = r->second.second;
+    }
+  }
   // libonnx's inference divides by strides and indexes weight dims without checking them.
   checkBeforeInference(m);
   // ONNX 1.12 knows IR <= 8 and opsets <= 17: newer models get tessel's own shape rules only.
@@ -323,6 +334,7 @@ InitializerReader::~InitializerReader() = default;
 
 std::vector<float> InitializerReader::values(const Initializer& init) const {
   if (init.external) return readExternal(impl_->path, init);
+  if (init.raw_offset >= 0) return readRaw(impl_->path, init);
   std::lock_guard<std::mutex> lock(impl_->mutex);
   if (!impl_->parsed) {
     impl_->model = parse(impl_->path);

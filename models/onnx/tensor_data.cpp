@@ -72,7 +72,93 @@ double element(ElemType t, const char* p) {
   }
 }
 
+// A protobuf wire-format reader over [pos, end) of a buffer.
+struct Wire {
+  const std::string& b;
+  size_t pos, end;
+
+  bool varint(uint64_t& v) {
+    v = 0;
+    for (int shift = 0; shift < 64 && pos < end; shift += 7) {
+      const auto c = static_cast<uint8_t>(b[pos++]);
+      v |= static_cast<uint64_t>(c & 0x7f) << shift;
+      if (!(c & 0x80)) return true;
+    }
+    return false;
+  }
+  // The next field: its number, and for length-delimited ones their [start, stop).
+  bool next(uint64_t& field, size_t& start, size_t& stop) {
+    uint64_t tag = 0, v = 0;
+    if (!varint(tag)) return false;
+    field = tag >> 3;
+    start = stop = pos;
+    switch (tag & 7) {
+      case 0:
+        return varint(v);
+      case 1:
+        return end - pos >= 8 && (pos += 8, true);
+      case 5:
+        return end - pos >= 4 && (pos += 4, true);
+      case 2:
+        if (!varint(v) || v > end - pos) return false;
+        start = pos;
+        stop = pos += static_cast<size_t>(v);
+        return true;
+      default:
+        return false;  // groups: not in ONNX
+    }
+  }
+};
+
+void tensorRange(const std::string& b, size_t s, size_t e,
+                 std::map<std::string, std::pair<int64_t, int64_t>>& out) {
+  Wire t{b, s, e};
+  uint64_t f = 0;
+  size_t a = 0, z = 0;
+  std::string name;
+  int64_t offset = -1, length = 0;
+  while (t.pos < t.end && t.next(f, a, z)) {
+    if (f == 8) name = b.substr(a, z - a);
+    if (f == 9) {
+      offset = static_cast<int64_t>(a);
+      length = static_cast<int64_t>(z - a);
+    }
+  }
+  if (offset >= 0 && !name.empty()) out[name] = {offset, length};
+}
+
 }  // namespace
+
+std::map<std::string, std::pair<int64_t, int64_t>> rawDataRanges(const std::string& model) {
+  std::map<std::string, std::pair<int64_t, int64_t>> out;
+  Wire m{model, 0, model.size()};
+  uint64_t f = 0;
+  size_t a = 0, z = 0;
+  while (m.pos < m.end && m.next(f, a, z)) {
+    if (f != 7 || a == z) continue;  // ModelProto.graph
+    Wire g{model, a, z};
+    uint64_t gf = 0;
+    size_t ga = 0, gz = 0;
+    while (g.pos < g.end && g.next(gf, ga, gz))
+      if (gf == 5 && ga != gz) tensorRange(model, ga, gz, out);  // GraphProto.initializer
+  }
+  return out;
+}
+
+std::vector<float> readRaw(const std::string& model_path, const Initializer& init) {
+  const std::string what = "ONNX initializer '" + init.name + "'";
+  int64_t n = 1;
+  for (int64_t d : init.dims) n *= d;  // the importer checked these dims
+  std::ifstream in(model_path, std::ios::binary);
+  if (!in) throw Error(what + ": cannot open " + model_path);
+  std::string bytes(static_cast<size_t>(init.raw_length), '\0');
+  in.seekg(init.raw_offset);
+  in.read(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  std::vector<double> v;
+  if (!in || !decodeRaw(init.type, bytes.data(), bytes.size(), n, v))
+    throw Error(what + ": its data does not match its shape and type");
+  return std::vector<float>(v.begin(), v.end());
+}
 
 double halfBits(ElemType type, uint16_t bits) {
   if (type == ElemType::BFloat16) {

@@ -5,6 +5,7 @@
 #include <fstream>
 
 #include "models/onnx/import.h"
+#include "models/onnx/tensor_data.h"
 #include "tests/models/onnx/onnx_fixture.h"
 #include "util/error.h"
 
@@ -357,6 +358,32 @@ TEST(OnnxGraphs, ShapesAfterConvPadResizePool) {
   EXPECT_EQ(g.tensor(g.ops()[2].outputs[0]).shape, (std::vector<int64_t>{1, 4, 16, 16}));
   EXPECT_EQ(g.tensor(g.ops()[3].outputs[0]).shape, (std::vector<int64_t>{1, 4, 8, 8}));
   EXPECT_EQ(g.ops()[2].elt.fn, "resize");
+}
+
+}  // namespace
+}  // namespace tessel::models::onnx::test
+
+namespace tessel::models::onnx::test {
+namespace {
+
+// The byte range of an embedded raw_data initializer is found in the serialized file, so a
+// functional run reads just those bytes.
+TEST(OnnxGraphs, RawDataRangesPointAtTheBytes) {
+  ModelBuilder b;
+  auto* t = b.g().add_initializer();
+  t->set_name("R");
+  t->set_data_type(::onnx::TensorProto::FLOAT);
+  t->add_dims(2);
+  const float v[2] = {1.5f, -3.0f};
+  t->set_raw_data(std::string(reinterpret_cast<const char*>(v), sizeof v));
+  b.init("T", {1}, {7});  // typed field: no range
+  const std::string bytes = b.m.SerializeAsString();
+  const auto ranges = rawDataRanges(bytes);
+  ASSERT_EQ(ranges.size(), 1u);
+  const auto [offset, length] = ranges.at("R");
+  EXPECT_EQ(bytes.substr(static_cast<size_t>(offset), static_cast<size_t>(length)),
+            std::string(reinterpret_cast<const char*>(v), sizeof v));
+  EXPECT_TRUE(rawDataRanges("\xff\xff\xff garbage").empty());
 }
 
 }  // namespace
