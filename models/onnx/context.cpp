@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <climits>
 
 #include "util/error.h"
 
@@ -159,6 +160,11 @@ std::optional<double> Context::constFloat(const Node& n, size_t i) {
   return std::nullopt;
 }
 
+int64_t Context::dim(const Node& n, __int128 v) const {
+  if (v > INT64_MAX || v < INT64_MIN) fail(n, "a computed dimension is too large");
+  return static_cast<int64_t>(v);
+}
+
 int Context::axis(const Node& n, int64_t a, size_t rank) const {
   const int64_t r = static_cast<int64_t>(rank);
   if (a < -r || a >= r) {
@@ -191,9 +197,14 @@ void Context::genericOp(const Node& n, const std::string& fn, bool warn, bool mo
 }
 
 int64_t product(const std::vector<int64_t>& v, size_t from, size_t to) {
-  int64_t p = 1;
-  for (size_t i = from; i < std::min(to, v.size()); ++i) p *= v[i];
-  return p;
+  // Saturating: shapes from a file are checked after they are computed (shapes.cpp).
+  __int128 p = 1;
+  for (size_t i = from; i < std::min(to, v.size()); ++i) {
+    p *= v[i];
+    if (p > INT64_MAX) p = INT64_MAX;
+    if (p < INT64_MIN) p = INT64_MIN;
+  }
+  return static_cast<int64_t>(p);
 }
 
 std::vector<int64_t> broadcast(const std::vector<int64_t>& a, const std::vector<int64_t>& b,

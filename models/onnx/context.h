@@ -84,6 +84,8 @@ struct Context {
   std::optional<std::vector<int64_t>> constInts(const Node& n, size_t i);
   // A scalar float constant input (Clip bounds), or nullopt.
   std::optional<double> constFloat(const Node& n, size_t i);
+  // A dimension computed in 128 bits; fails naming the node when it does not fit int64.
+  int64_t dim(const Node& n, __int128 v) const;
   // Normalizes a possibly negative axis for a rank; fails naming the node when out of range.
   int axis(const Node& n, int64_t a, size_t rank) const;
   // Costs the node as a generic elementwise op by the bytes it moves (listed in a warning).

@@ -35,8 +35,9 @@ Window window(Context& ctx, const Node& n, size_t i, size_t spatial, int64_t in,
   const std::string autopad = ctx.attrString(n, "auto_pad", "NOTSET");
   if (autopad == "SAME_UPPER" || autopad == "SAME_LOWER") {
     const int64_t out = (in + w.stride - 1) / w.stride;
-    const int64_t span = (kernel - 1) * w.dilation + 1;
-    const int64_t total = std::max<int64_t>(0, (out - 1) * w.stride + span - in);
+    const __int128 span = static_cast<__int128>(kernel - 1) * w.dilation + 1;
+    const int64_t total =
+        ctx.dim(n, std::max<__int128>(0, static_cast<__int128>(out - 1) * w.stride + span - in));
     w.begin = autopad == "SAME_UPPER" ? total / 2 : total - total / 2;
     w.end = total - w.begin;
   } else if (autopad == "VALID") {
@@ -156,8 +157,9 @@ bool inferTransposedShape(Context& ctx, const Node& n) {
       continue;
     }
     const int64_t pad = extra.size() == spatial ? extra[i] : 0;
-    const int64_t span = (win.kernel - 1) * win.dilation + 1;
-    const int64_t size = win.stride * (x[i + 2] - 1) + pad + span - win.begin - win.end;
+    const __int128 span = static_cast<__int128>(win.kernel - 1) * win.dilation + 1;
+    const int64_t size = ctx.dim(
+        n, static_cast<__int128>(win.stride) * (x[i + 2] - 1) + pad + span - win.begin - win.end);
     if (size < 0) ctx.fail(n, "the output would have a negative size");
     out.push_back(size);
   }
@@ -193,7 +195,8 @@ bool inferWindowShape(Context& ctx, const Node& n) {
   const bool ceil = ctx.attrInt(n, "ceil_mode", 0) != 0;
   for (size_t i = 0; i < spatial; ++i) {
     const Window w = window(ctx, n, i, spatial, x[i + 2], kernel[i]);
-    const int64_t span = (w.kernel - 1) * w.dilation + 1, padded = x[i + 2] + w.begin + w.end;
+    const int64_t span = ctx.dim(n, static_cast<__int128>(w.kernel - 1) * w.dilation + 1);
+    const int64_t padded = x[i + 2] + w.begin + w.end;
     if (padded < span) ctx.fail(n, "the window does not fit the input " + shapeText(x));
     out.push_back((padded - span + (ceil ? w.stride - 1 : 0)) / w.stride + 1);
   }

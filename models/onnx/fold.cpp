@@ -1,6 +1,7 @@
 // Integer constant folding for shape arithmetic (torch exports compute Reshape targets with
 // Shape -> Gather -> Unsqueeze -> Concat chains). Only small integer tensors fold.
 #include <algorithm>
+#include <climits>
 
 #include "models/onnx/context.h"
 
@@ -42,12 +43,23 @@ bool known(Context& ctx, const Node& n, std::initializer_list<size_t> idx) {
   return true;
 }
 
-int64_t binary(const std::string& op, int64_t a, int64_t b) {
-  if (op == "Add") return a + b;
-  if (op == "Sub") return a - b;
-  if (op == "Mul") return a * b;
-  if (op == "Div") return b == 0 ? 0 : a / b;
-  if (op == "Mod") return b == 0 ? 0 : a % b;
+// Shape arithmetic in 128 bits: a result outside int64 is not folded (ok = false).
+int64_t binary(const std::string& op, int64_t a, int64_t b, bool& ok) {
+  __int128 r = 0;
+  if (op == "Add")
+    r = static_cast<__int128>(a) + b;
+  else if (op == "Sub")
+    r = static_cast<__int128>(a) - b;
+  else if (op == "Mul")
+    r = static_cast<__int128>(a) * b;
+  else if (op == "Div")
+    r = b == 0 ? 0 : static_cast<__int128>(a) / b;
+  else if (op == "Mod")
+    r = b == 0 ? 0 : static_cast<__int128>(a) % b;
+  if (op == "Add" || op == "Sub" || op == "Mul" || op == "Div" || op == "Mod") {
+    ok = ok && r >= INT64_MIN && r <= INT64_MAX;
+    return ok ? static_cast<int64_t>(r) : 0;
+  }
   if (op == "Max") return std::max(a, b);
   if (op == "Min") return std::min(a, b);
   if (op == "Equal") return a == b;
@@ -69,9 +81,11 @@ void foldBinary(Context& ctx, const Node& n) {
       (b.ints->size() != size && b.ints->size() != 1))
     return;  // only same-size or scalar operands fold
   Ints out(size);
+  bool fits = true;
   for (size_t i = 0; i < size; ++i)
     out[i] = binary(n.op_type, (*a.ints)[a.ints->size() == 1 ? 0 : i],
-                    (*b.ints)[b.ints->size() == 1 ? 0 : i]);
+                    (*b.ints)[b.ints->size() == 1 ? 0 : i], fits);
+  if (!fits) return;
   const bool logical = n.op_type == "Equal" || n.op_type == "Less" || n.op_type == "Greater";
   set(ctx, n, shape, out, logical ? ElemType::Bool : a.type);
 }
@@ -112,7 +126,8 @@ void foldSlice(Context& ctx, const Node& n) {
   int64_t s = step > 0 ? clamp(starts[0], 0, size) : clamp(starts[0], -1, size - 1);
   const int64_t e = step > 0 ? clamp(ends[0], 0, size) : clamp(ends[0], -1, size - 1);
   Ints out;
-  for (; step > 0 ? s < e : s > e; s += step) out.push_back(data[static_cast<size_t>(s)]);
+  for (__int128 i = s; step > 0 ? i < e : i > e; i += step)
+    out.push_back(data[static_cast<size_t>(i)]);
   set(ctx, n, {static_cast<int64_t>(out.size())}, out, ctx.in(n, 0).type);
 }
 
@@ -133,8 +148,8 @@ void foldRange(Context& ctx, const Node& n) {
                 delta = ctx.in(n, 2).ints->at(0);
   if (delta == 0) ctx.fail(n, "delta is 0");
   Ints out;
-  for (int64_t x = start; delta > 0 ? x < limit : x > limit; x += delta) {
-    out.push_back(x);
+  for (__int128 x = start; delta > 0 ? x < limit : x > limit; x += delta) {
+    out.push_back(static_cast<int64_t>(x));
     if (static_cast<int64_t>(out.size()) > kSmallTensorElements) return;
   }
   set(ctx, n, {static_cast<int64_t>(out.size())}, out, ctx.in(n, 0).type);
@@ -187,6 +202,7 @@ void foldConstants(Context& ctx, const Node& n) {
   const bool reshape = op == "Unsqueeze" || op == "Squeeze" || op == "Reshape" || op == "Flatten";
   if ((same || reshape) && known(ctx, n, {0})) {
     Ints v = *ctx.in(n, 0).ints;
+    if ((op == "Neg" || op == "Abs") && std::find(v.begin(), v.end(), INT64_MIN) != v.end()) return;
     for (int64_t& x : v) x = op == "Neg" ? -x : op == "Abs" ? std::abs(x) : x;
     Value& out = ctx.values[n.outputs[0]];
     if (same && !out.inferred) {

@@ -147,19 +147,24 @@ bool padTileResize(Context& ctx, const Node& n) {
       pads = *ctx.constInts(n, 1);
     }
     if (pads.size() != 2 * r || ctx.has(n, 3)) return false;
-    for (size_t i = 0; i < r; ++i) shape[i] += pads[i] + pads[i + r];
+    for (size_t i = 0; i < r; ++i)
+      shape[i] = ctx.dim(n, static_cast<__int128>(shape[i]) + pads[i] + pads[i + r]);
   } else if (op == "Tile") {
     auto reps = ctx.constInts(n, 1);
     if (!reps || reps->size() != r) return false;
-    for (size_t i = 0; i < r; ++i) shape[i] *= (*reps)[i];
+    for (size_t i = 0; i < r; ++i)
+      shape[i] = ctx.dim(n, static_cast<__int128>(shape[i]) * (*reps)[i]);
   } else {
     const size_t si = op == "Upsample" ? 1 : 2;
     if (op == "Resize" && ctx.has(n, 3) && ctx.constInts(n, 3) &&
         ctx.constInts(n, 3)->size() == r) {
       shape = *ctx.constInts(n, 3);
     } else if (ctx.has(n, si) && ctx.in(n, si).floats && ctx.in(n, si).floats->size() == r) {
-      for (size_t i = 0; i < r; ++i)
-        shape[i] = static_cast<int64_t>(static_cast<double>(shape[i]) * (*ctx.in(n, si).floats)[i]);
+      for (size_t i = 0; i < r; ++i) {
+        const double d = static_cast<double>(shape[i]) * (*ctx.in(n, si).floats)[i];
+        if (!(d >= 0 && d < 4e18)) ctx.fail(n, "a scale gives an impossible output size");
+        shape[i] = static_cast<int64_t>(d);
+      }
     } else {
       return false;
     }
@@ -270,7 +275,8 @@ bool inferLayoutShape(Context& ctx, const Node& n) {
       }
       const int ax = ctx.axis(n, ctx.attrInt(n, "axis", 0), s.size());
       if (s.size() != shape.size()) ctx.fail(n, "inputs differ in rank");
-      shape[static_cast<size_t>(ax)] += s[static_cast<size_t>(ax)];
+      shape[static_cast<size_t>(ax)] = ctx.dim(
+          n, static_cast<__int128>(shape[static_cast<size_t>(ax)]) + s[static_cast<size_t>(ax)]);
     }
     out(ctx, n, 0, shape, ctx.in(n, 0).type);
     return true;
