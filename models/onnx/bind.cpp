@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "util/checked.h"
 #include "util/error.h"
 
 namespace tessel::models::onnx {
@@ -26,8 +27,9 @@ Bindings bindDims(const std::string& path, const std::vector<ValueInfo>& inputs,
     for (size_t i = 0; i < in.dims.size(); ++i) {
       const Dim& d = in.dims[i];
       if (d.known()) {
-        if (*d.value < 0)
-          fail("input '" + in.name + "' has a negative dimension " + std::to_string(*d.value));
+        if (*d.value < 0 || *d.value > checked::kMaxCount)
+          fail("input '" + in.name + "' has a " + (*d.value < 0 ? "negative" : "too large") +
+               " dimension " + std::to_string(*d.value));
         continue;
       }
       if (d.symbol.empty()) {
@@ -47,7 +49,8 @@ Bindings bindDims(const std::string& path, const std::vector<ValueInfo>& inputs,
       fail("--dim " + name + ": the model's inputs have no symbolic dimension '" + name + "'" +
            (have.empty() ? std::string(" (they have none)") : " (they have: " + list(have) + ")"));
     }
-    if (value < 1) fail("--dim " + name + "=" + std::to_string(value) + ": must be at least 1");
+    if (value < 1 || value > checked::kMaxCount)
+      fail("--dim " + name + "=" + std::to_string(value) + ": must be at least 1 and at most 2^62");
     b[name] = value;
   }
   bool batch_used = false;

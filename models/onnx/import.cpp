@@ -7,6 +7,7 @@
 #include "models/onnx/bind.h"
 #include "models/onnx/context.h"
 #include "models/onnx/weights.h"
+#include "util/checked.h"
 #include "util/error.h"
 
 namespace tessel::models::onnx {
@@ -82,9 +83,10 @@ void addInputs(Context& ctx) {
     v.shape = init.dims;
     v.inferred = true;
     for (int64_t d : init.dims) {
-      if (d < 0)
+      if (d < 0 || d > checked::kMaxCount)
         throw ConfigError({ctx.model.path, 0, 0, "workload"},
-                          "initializer '" + init.name + "' has a negative dimension");
+                          "initializer '" + init.name + "' has a " +
+                              (d < 0 ? "negative" : "too large") + " dimension");
     }
     if (init.small && isIntegralType(init.type)) v.ints = init.small->ints;
     if (init.small && !init.small->floats.empty()) v.floats = init.small->floats;

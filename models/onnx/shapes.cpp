@@ -26,6 +26,7 @@ void checkShape(const Context& ctx, const Node& n, const std::string& name,
                 const std::vector<int64_t>& shape) {
   for (int64_t d : shape) {
     if (d < 0) ctx.fail(n, "output '" + name + "' has a negative dimension " + shapeText(shape));
+    if (d > checked::kMaxCount) ctx.fail(n, "output '" + name + "' has a dimension beyond 2^62");
   }
   int64_t e = 1;
   for (int64_t d : shape) {
