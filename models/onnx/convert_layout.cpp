@@ -66,7 +66,9 @@ bool split(Context& ctx, const Node& n) {
   int64_t start = 0;
   for (size_t o = 0; o < n.outputs.size(); ++o) {
     if (n.outputs[o].empty()) continue;
-    const int64_t size = ctx.values[n.outputs[o]].shape.at(static_cast<size_t>(ax));
+    const std::vector<int64_t>& out = ctx.values[n.outputs[o]].shape;
+    if (out.size() != in.size()) ctx.fail(n, "an output's rank differs from the input's");
+    const int64_t size = out[static_cast<size_t>(ax)];
     slice(ctx, n, x, ax, start, start + size, 1, o, {});
     start += size;
   }

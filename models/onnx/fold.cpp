@@ -143,7 +143,9 @@ void foldConcat(Context& ctx, const Node& n) {
 }
 
 void foldRange(Context& ctx, const Node& n) {
-  if (!known(ctx, n, {0, 1, 2})) return;
+  if (!known(ctx, n, {0, 1, 2}) || ctx.in(n, 0).ints->empty() || ctx.in(n, 1).ints->empty() ||
+      ctx.in(n, 2).ints->empty())
+    return;
   const int64_t start = ctx.in(n, 0).ints->at(0), limit = ctx.in(n, 1).ints->at(0),
                 delta = ctx.in(n, 2).ints->at(0);
   if (delta == 0) ctx.fail(n, "delta is 0");

@@ -3,6 +3,7 @@
 
 #include <filesystem>
 #include <queue>
+#include <stdexcept>
 
 #include "models/onnx/bind.h"
 #include "models/onnx/context.h"
@@ -147,6 +148,9 @@ void convert(Context& ctx, const std::vector<int>& order) {
       throw;
     } catch (const Error& e) {
       ctx.fail(n, e.what());
+    } catch (const std::out_of_range& e) {
+      // An operand whose rank or size contradicts the node (a malformed file).
+      ctx.fail(n, std::string("malformed node (") + e.what() + ")");
     }
   }
 }
