@@ -157,9 +157,11 @@ TEST(OnnxMutations, ByteDamageNeverCrashes) {
       for (int k = 0, n = 1 + static_cast<int>(rng() % 8); k < n && !b.empty(); ++k) {
         const size_t pos = rng() % b.size();
         switch (rng() % 3) {
-          case 0:
-            b[pos] = static_cast<char>(rng());
+          case 0: {  // varint-shaped values too: lengths, dims, enums
+            const char values[] = {'\xff', '\x80', '\x00', '\x7f', '\x01'};
+            b[pos] = rng() % 2 ? values[rng() % 5] : static_cast<char>(rng());
             break;
+          }
           case 1:
             b.erase(pos, 1 + rng() % 16);
             break;
