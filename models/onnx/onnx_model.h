@@ -1,8 +1,9 @@
 // A parsed ONNX model as plain data: what reader.cpp (the one file that sees libonnx and
 // protobuf) hands to the rest of the importer. Weights' values are never here: an initializer
-// records its name, type, shape and where its bytes live; only small integer tensors (shape
-// operands of Reshape, Slice, ... and Constant nodes' values) carry their values, because the
-// importer's shape propagation folds them.
+// records its name, type, shape and where its bytes live; only small tensors carry values:
+// integer ones (shape operands of Reshape, Slice, ...; Constant nodes) because the importer's
+// shape propagation folds them, and float ones of at most 64 elements (Resize scales, Clip
+// bounds).
 #pragma once
 
 #include <cstdint>
@@ -92,7 +93,7 @@ struct Initializer {
   int64_t offset = 0, length = -1;  // external data range; length -1 = to the end
   // raw_data inside the model file: its byte range (-1: the values are in typed fields).
   int64_t raw_offset = -1, raw_length = 0;
-  std::optional<SmallTensor> small;  // values of small integer tensors (shape operands)
+  std::optional<SmallTensor> small;  // values of small tensors (see the file comment)
 };
 
 struct OnnxModel {
@@ -116,13 +117,15 @@ using Bindings = std::map<std::string, int64_t>;
 using BindFn = std::function<Bindings(const std::vector<ValueInfo>& inputs)>;
 
 // Parses `path`, calls `bind` with the graph inputs (not initializers), substitutes the bound
-// dims into them, runs ONNX shape inference with data propagation (IR <= 8, opsets <= 17) and
-// returns the model. Throws ConfigError for a missing file, a directory, a file that is not
-// ONNX or is truncated. Shape inference failures are not errors here (values stay unknown).
+// dims into them, checks every node (ONNX's schema check, validate.h), runs ONNX shape
+// inference with data propagation (IR <= 8, opsets <= 17; Conv and pooling nodes are left to
+// tessel's rules) and returns the model. Throws ConfigError for a missing file, a directory, a
+// file that is not ONNX or is truncated, a malformed node. Values ONNX cannot infer stay unknown.
 OnnxModel readModel(const std::string& path, const BindFn& bind);
 
-// Reads initializers' values on demand: external data straight from its file; data inside the
-// model file by parsing the model once, on the first such request. Thread-safe.
+// Reads initializers' values on demand: external data straight from its file, raw_data from its
+// byte range in the model file, typed fields by parsing the model once, on the first such
+// request. Thread-safe.
 class InitializerReader {
  public:
   explicit InitializerReader(std::string model_path);
