@@ -133,9 +133,9 @@ int64_t Graph::totalMacs() const {
 
 int64_t Graph::parameterCount() const {
   // Each Weight tensor is counted once however many ops read it (the tied LM head).
-  int64_t total = 0;
+  int64_t total = folded_parameters;
   for (const Tensor& t : tensors_) {
-    if (t.role == TensorRole::Weight)
+    if (t.role == TensorRole::Weight && t.parameter)
       total = checked::add(total, t.elements(), [&] { return "the parameters of " + name; });
   }
   return total;

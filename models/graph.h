@@ -44,6 +44,10 @@ struct Tensor {
   std::vector<int64_t> shape;
   DType dtype = DType::FP32;
   TensorRole role = TensorRole::Activation;
+  // A Weight that is one of the model's parameters (counted by parameterCount()). An imported
+  // file's constants — Constant nodes, int64 shape tensors, boolean masks — are Weight tensors
+  // an op reads, but no parameter.
+  bool parameter = true;
 
   int64_t elements() const;
   int64_t bytes() const { return elements() * bytesOf(dtype); }
@@ -253,6 +257,9 @@ class Graph {
   std::vector<std::string> warnings;
   // Values of the Weight tensors when the model file has them (nullptr: synthesize).
   std::shared_ptr<const WeightSource> weight_values;
+  // Parameters of Weight tensors a pass folded into an op's attributes (an exported causal
+  // mask): no op reads them, but they are the model file's; parameterCount() adds them.
+  int64_t folded_parameters = 0;
 
   // Throws tessel::Error for a negative dimension. An empty shape is a scalar.
   int addTensor(std::string name, std::vector<int64_t> shape, DType dtype, TensorRole role);
@@ -273,7 +280,7 @@ class Graph {
   int findOp(std::string_view name) const;
 
   int64_t totalMacs() const;
-  int64_t parameterCount() const;  // elements of unique Weight tensors
+  int64_t parameterCount() const;  // elements of unique Weight tensors that are parameters
   // The op that produces tensor t, or -1 for inputs and weights.
   int producerOf(int tensor_id) const;
   // Ops that read tensor t, in order (an op reading t twice is listed once).

@@ -126,6 +126,7 @@ Graph retype(const Graph& g, const DTypeChoice& choice) {
   out.name = g.name;
   out.warnings = g.warnings;
   out.weight_values = g.weight_values;             // a model file's weights keep their names
+  out.folded_parameters = g.folded_parameters;
   std::vector<int> remap(g.tensors().size(), -1);  // old tensor -> new tensor as produced
   std::map<std::pair<int, DType>, int> converted;  // (new tensor, dtype) -> converted copy
   auto tensorFor = [&](int old_id, DType want) {
@@ -133,6 +134,7 @@ Graph retype(const Graph& g, const DTypeChoice& choice) {
     if (remap[static_cast<size_t>(old_id)] < 0) {
       const DType stored = choice.stored ? choice.stored(t, want) : want;
       remap[static_cast<size_t>(old_id)] = out.addTensor(t.name, t.shape, stored, t.role);
+      out.tensor(remap[static_cast<size_t>(old_id)]).parameter = t.parameter;
     }
     const int id = remap[static_cast<size_t>(old_id)];
     if (out.tensor(id).dtype == want) return id;

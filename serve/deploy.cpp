@@ -220,12 +220,15 @@ Graph withDeploymentOps(const Graph& graph, const arch::Accelerator& acc, const 
   // then the request's ops, the model's, the response's.
   Graph out;
   out.name = graph.name;
+  out.warnings = graph.warnings;
+  out.weight_values = graph.weight_values;
+  out.folded_parameters = graph.folded_parameters;
   for (const Tensor& t : graph.tensors()) {
     const bool padded = std::find(data.begin(), data.end(), t.id) != data.end() ||
                         std::find(outputs.begin(), outputs.end(), t.id) != outputs.end();
     std::vector<int64_t> shape = t.shape;
     if (padded) shape.back() = roundUp(shape.back(), align);
-    out.addTensor(t.name, shape, t.dtype, t.role);
+    out.tensor(out.addTensor(t.name, shape, t.dtype, t.role)).parameter = t.parameter;
   }
   for (int t : data) lowerInput(out, graph.tensor(t), acc, align, o);
   for (const Op& op : graph.ops()) out.addOp(op);

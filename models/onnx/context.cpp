@@ -43,6 +43,13 @@ Value& Context::in(const Node& n, size_t i) {
   return it->second;
 }
 
+// An initializer's values are a parameter unless they are shapes or indices (int64), masks
+// (bool) or text; int8/int32 initializers are a quantized model's weights and biases.
+static bool isParameterType(ElemType t) {
+  return t != ElemType::Int64 && t != ElemType::Uint64 && t != ElemType::Bool &&
+         t != ElemType::String;
+}
+
 int Context::tensorOf(const Node& n, size_t i, bool exact, std::optional<DType> as) {
   Value& v = in(n, i);
   const std::string& name = n.inputs[i];
@@ -50,6 +57,7 @@ int Context::tensorOf(const Node& n, size_t i, bool exact, std::optional<DType> 
     // Constants become Weight tensors only when an op reads them as data.
     const DType t = as ? *as : dtypeOf(v.type);
     v.tensor = g.addTensor(name, v.shape, t, TensorRole::Weight);
+    g.tensor(v.tensor).parameter = v.init && isParameterType(v.type);
     if (!v.init) {
       DerivedWeight d;
       if (v.ints)

@@ -118,9 +118,17 @@ bool cast(Context& ctx, const Node& n) {
   return fnOp(ctx, n, "cast", 1);
 }
 
-// Copies costed by the bytes they move.
-bool expand(Context& ctx, const Node& n) { return fnOp(ctx, n, "expand", 1); }
-bool resize(Context& ctx, const Node& n) { return fnOp(ctx, n, "resize", 1); }
+// Copies costed by the bytes they move. Broadcasting and resizing align axes by the input's
+// own shape, so a view input is read with that exact shape (a repeat-kv Expand of a reshaped
+// [1, 2, 1, 16, 16] K must not see its source's [1, 2, 16, 16]).
+bool exactCopy(Context& ctx, const Node& n, const std::string& fn) {
+  Op op = ctx.makeOp(n, OpKind::Elementwise, {ctx.tensorOf(n, 0, true)});
+  op.elt.fn = fn;
+  ctx.emit(n, std::move(op));
+  return true;
+}
+bool expand(Context& ctx, const Node& n) { return exactCopy(ctx, n, "expand"); }
+bool resize(Context& ctx, const Node& n) { return exactCopy(ctx, n, "resize"); }
 
 bool quantize(Context& ctx, const Node& n) {
   Op op = ctx.makeOp(n, OpKind::Quantize, {ctx.tensorOf(n, 0)});

@@ -116,6 +116,7 @@ bool constant(Context& ctx, const Node& n) {
   Value& v = ctx.values[name];
   if (v.floats || v.ints) return true;  // small: a Weight tensor once an op reads it
   v.tensor = ctx.g.addTensor(name, v.shape, ctx.dtypeOf(v.type), TensorRole::Weight);
+  ctx.g.tensor(v.tensor).parameter = false;  // a constant of the graph, not a learned value
   DerivedWeight d;
   const Attribute* a = ctx.attr(n, "value");
   const Attribute* f = ctx.attr(n, "value_float");
@@ -136,6 +137,7 @@ bool constantOfShape(Context& ctx, const Node& n) {
   const std::string& name = n.outputs.at(0);
   Value& v = ctx.values[name];
   v.tensor = ctx.g.addTensor(name, v.shape, ctx.dtypeOf(v.type), TensorRole::Weight);
+  ctx.g.tensor(v.tensor).parameter = false;  // a fill, not a learned value
   DerivedWeight d;
   d.kind = DerivedWeight::Kind::Fill;
   d.count = product(v.shape);

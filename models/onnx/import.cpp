@@ -1,6 +1,8 @@
 // importFile: read -> bind -> order -> shapes -> convert, then warnings, name and weights.
 #include "models/onnx/import.h"
 
+#include "models/passes/recognize.h"
+
 #include <filesystem>
 #include <queue>
 #include <stdexcept>
@@ -200,8 +202,11 @@ Graph importFile(const std::string& path, const WorkloadOptions& options) {
                         "graph output '" + out.name + "' is never produced");
   }
   addWarnings(ctx);
+  if (const std::string w = missingWeightsWarning(*model); !w.empty()) g.warnings.push_back(w);
   g.weight_values = makeWeightSource(model, ctx);
-  return g;
+  // Decomposed LayerNorm/RMSNorm/GELU/SiLU/HardSwish become one op each, and an exported
+  // attention's scale and causal mask fold into its score (models/passes/recognize.h).
+  return recognizePatterns(g);
 }
 
 }  // namespace tessel::models::onnx

@@ -1,6 +1,8 @@
 #include "models/onnx/weights.h"
 
 #include <cmath>
+#include <filesystem>
+#include <set>
 
 #include "util/error.h"
 
@@ -17,16 +19,18 @@ class OnnxWeights : public WeightSource {
   std::optional<std::vector<float>> values(const std::string& name) const override {
     auto d = derived_.find(name);
     if (d != derived_.end()) return fromDerived(d->second);
-    auto it = inits_.find(name);
-    if (it == inits_.end()) return std::nullopt;
-    return reader_.values(*it->second);
+    return source(name);
   }
 
  private:
-  // A source operand (an initializer), or nullopt when the model has no values for it.
+  // A source operand (an initializer), or nullopt when the model has no values for it: none by
+  // that name, or external data whose file is absent (a model shared without its weights; the
+  // importer warned, and the executor synthesizes them).
   std::optional<std::vector<float>> source(const std::string& name) const {
     auto it = inits_.find(name);
     if (it == inits_.end()) return std::nullopt;
+    if (it->second->external && !externalDataPresent(model_->path, *it->second))
+      return std::nullopt;
     return reader_.values(*it->second);
   }
 
@@ -63,6 +67,28 @@ class OnnxWeights : public WeightSource {
 };
 
 }  // namespace
+
+bool externalDataPresent(const std::string& model_path, const Initializer& init) {
+  std::error_code ec;
+  const auto file = std::filesystem::path(model_path).parent_path() / init.location;
+  return std::filesystem::is_regular_file(file, ec);
+}
+
+std::string missingWeightsWarning(const OnnxModel& model) {
+  std::set<std::string> files;
+  int64_t count = 0;
+  for (const Initializer& i : model.initializers) {
+    if (!i.external || externalDataPresent(model.path, i)) continue;
+    files.insert(i.location);
+    ++count;
+  }
+  if (files.empty()) return "";
+  std::string list;
+  for (const std::string& f : files) list += (list.empty() ? "'" : ", '") + f + "'";
+  return "external data " + list + " not found next to the model: timing never reads weights; a " +
+         "functional run (validate, precision) uses synthetic values for its " +
+         std::to_string(count) + " initializer(s)";
+}
 
 std::shared_ptr<const WeightSource> makeWeightSource(std::shared_ptr<const OnnxModel> model,
                                                      const Context& ctx) {

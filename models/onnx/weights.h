@@ -2,6 +2,7 @@
 #pragma once
 
 #include <memory>
+#include <string>
 
 #include "models/graph.h"
 #include "models/onnx/context.h"
@@ -12,5 +13,10 @@ namespace tessel::models::onnx {
 // weights (folded BatchNorm scale/shift, constants, scaled Gemm operands) from them.
 std::shared_ptr<const WeightSource> makeWeightSource(std::shared_ptr<const OnnxModel> model,
                                                      const Context& ctx);
+
+// Whether an external-data initializer's file exists (nothing is read).
+bool externalDataPresent(const std::string& model_path, const Initializer& init);
+// A warning naming the external data files the model refers to and that are absent, or "".
+std::string missingWeightsWarning(const OnnxModel& model);
 
 }  // namespace tessel::models::onnx

@@ -37,11 +37,20 @@ Graph applyRewrite(const Graph& g, const Rewrite& rewrite) {
   out.name = g.name;
   out.warnings = g.warnings;
   out.weight_values = g.weight_values;
+  out.folded_parameters = g.folded_parameters;
   std::vector<int> remap(n, -1);
   for (const Tensor& t : g.tensors()) {
     const size_t i = static_cast<size_t>(t.id);
-    if (used[i] || !touched[i] || t.role == TensorRole::Input)
+    // A parameter no op reads any more (a folded causal mask) still counts: the parameter count
+    // is the model file's, whatever the passes recognize.
+    const bool keep = used[i] || !touched[i] || t.role == TensorRole::Input;
+    if (!keep && t.role == TensorRole::Weight && t.parameter)
+      out.folded_parameters += t.elements();
+    if (keep)
+    {
       remap[i] = out.addTensor(t.name, t.shape, t.dtype, t.role);
+      out.tensor(remap[i]).parameter = t.parameter;
+    }
   }
   for (Op op : ops) {
     op.id = -1;

@@ -152,7 +152,28 @@ TEST(OnnxGraphs, ExternalDataIsNotReadForTiming) {
   ASSERT_EQ(g.ops().size(), 1u);
   EXPECT_EQ(g.ops()[0].macs, 3 * 2 * 4);
   ASSERT_TRUE(g.weight_values);
-  EXPECT_THROW(g.weight_values->values("W"), Error);  // only a functional run reads it
+  // The file is absent: no values (a functional run synthesizes them), and a warning says so.
+  EXPECT_FALSE(g.weight_values->values("W").has_value());
+  ASSERT_EQ(g.warnings.size(), 1u);
+  EXPECT_NE(g.warnings[0].find("'no_such_weights.bin' not found"), std::string::npos);
+  EXPECT_NE(g.warnings[0].find("1 initializer(s)"), std::string::npos);
+}
+
+// A weights file that is present but too short for its initializer is an error when read.
+TEST(OnnxGraphs, ATruncatedWeightsFileIsAnErrorWhenRead) {
+  ModelBuilder b;
+  b.input("x", {int64_t{3}, int64_t{4}});
+  b.initExternal("W", {4, 2}, "short_weights.bin");
+  b.node("MatMul", {"x", "W"}, {"y"});
+  b.output("y");
+  const std::string path = b.write();
+  const std::string data =
+      (std::filesystem::path(path).parent_path() / "short_weights.bin").string();
+  { std::ofstream(data, std::ios::binary) << "abc"; }  // 3 bytes of the 32 the shape needs
+  const Graph g = importFile(path, {});
+  EXPECT_TRUE(g.warnings.empty());
+  EXPECT_THROW(g.weight_values->values("W"), Error);
+  std::filesystem::remove(data);
 }
 
 // External data next to the model, at an offset; raw_data fp16 inside the model; Gemm's alpha
