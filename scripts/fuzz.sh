@@ -7,7 +7,7 @@ BUILD=${1:-build-fuzz}
 SECONDS_EACH=${2:-60}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 status=0
-for t in arch dataflow precision_plan workload cli; do
+for t in arch dataflow precision_plan workload cli onnx; do
   corpus="$BUILD/corpus/$t"
   findings="$BUILD/findings/$t"
   mkdir -p "$corpus" "$findings"

@@ -8,6 +8,7 @@
 #include "models/families/family.h"
 #include "models/families/presets.h"
 #include "util/error.h"
+#include "util/input_file.h"
 
 namespace tessel::models::hf {
 namespace {
@@ -77,11 +78,13 @@ Graph buildFromText(const std::string& json_text, const std::string& source,
 }
 
 Graph buildFromFile(const std::string& path, const WorkloadOptions& options) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw ConfigError({path, 0, 0, "workload"}, "cannot open config file '" + path + "'");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return buildFromText(text.str(), path, options);
+  std::string text;
+  try {  // the one rule every input file follows (util/input_file.h); a config is a few KiB
+    text = readInputFile(path, "a Hugging Face config.json", size_t{16} << 20);
+  } catch (const ConfigError& e) {
+    throw ConfigError({path, 0, 0, "workload"}, e.message());
+  }
+  return buildFromText(text, path, options);
 }
 
 bool isPreset(const std::string& name) {

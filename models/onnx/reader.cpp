@@ -15,6 +15,7 @@
 #include "models/onnx/tensor_data.h"
 #include "models/onnx/validate.h"
 #include "util/error.h"
+#include "util/input_file.h"
 
 namespace tessel::models::onnx {
 namespace {
@@ -23,17 +24,16 @@ namespace {
   throw ConfigError({path, 0, 0, "workload"}, why);
 }
 
+// The one rule every input file follows (util/input_file.h), at the workload's path. Protobuf
+// parses at most 2 GiB; a larger file keeps its weights as external data.
 std::string readBytes(const std::string& path) {
-  std::error_code ec;
-  const auto status = std::filesystem::status(path, ec);
-  if (ec || !std::filesystem::exists(status)) fail(path, "no such ONNX file");
-  if (std::filesystem::is_directory(status)) fail(path, "is a directory, not an ONNX file");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) fail(path, "cannot open the ONNX file");
-  std::ostringstream buf;
-  buf << in.rdbuf();
-  if (in.bad()) fail(path, "cannot read the ONNX file");
-  return buf.str();
+  try {
+    return readInputFile(path, "an ONNX model", size_t{INT_MAX});
+  } catch (const ConfigError& e) {
+    fail(path, e.message() + (e.message().find("larger") != std::string::npos
+                                  ? " (protobuf's limit: store weights as external data)"
+                                  : ""));
+  }
 }
 
 ::onnx::ModelProto parse(const std::string& path, std::string* raw = nullptr) {

@@ -3,8 +3,12 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <filesystem>
+
 #include <nlohmann/json.hpp>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "tests/cli_runner.h"
 
@@ -87,6 +91,28 @@ TEST(Defects, ADirectoryAsArchIsNamedAsSuch) {
   const auto r = runTessel("run --arch " + std::string(TESSEL_SOURCE_DIR) + kGemm);
   EXPECT_EQ(r.code, 2);
   EXPECT_THAT(r.out, HasSubstr("is a directory, expected a YAML file"));
+}
+
+// One rule for every file a command reads: a directory or a missing path gives the same message,
+// whatever the command and whatever kind of file it wanted; exit 2.
+TEST(Defects, EveryInputFileFollowsOneRule) {
+  const std::string dir = ::testing::TempDir() + "tessel_rule_dir";
+  std::filesystem::create_directories(dir + "/m.onnx");
+  std::filesystem::create_directories(dir + "/config.json");
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"run --arch " + dir + " --workload gpt2", "is a directory, expected a YAML file"},
+      {"sweep " + dir, "is a directory, expected a YAML file"},
+      {"workload " + dir + "/m.onnx", "is a directory, expected an ONNX model"},
+      {"workload " + dir + "/config.json", "is a directory, expected a Hugging Face config.json"},
+      {"workload " + dir + "/none.onnx", "none.onnx: at 'workload': no such file"},
+      {"workload " + dir + "/none.json", "none.json: at 'workload': no such file"},
+      {"run --arch " + dir + "/none.yaml --workload gpt2", "none.yaml: no such file"},
+  };
+  for (const auto& [args, message] : cases) {
+    const auto r = runTessel(args);
+    EXPECT_EQ(r.code, 2) << args;
+    EXPECT_THAT(r.out, HasSubstr(message)) << args;
+  }
 }
 
 TEST(Defects, TheHeaderSaysWhichLimitSetsOffChipBandwidth) {

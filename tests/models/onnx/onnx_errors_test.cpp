@@ -33,7 +33,7 @@ ModelBuilder reluModel() {
 }
 
 TEST(OnnxErrors, MissingFileAndDirectory) {
-  EXPECT_HAS(errorOf("/nonexistent/model.onnx"), "no such ONNX file");
+  EXPECT_HAS(errorOf("/nonexistent/model.onnx"), "no such file");
   const std::string dir = tempPath(".onnx");
   std::filesystem::create_directory(dir);
   EXPECT_HAS(errorOf(dir), "is a directory");
