@@ -28,7 +28,8 @@ test: build
 	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
 # ASan + UBSan at -O1 (Debug's -O0 makes the executor tests several times slower for no more
-# findings); any finding fails the suite.
+# findings); any finding fails the suite. Every test but the label whole_models (whole LLMs on
+# every shipped design, minutes under the sanitizers; the plain build runs them).
 test-asan: deps
 	@cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g" -DTESSEL_SANITIZE=ON >/dev/null
 	@cmake --build $(ASAN_BUILD) -j $(JOBS)

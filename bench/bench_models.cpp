@@ -92,8 +92,11 @@ std::string writeLlamaShaped() {
     const std::string q = w.linear(h, p + ".q_proj.weight", kD, kD);
     const std::string k = w.linear(h, p + ".k_proj.weight", kD, kKv);
     const std::string v = w.linear(h, p + ".v_proj.weight", kD, kKv);
-    const std::string kv = w.node("Concat", {k, v});  // keeps k and v alive in the graph
-    (void)kv;
+    w.node("Concat", {k, v});  // keeps k and v alive in the graph
+    auto* axis = w.g.mutable_node(w.g.node_size() - 1)->add_attribute();
+    axis->set_name("axis");
+    axis->set_type(::onnx::AttributeProto::INT);
+    axis->set_i(-1);
     x = w.node("Add", {x, w.linear(q, p + ".o_proj.weight", kD, kD)});
     const std::string h2 = w.rmsNorm(x, p + ".post_attention_layernorm.weight");
     const std::string up = w.linear(h2, p + ".up_proj.weight", kD, kFfn);
