@@ -180,6 +180,10 @@ Graph build(const std::string& name, const WorkloadOptions& options) {
   const std::string key = lower(name);
   if (endsWith(key, ".onnx")) {
     rejectModelFileOptions(name, options, true, false);
+    rejectUnusedOptions(name, options, optionsOf(name),
+                        "an ONNX model takes --batch, --dim, --strict and --dtype; its shapes are "
+                        "its own, and --dim NAME=VALUE binds a symbolic dimension such as a "
+                        "sequence length");
     return onnx::importFile(name, options);
   }
   if (endsWith(key, ".json")) {

@@ -1,4 +1,5 @@
 // config.json -> DecoderSpec for the RMSNorm/RoPE/GQA decoder families.
+#include <algorithm>
 #include <cmath>
 
 #include "models/families/family.h"
@@ -55,23 +56,30 @@ void readActivation(const Fields& f, const std::string& type, DecoderSpec& s) {
          "'" + key + "' '" + act + "' is not modeled (silu, gelu, gelu_pytorch_tanh, gelu_new)");
 }
 
-// RoPE: rope_theta; rope_scaling of type llama3 only rescales frequencies.
+// RoPE: rope_theta. Every rope_scaling type HF defines rescales the rotation frequencies (and
+// yarn scales the logits by a constant): none changes a shape, a MAC or a byte, so each is
+// accepted with a note; an unknown type is an error.
 void readRope(const Fields& f, DecoderSpec& s) {
   s.rope_theta = f.number("rope_theta", 10000.0);
   if (s.rope_theta <= 0) f.fail("rope_theta", "'rope_theta' must be positive");
   if (auto r = f.object("rope_scaling")) {
+    static const std::vector<std::string> known = {"llama3", "linear", "dynamic", "yarn",
+                                                   "longrope", "su", "default"};
     std::string type = r->has("rope_type") ? r->requiredText("rope_type") : r->text("type", "");
-    if (type != "llama3") {
+    if (std::find(known.begin(), known.end(), type) == known.end()) {
       r->fail(r->has("rope_type") ? "rope_type" : "type",
-              "rope_scaling type '" + type + "' is not modeled (only llama3)");
+              "rope_scaling type '" + type +
+                  "' is not known (llama3, linear, dynamic, yarn, longrope, su, default)");
     }
     for (const char* k : {"type", "factor", "low_freq_factor", "high_freq_factor",
-                          "original_max_position_embeddings"}) {
+                          "original_max_position_embeddings", "long_factor", "short_factor",
+                          "beta_fast", "beta_slow", "mscale", "mscale_all_dim", "attention_factor",
+                          "finetuned"}) {
       r->accept(k);
     }
-    s.notes.push_back(
-        "rope_scaling llama3 rescales RoPE frequencies only: no effect on shapes, MACs or bytes; "
-        "the functional executor rotates with the unscaled rope_theta");
+    s.notes.push_back("rope_scaling " + type +
+                      " rescales RoPE frequencies only: no effect on shapes, MACs or bytes; the "
+                      "functional executor rotates with the unscaled rope_theta");
   }
 }
 

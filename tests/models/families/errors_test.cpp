@@ -58,8 +58,8 @@ TEST(FamiliesErrors, BadFields) {
   expectField(edited(kLlama, "\"model_type\": \"llama\"", "\"model_type\": \"llama4\""),
               "model_type",
               "supported: llama, mistral, mixtral, qwen2, qwen2_moe, gemma, phi3, gpt2, bert, vit");
-  expectField(edited(kLlama, "\"rope_type\": \"llama3\"", "\"rope_type\": \"yarn\""),
-              "rope_scaling.rope_type", "not modeled");
+  expectField(edited(kLlama, "\"rope_type\": \"llama3\"", "\"rope_type\": \"mystery\""),
+              "rope_scaling.rope_type", "is not known");
   expectField(edited(kLlama, "\"use_cache\": true", "\"quantization_config\": {\"bits\": 4}"),
               "quantization_config", "not modeled");
   expectField(edited(kLlama, "\"use_cache\": true", "\"qk_layernorm\": true"), "qk_layernorm",
@@ -120,3 +120,27 @@ TEST(FamiliesErrors, MissingFile) {
 
 }  // namespace
 }  // namespace tessel::models
+
+namespace tessel::models::hf {
+namespace {
+
+// Every RoPE scaling HF defines only rescales frequencies: the graph is the unscaled one (same
+// ops, MACs and parameters) and a warning says so.
+TEST(FamiliesErrors, EveryKnownRopeScalingIsAcceptedWithANote) {
+  const std::string llama = presetText("llama-3.1-8b");
+  const Graph base = buildFromText(llama, "llama", {});
+  for (const char* type : {"linear", "dynamic", "yarn", "longrope"}) {
+    const std::string text = edited(llama, "\"rope_type\": \"llama3\"",
+                                    std::string("\"rope_type\": \"") + type + "\"");
+    const Graph g = buildFromText(text, "llama", {});
+    EXPECT_EQ(g.totalMacs(), base.totalMacs()) << type;
+    EXPECT_EQ(g.parameterCount(), base.parameterCount()) << type;
+    bool noted = false;
+    for (const std::string& w : g.warnings)
+      noted = noted || w.find(std::string("rope_scaling ") + type) != std::string::npos;
+    EXPECT_TRUE(noted) << type;
+  }
+}
+
+}  // namespace
+}  // namespace tessel::models::hf

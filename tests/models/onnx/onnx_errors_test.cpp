@@ -83,6 +83,23 @@ TEST(OnnxErrors, NegativeDimAndBadBindings) {
   EXPECT_HAS(errorOf(reluModel(), batch), "--batch 4 does not apply");
 }
 
+// Options an imported model does not read are errors through models::build, not ignored: its
+// shapes are its own (a sequence length is a --dim).
+TEST(OnnxErrors, OptionsAnOnnxModelDoesNotUseAreErrors) {
+  const std::string path = reluModel().write();
+  for (const char* option : {"--seq", "--phase", "--image", "--layers", "--expert-load"}) {
+    WorkloadOptions o;
+    o.given = {option};
+    try {
+      models::build(path, o);
+      ADD_FAILURE() << option << " accepted";
+    } catch (const ConfigError& e) {
+      EXPECT_EQ(e.where().yaml_path, option);
+      EXPECT_HAS(std::string(e.what()), "does not use");
+    }
+  }
+}
+
 TEST(OnnxErrors, CycleAndMissingProducer) {
   ModelBuilder b;
   b.input("x", {int64_t{2}});
