@@ -23,8 +23,9 @@ static shapes, seed 0) and then stripped so the committed file stays small:
     node. A graph pass that folds a causal mask into an attention op needs these values.
 
 Expected MACs and parameter counts are computed here from the torch modules, independently of
-the ONNX files: forward hooks on nn.Conv2d, nn.Linear, nn.MultiheadAttention and this script's
-MatMul module count multiply-accumulates during one forward pass on the export input.
+the ONNX files: forward hooks on nn.Conv2d, nn.Linear, nn.MultiheadAttention, this script's
+TiedLmHead (counted as linear) and its MatMul module count multiply-accumulates during one
+forward pass on the export input (a tuple for a model with several inputs).
 "params" is sum(p.numel()) over the torch module's parameters; "initializer_elements" is the
 element count of the exported initializers (differs: export folds BatchNorm into Conv,
 transposes Linear weights into new initializers, and turns buffers into initializers).
@@ -184,6 +185,128 @@ class LlamaBlock(nn.Module):
         return x + self.down_proj(F.silu(self.gate_proj(h)) * self.up_proj(h))
 
 
+class Gpt2Block(nn.Module):
+    """Hugging Face GPT-2's block: pre-LN, fused qkv, causal mask, GELU tanh (NewGELU)."""
+
+    def __init__(self, d, heads):
+        super().__init__()
+        self.heads = heads
+        self.ln_1 = nn.LayerNorm(d, eps=1e-5)
+        self.qkv = nn.Linear(d, 3 * d)  # HF's c_attn (a Conv1D [d, 3d]: same MACs and params)
+        self.proj = nn.Linear(d, d)
+        self.ln_2 = nn.LayerNorm(d, eps=1e-5)
+        self.fc = nn.Linear(d, 4 * d)
+        self.fc_out = nn.Linear(4 * d, d)
+        self.gelu = nn.GELU(approximate="tanh")
+        self.score = MatMul()
+        self.context = MatMul()
+
+    def forward(self, x, masked):
+        b, s, d = x.shape
+        hd = d // self.heads
+        q, k, v = self.qkv(self.ln_1(x)).split(d, dim=2)
+        q = q.view(b, s, self.heads, hd).transpose(1, 2)
+        k = k.view(b, s, self.heads, hd).transpose(1, 2)
+        v = v.view(b, s, self.heads, hd).transpose(1, 2)
+        att = self.score(q, k.transpose(-2, -1)) / math.sqrt(hd)
+        att = att.masked_fill(masked, float("-inf"))
+        att = F.softmax(att, dim=-1)
+        y = self.context(att, v).transpose(1, 2).reshape(b, s, d)
+        x = x + self.proj(y)
+        return x + self.fc_out(self.gelu(self.fc(self.ln_2(x))))
+
+
+class TiedLmHead(nn.Module):
+    """Logits against the [V, d] token embedding (no parameter of its own).
+
+    Written as wte @ x^T so the exported MatMul reads the wte initializer itself (as its A
+    operand, plus two small Transposes). nn.Linear / F.linear without a bias export as MatMul
+    with a constant-folded transposed COPY of wte, a second 38.6M-element initializer that
+    would break the tie (and torch 1.13 only emits Gemm transB=1 when there is a bias)."""
+
+    def __init__(self, wte):
+        super().__init__()
+        self.wte = wte
+
+    def forward(self, x):
+        b, s, d = x.shape
+        return torch.matmul(self.wte.weight, x.reshape(b * s, d).t()).t().reshape(b, s, -1)
+
+
+class Gpt2Small(nn.Module):
+    """Hugging Face GPT-2 small: d 768, 12 layers, 12 heads, vocab 50257, context 1024; the LM
+    head is tied to wte and computes the last position only (tessel's gpt2 prefill)."""
+
+    def __init__(self, vocab=50257, d=768, heads=12, layers=12, context=1024):
+        super().__init__()
+        self.wte = nn.Embedding(vocab, d)
+        self.wpe = nn.Embedding(context, d)
+        self.h = nn.ModuleList([Gpt2Block(d, heads) for _ in range(layers)])
+        self.ln_f = nn.LayerNorm(d, eps=1e-5)
+        self.lm_head = TiedLmHead(self.wte)
+        self.register_buffer("bias", torch.tril(torch.ones(context, context, dtype=torch.bool)))
+
+    def forward(self, ids):
+        s = ids.shape[1]
+        pos = torch.arange(s, dtype=torch.long).unsqueeze(0)
+        x = self.wte(ids) + self.wpe(pos)
+        masked = ~self.bias[:s, :s]  # True above the diagonal
+        for block in self.h:
+            x = block(x, masked)
+        return self.lm_head(self.ln_f(x)[:, -1:, :])
+
+
+class BertLayer(nn.Module):
+    """Hugging Face BertLayer: q/k/v/o Linear, no mask, post-LN (eps 1e-12), erf GELU FFN."""
+
+    def __init__(self, d, heads, ffn, eps=1e-12):
+        super().__init__()
+        self.heads = heads
+        self.query = nn.Linear(d, d)
+        self.key = nn.Linear(d, d)
+        self.value = nn.Linear(d, d)
+        self.output = nn.Linear(d, d)
+        self.attn_ln = nn.LayerNorm(d, eps=eps)
+        self.intermediate = nn.Linear(d, ffn)
+        self.gelu = nn.GELU()  # erf form
+        self.out = nn.Linear(ffn, d)
+        self.ffn_ln = nn.LayerNorm(d, eps=eps)
+        self.score = MatMul()
+        self.context = MatMul()
+
+    def forward(self, x):
+        b, s, d = x.shape
+        hd = d // self.heads
+        q = self.query(x).view(b, s, self.heads, hd).transpose(1, 2)
+        k = self.key(x).view(b, s, self.heads, hd).transpose(1, 2)
+        v = self.value(x).view(b, s, self.heads, hd).transpose(1, 2)
+        att = F.softmax(self.score(q, k.transpose(-1, -2)) / math.sqrt(hd), dim=-1)
+        y = self.context(att, v).transpose(1, 2).reshape(b, s, d)
+        x = self.attn_ln(x + self.output(y))
+        return self.ffn_ln(x + self.out(self.gelu(self.intermediate(x))))
+
+
+class BertBase(nn.Module):
+    """BertModel's embeddings and encoder (bert-base-uncased sizes) without the pooler."""
+
+    def __init__(self, vocab=30522, d=768, heads=12, layers=12, ffn=3072, positions=512,
+                 types=2, eps=1e-12):
+        super().__init__()
+        self.word = nn.Embedding(vocab, d)
+        self.position = nn.Embedding(positions, d)
+        self.token_type = nn.Embedding(types, d)
+        self.ln = nn.LayerNorm(d, eps=eps)
+        self.layer = nn.ModuleList([BertLayer(d, heads, ffn, eps) for _ in range(layers)])
+
+    def forward(self, ids, token_types):
+        pos = torch.arange(ids.shape[1], dtype=torch.long).unsqueeze(0)
+        x = self.word(ids) + self.position(pos) + self.token_type(token_types)
+        x = self.ln(x)
+        for layer in self.layer:
+            x = layer(x)
+        return x
+
+
 # ---------------------------------------------------------------------------------------------
 # Counting.
 
@@ -201,6 +324,9 @@ def count_macs(model, example):
 
     def matmul_hook(m, inp, out):
         total["matmul"] += out.numel() * inp[0].shape[-1]
+
+    def tied_hook(m, inp, out):
+        total["linear"] += out.numel() * m.wte.embedding_dim
 
     def mha_hook(m, inp, out):
         # torchvision's ViT calls nn.MultiheadAttention(query=x, key=x, value=x) by keyword
@@ -222,8 +348,10 @@ def count_macs(model, example):
             hooks.append(mod.register_forward_hook(linear_hook))
         elif isinstance(mod, MatMul):
             hooks.append(mod.register_forward_hook(matmul_hook))
+        elif isinstance(mod, TiedLmHead):
+            hooks.append(mod.register_forward_hook(tied_hook))
     with torch.no_grad():
-        model(example)
+        model(*example) if isinstance(example, tuple) else model(example)
     for h in hooks:
         h.remove()
     return total
@@ -281,7 +409,7 @@ def export(name, model, example, input_name, out_dir, write_weights):
         path,
         opset_version=OPSET,
         do_constant_folding=True,
-        input_names=[input_name],
+        input_names=list(input_name) if isinstance(input_name, tuple) else [input_name],
         output_names=["output"],
     )
     proto = onnx.load(path)
@@ -295,9 +423,15 @@ def export(name, model, example, input_name, out_dir, write_weights):
     ops = {}
     for node in proto.graph.node:
         ops[node.op_type] = ops.get(node.op_type, 0) + 1
+    if isinstance(example, tuple):  # several inputs: a list under "inputs"
+        inputs = {"inputs": [{"name": n, "shape": list(e.shape), "dtype": str(e.dtype)}
+                             for n, e in zip(input_name, example)]}
+    else:
+        inputs = {"input": {"name": input_name, "shape": list(example.shape),
+                            "dtype": str(example.dtype)}}
     return {
         "file": name + ".onnx",
-        "input": {"name": input_name, "shape": list(example.shape), "dtype": str(example.dtype)},
+        **inputs,
         "macs": sum(macs.values()),
         "macs_by_kind": macs,
         "params": sum(p.numel() for p in model.parameters()),
@@ -328,6 +462,21 @@ def fixtures():
             "one Llama-style block on hidden states [1, 16, 64]: RMSNorm (decomposed, "
             "eps 1e-6), RoPE (rotate_half), GQA 4 query / 2 KV heads of 16, additive causal "
             "mask, SwiGLU FFN 128", LlamaBlock, lambda: torch.randn(1, 16, 64), "hidden"),
+        # The networks tessel also builds by hand (tests/models/onnx/builders_match_test.cpp).
+        "resnet50": ("torchvision resnet50 (v1.5), 224x224, batch 1", tv.resnet50, image,
+                     "image"),
+        "gpt2_small": (
+            "GPT-2 small (HF layout): 12 pre-LN layers, d=768, 12 heads, vocab 50257, context "
+            "1024, fused qkv, causal mask (Where), GELU-tanh, ln_f, LM head tied to wte on the "
+            "last position only (MatMul wte @ x^T), 512 tokens", Gpt2Small,
+            lambda: torch.randint(0, 50257, (1, 512), dtype=torch.long), "input_ids"),
+        "bert_base": (
+            "BERT-base encoder (HF BertModel without pooler): word/position/token-type "
+            "embeddings + LayerNorm eps 1e-12, 12 post-LN layers, q/k/v/o Linear, no attention "
+            "mask, GELU-erf FFN 3072, 128 tokens", BertBase,
+            lambda: (torch.randint(0, 30522, (1, 128), dtype=torch.long),
+                     torch.randint(0, 2, (1, 128), dtype=torch.long)),
+            ("input_ids", "token_type_ids")),
     }
 
 
