@@ -55,7 +55,8 @@ TEST(FamiliesShapes, GqaBatchMatMulViews) {
   // MACs are those of all 32 heads.
   EXPECT_EQ(score.macs, 2LL * 32 * 100 * 100 * 128);
   // MQA (gemma-2b: 8 query heads, 1 K/V head of 256).
-  const Op& mqa = opNamed(build("gemma-2b", opts(10)), "layers.0.attn.score");
+  const Graph gemma = build("gemma-2b", opts(10));  // kept alive: mqa refers into it
+  const Op& mqa = opNamed(gemma, "layers.0.attn.score");
   EXPECT_EQ(mqa.gemm.batch, 1);
   EXPECT_EQ(mqa.gemm.m, 80);
   EXPECT_EQ(mqa.gemm.k, 256);
