@@ -1,93 +1,17 @@
 // THE table: every accelerator YAML parameter. Reading (arch/reader.cpp), defaults
-// (arch/defaults.cpp) and the documentation (schemaDoc) all come from here.
+// (arch/defaults.cpp) and the documentation (schemaDoc) all come from here. The rows are
+// written in the vocabulary of arch/schema_rows.h; the SFU/host op lists and the host's default
+// costs per op are in arch/op_costs.cpp.
 #include "arch/schema.h"
 
-#include <climits>
-#include <stdexcept>
-#include <type_traits>
-
 #include "arch/building.h"
-#include "util/units.h"
+#include "arch/op_costs.h"
+#include "arch/schema_rows.h"
 
 namespace tessel::arch {
 namespace {
 
 using T = ValueType;
-
-// ---- how a value lands in the spec --------------------------------------------------------
-
-template <class F>
-void assign(F& field, const Value& v) {
-  if constexpr (std::is_same_v<F, uint64_t>) {
-    field = v.bytes;
-  } else if constexpr (std::is_same_v<F, int>) {
-    if (v.number > INT_MAX) throw std::out_of_range("too large for this parameter");
-    field = static_cast<int>(v.number);
-  } else if constexpr (std::is_same_v<F, int64_t>) {
-    field = static_cast<int64_t>(v.number);  // T::Integer: within 2^20
-  } else if constexpr (std::is_same_v<F, double>) {
-    field = v.number;
-  } else if constexpr (std::is_same_v<F, bool>) {
-    field = v.flag;
-  } else if constexpr (std::is_same_v<F, std::string>) {
-    field = v.text;
-  } else if constexpr (std::is_same_v<F, DType>) {
-    field = v.dtype;
-  } else {
-    static_assert(std::is_same_v<F, std::vector<std::string>>, "no conversion for this field");
-    field = v.names;
-  }
-}
-
-int checkedInt(uint64_t bytes) {
-  if (bytes > INT_MAX) throw std::out_of_range("too large for this parameter");
-  return static_cast<int>(bytes);
-}
-
-// into(part, &Struct::member): an Apply storing the value into that member of that part.
-template <class S, class F>
-Apply into(S& (*part)(Building&), F S::*member) {
-  return [part, member](Building& b, const Value& v) { assign(part(b).*member, v); };
-}
-
-Accelerator& top(Building& b) { return b.acc; }
-StorageLevel& lvl(Building& b) { return b.level(); }
-Dma& dma(Building& b) { return b.acc.dma; }
-Controller& ctl(Building& b) { return b.acc.controller; }
-ComputeArray& arr(Building& b) { return b.acc.array; }
-Noc& noc(Building& b) { return b.acc.noc; }
-Sfu& sfu(Building& b) { return *b.acc.sfu; }
-Host& host(Building& b) { return b.acc.host; }
-Cores& cores(Building& b) { return b.acc.cores; }
-Layout& layout(Building& b) { return b.acc.layout; }
-
-// ---- row builders -------------------------------------------------------------------------
-
-ParamSpec req(std::string key, T type, std::string description, Apply apply) {
-  return {std::move(key), type, Need::Required,  "", std::move(description),
-          false,          {},   std::move(apply)};
-}
-ParamSpec opt(std::string key, T type, std::string yaml_default, std::string description,
-              Apply apply) {
-  return {std::move(key), type, Need::Optional,  std::move(yaml_default), std::move(description),
-          false,          {},   std::move(apply)};
-}
-ParamSpec der(std::string key, T type, std::string how, std::string description, Apply apply) {
-  return {std::move(key), type, Need::Derived,   std::move(how), std::move(description),
-          false,          {},   std::move(apply)};
-}
-ParamSpec pos(ParamSpec p) {
-  p.positive = true;
-  return p;
-}
-ParamSpec upTo(double max, ParamSpec p) {
-  p.max = max;
-  return p;
-}
-ParamSpec among(const std::vector<std::string>& names, ParamSpec p) {
-  p.choices = names;
-  return p;
-}
 
 const std::vector<std::string> kTensors = {"inputs", "weights", "outputs"};
 
@@ -122,32 +46,6 @@ const std::vector<std::string>& dataflowNames() {
 }
 const std::vector<std::string>& systolicDataflows() {
   static const std::vector<std::string> names = {"ws", "os", "is"};
-  return names;
-}
-// A server core's vector unit: a transpose gathers about one element per cycle (strided
-// accesses), pad and slice copy about four, the uint8 -> int8 shift (x ^ 0x80) xors bytes about
-// eight per cycle (assumed, like the other host defaults).
-// The ops of today's networks, all assumed (a server core's 8-wide SIMD unit): mul and the
-// rotary embedding (two multiplies and an add per element) about one element per cycle; gather
-// and concat copy like slice; a reduction one element per cycle; the generic elementwise
-// function (exp, erf, div, ...) 4 cycles; sigmoid and silu an exponential and a divide, 20
-// like the other transcendental defaults (gelu 30); rmsnorm a square-sum pass and a scale pass,
-// 20; hardswish a clamp and two multiplies, 2; routing a softmax and a top-k, 40 like softmax.
-const std::vector<std::pair<std::string, double>>& layoutOpDefaults() {
-  static const std::vector<std::pair<std::string, double>> ops = {
-      {"transpose", 1}, {"pad", 0.25},     {"slice", 0.25},  {"uint8_shift", 0.125},
-      {"mul", 1},       {"elementwise", 4}, {"sigmoid", 20},  {"silu", 20},
-      {"hardswish", 2}, {"rmsnorm", 20},   {"rope", 1},      {"gather", 0.25},
-      {"reduce", 1},    {"concat", 0.25},  {"moe_route", 40}};
-  return ops;
-}
-const std::vector<std::string>& sfuOpNames() {
-  static const std::vector<std::string> names = [] {
-    std::vector<std::string> n = {"softmax",  "layernorm",  "gelu",    "add",     "relu",
-                                  "quantize", "dequantize", "maxpool", "avgpool", "batchnorm"};
-    for (const auto& op : layoutOpDefaults()) n.push_back(op.first);
-    return n;
-  }();
   return names;
 }
 const std::vector<std::string>& epilogueOpNames() {
@@ -388,30 +286,6 @@ std::vector<ParamSpec> sfuParams() {
       der("energy", T::Energy, "1 x array.mac_energy", "energy per element per pass",
           into(sfu, &Sfu::energy_pj_per_element)),
   };
-}
-
-// Given entries replace the defaults for those ops only (maps merge over their default).
-Apply costsApply() {
-  return [](Building& b, const Value& v) {
-    auto& costs = b.acc.host.cycles_per_element;
-    for (const auto& [op, cycles] : v.pairs) {
-      bool found = false;
-      for (auto& entry : costs) {
-        if (entry.first == op) entry.second = cycles, found = true;
-      }
-      if (!found) costs.emplace_back(op, cycles);
-    }
-  };
-}
-
-// The default of host.cycles_per_element, as YAML.
-std::string hostCostDefaults() {
-  std::string text =
-      "{quantize: 2, dequantize: 2, softmax: 40, layernorm: 30, gelu: 30, add: 1, relu: 1, "
-      "maxpool: 1, avgpool: 1, batchnorm: 2";
-  for (const auto& [op, cycles] : layoutOpDefaults())
-    text += ", " + op + ": " + units::formatNumber(cycles);
-  return text + "}";
 }
 
 std::vector<ParamSpec> hostParams() {

@@ -27,6 +27,8 @@ struct MapConstraints {
 // How a searching mapper searches (heuristic mappers ignore it).
 struct MapperOptions {
   std::string objective = "latency";  // "latency" | "energy" | "edp"
+  // Latency: mappings within this fraction of the fastest compete on energy (nest::SearchOptions).
+  double tolerance = 0;
   int64_t budget = 20000;             // cost evaluations per distinct layer; <= 0 = exhaustive
   int threads = 0;                    // 0 = all cores
   bool ideal_memory = false;          // rank mappings as if off-chip transfers were free

@@ -53,7 +53,13 @@ std::vector<std::pair<std::string, std::string>> Mapping::flatten() const {
     kv.emplace_back("local_tile", tile);
     if (evaluated > 0) {  // a search ran (heuristic and pinned mappings have no such figures)
       kv.emplace_back("searched", std::to_string(evaluated) + " of " + std::to_string(space));
+      // Against the dataflow's own bound, what the array's shape costs under it (that bound over
+      // the bound on every PE) and the product of the two (latency over the bound on every PE).
       kv.emplace_back("gap_to_bound", std::to_string(gap));
+      kv.emplace_back("array_shape_cost", std::to_string(bound.shapeCost()));
+      kv.emplace_back("gap_to_ideal", std::to_string((1 + gap) * bound.shapeCost() - 1));
+      kv.emplace_back("array_share", std::to_string(bound.share));
+      kv.emplace_back("bound_spatial", bound.spatial);
     }
     return kv;
   }

@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "dataflows/nest/bound.h"
 #include "dataflows/nest/mapping.h"
 #include "dataflows/problem.h"
 
@@ -32,7 +33,10 @@ struct Mapping {
   std::shared_ptr<const nest::Hardware> hw;  // the hardware view the nest refers to
   int64_t space = 0;                          // candidates the constraints allowed
   int64_t evaluated = 0;                      // cost evaluations the search made
-  double gap = 0;                             // latency over its lower bound, minus 1
+  // The best the dataflow allows this op (nest/bound.h) and the mapping's latency over it,
+  // minus 1: what the search left on the table, the array's shape aside.
+  nest::Bound bound;
+  double gap = 0;
 
   int64_t tileOf(Dim d) const { return d == Dim::M ? tile_m : d == Dim::N ? tile_n : tile_k; }
   // Tiles along d for a problem: ceil(extent / tile).

@@ -10,6 +10,7 @@
 
 #include "dataflows/mapper.h"
 #include "dataflows/tile_as_nest.h"
+#include "dataflows/nest/bound.h"
 #include "dataflows/nest/candidates.h"
 #include "dataflows/nest/search.h"
 #include "util/error.h"
@@ -28,6 +29,20 @@ int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
 // The largest space --budget 0 searches whole (about 5 s and 300 MB at 1.1 million).
 constexpr double kMaxExhaustive = 2e6;
+
+// The dataflow's bound over every view the search may present the op in: the lowest.
+nest::Bound bestBound(const std::vector<nest::Problem>& views, const nest::Hardware& hw,
+                      const nest::Constraints& c, double mac_rate, double ideal) {
+  nest::Bound best;
+  for (const nest::Problem& view : views) {
+    nest::Bound b = nest::dataflowBound(view, hw, c, mac_rate, ideal);
+    if (best.steps <= 0 || b.cycles < best.cycles ||
+        (b.cycles == best.cycles && b.steps < best.steps)) {
+      best = std::move(b);
+    }
+  }
+  return best;
+}
 
 }  // namespace
 
@@ -146,6 +161,7 @@ class SearchMapper final : public Mapper {
     nest::SearchOptions so;
     so.objective = *objective;
     so.budget = o_.budget;
+    so.tolerance = o_.tolerance;
     so.threads = threads;
     so.whole_rows = constraints.whole_rows;
     so.cost.mac_rate = acc.array.macRate(p.input_dtype);
@@ -179,6 +195,7 @@ class SearchMapper final : public Mapper {
     if (two_views && so.budget > 0) so.budget = std::max<int64_t>(1, so.budget / 2);
     nest::SearchResult s = nest::search(p.loops, *hw, df.nest, so);
     nest::Problem loops = p.loops;
+    std::vector<nest::Problem> views{p.loops};
     if (systolic && df.gemm_view) {
       // A systolic array may also run the op as the GEMM Gemmini's hardware im2col presents (a
       // convolution's window flattened into k, so all rows fill); that view starts from the
@@ -186,13 +203,14 @@ class SearchMapper final : public Mapper {
       Problem gemm = p;
       gemm.loops = nest::gemmProblem(p.batch, p.m, p.n, p.k, p.input_dtype, p.weight_dtype, p.output_dtype);
       gemm.loops.im2col_unique = p.input_footprint_ratio;
+      views.push_back(gemm.loops);
       nest::SearchOptions go = so;
       const MapResult seed = makeGemminiAutoMapper(o_)->map(gemm, acc, df, constraints);
       if (seed.ok) {
         if (auto m = tileAsNest(seed.mapping, gemm, *hw, df)) go.seeds.push_back(*m);
       }
       nest::SearchResult g = nest::search(gemm.loops, *hw, df.nest, go);
-      if (g.ok && (!s.ok || nest::score(g.cost, *objective) < nest::score(s.cost, *objective))) {
+      if (g.ok && (!s.ok || nest::preferred(g.cost, s.cost, *objective, so.tolerance))) {
         g.space += s.space;
         g.evaluated += s.evaluated;
         s = g;
@@ -219,7 +237,8 @@ class SearchMapper final : public Mapper {
     m.hw = hw;
     m.space = s.space;
     m.evaluated = s.evaluated;
-    m.gap = s.gap;
+    m.bound = bestBound(views, *hw, df.nest, so.cost.mac_rate, s.cost.lower_bound);
+    m.gap = m.bound.gap(s.cost.cycles);
     return r;
   }
 

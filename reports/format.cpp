@@ -1,6 +1,7 @@
 #include "reports/format.h"
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <cmath>
 #include <initializer_list>
@@ -114,10 +115,20 @@ sim::Cause dominantCause(const sim::OpStats& op) {
   return static_cast<sim::Cause>(best);
 }
 
+std::string mappingValue(const sim::OpStats& op, std::string_view key) {
+  for (const auto& [k, value] : op.mapping) {
+    if (k == key) return value;
+  }
+  return "";
+}
+
 std::string mappingShort(const sim::OpStats& op) {
   constexpr std::string_view kTile = "tile_";
+  constexpr std::array<std::string_view, 5> kBound = {
+      "gap_to_bound", "array_shape_cost", "gap_to_ideal", "array_share", "bound_spatial"};
   std::string dataflow, tiles, others;
   for (const auto& [key, value] : op.mapping) {
+    if (std::find(kBound.begin(), kBound.end(), key) != kBound.end()) continue;
     if (key == "dataflow") {
       dataflow = value;
     } else if (key.compare(0, kTile.size(), kTile) == 0) {

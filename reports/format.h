@@ -46,8 +46,11 @@ std::string padLeft(std::string_view s, int width);
 // The cause with the most cycles (the first in Cause order on a tie).
 sim::Cause dominantCause(const sim::OpStats& op);
 // Mapping as the table shows it: the dataflow, then tile_* entries without the prefix
-// ("ws i=4 j=4 k=12"); when there are no tile_* entries, every other entry as k=v.
+// ("ws i=4 j=4 k=12"); when there are no tile_* entries, every other entry as k=v but the
+// bound's (gap_to_bound, array_shape_cost, ...: the table's columns and the JSON carry them).
 std::string mappingShort(const sim::OpStats& op);
+// The value of one mapping entry, "" when the op's mapping has none.
+std::string mappingValue(const sim::OpStats& op, std::string_view key);
 // Mapping as "k=v;k=v" in the engine's order (CSV).
 std::string mappingKv(const sim::OpStats& op);
 

@@ -28,6 +28,7 @@ Json metadata(const sim::RunStats& run) {
             {"why", run.offchip_why}}},
           {"warnings", run.warnings},
           {"workload_warnings", run.workload_warnings},
+          {"mapping_warnings", run.mapping_warnings},
           {"options", options}};
 }
 

@@ -30,6 +30,7 @@ void writeHeader(const sim::RunStats& run, std::ostream& os) {
   }
   os << "\n";
   for (const std::string& w : run.warnings) os << "warning: " << w << "\n";
+  for (const std::string& w : run.mapping_warnings) os << "warning: " << w << "\n";
 }
 
 void writeTotals(const sim::RunStats& run, std::ostream& os) {

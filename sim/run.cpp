@@ -2,6 +2,7 @@
 
 #include "arch/bandwidth.h"
 #include "dataflows/host_conversions.h"
+#include "sim/bound_warnings.h"
 #include "sim/footprint.h"
 #include "util/checked.h"
 
@@ -41,6 +42,7 @@ RunStats evaluatePlans(const models::Graph& graph, const arch::Accelerator& acc,
   for (const auto& level : acc.levels) run.level_names.push_back(level.name);
   run.ops.reserve(plans.size());
   for (const auto& plan : plans) run.ops.push_back(engine->evaluate(plan));
+  run.mapping_warnings = boundWarnings(plans, run.ops);
   if (options.trace != nullptr) *options.trace = engine->trace();
   // Totals are sums of per-op counts: make sure they are countable before any report reads them.
   run.totalMacs();

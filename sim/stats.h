@@ -105,6 +105,9 @@ struct RunStats {
   // The workload's (ops an imported model has no model for, config fields without effect);
   // the CLI prints them on stderr, the JSON carries them.
   std::vector<std::string> workload_warnings;
+  // Array ops far from their dataflow's bound, or whose dataflow leaves most of the array idle
+  // (sim/bound_warnings.h): named, with the reason.
+  std::vector<std::string> mapping_warnings;
   std::vector<OpStats> ops;
 
   double totalCycles() const;

@@ -138,6 +138,16 @@ void addPrecision(CLI::App& app, tessel::app::PrecisionArgs& p, std::function<in
   });
 }
 
+void addObjective(CLI::App* cmd, std::string& objective, double& latency_tolerance) {
+  cmd->add_option("--objective", objective, "what the search minimizes: latency, energy, edp")
+      ->check(CLI::IsMember({"latency", "energy", "edp"}))
+      ->capture_default_str();
+  cmd->add_option("--latency-tolerance", latency_tolerance,
+                  "latency objective: mappings within this fraction of the fastest compete on energy")
+      ->check(CLI::Range(0.0, 10.0))
+      ->capture_default_str();
+}
+
 void addRun(CLI::App& app, RunArgs& run, std::function<int()>& action, std::ostream& out) {
   CLI::App* cmd = app.add_subcommand("run", "simulate a workload on an accelerator");
   cmd->add_option("--arch", run.arch, "accelerator YAML file")->required();
@@ -155,9 +165,7 @@ void addRun(CLI::App& app, RunArgs& run, std::function<int()>& action, std::ostr
                   "tiling heuristic)")
       ->check(CLI::IsMember({"search", "gemmini-auto"}))
       ->capture_default_str();
-  cmd->add_option("--objective", run.objective, "what the search minimizes: latency, energy, edp")
-      ->check(CLI::IsMember({"latency", "energy", "edp"}))
-      ->capture_default_str();
+  addObjective(cmd, run.objective, run.latency_tolerance);
   cmd->add_option("--budget", run.budget,
                   "cost evaluations per distinct layer for the search (0 = the whole space)")
       ->check(CLI::Range(int64_t{0}, int64_t{1} << 40))
@@ -266,9 +274,7 @@ void addCompare(CLI::App& app, tessel::app::CompareArgs& c, std::function<int()>
   cmd->add_option("--workloads", c.workloads_text, "workloads, comma-separated")
       ->capture_default_str();
   addWorkloadOptions(cmd, c.workload);
-  cmd->add_option("--objective", c.objective, "what the search minimizes: latency, energy, edp")
-      ->check(CLI::IsMember({"latency", "energy", "edp"}))
-      ->capture_default_str();
+  addObjective(cmd, c.objective, c.latency_tolerance);
   cmd->add_option("--budget", c.budget,
                   "cost evaluations per distinct layer for the search (0 = the whole space)")
       ->check(CLI::Range(int64_t{0}, int64_t{1} << 40))
@@ -294,9 +300,7 @@ void addXval(CLI::App& app, tessel::app::XvalArgs& x, std::function<int()>& acti
   cmd->add_option("--mapper", x.mapper, "search or gemmini-auto")
       ->check(CLI::IsMember({"search", "gemmini-auto"}))
       ->capture_default_str();
-  cmd->add_option("--objective", x.objective, "what the search minimizes: latency, energy, edp")
-      ->check(CLI::IsMember({"latency", "energy", "edp"}))
-      ->capture_default_str();
+  addObjective(cmd, x.objective, x.latency_tolerance);
   cmd->add_option("--budget", x.budget, "cost evaluations per distinct layer for the search")
       ->check(CLI::Range(int64_t{0}, int64_t{1} << 40))
       ->capture_default_str();

@@ -11,6 +11,7 @@
 #include "dataflows/pinned_mapping.h"
 #include "models/precision.h"
 #include "models/workload.h"
+#include "util/units.h"
 #include "reports/csv.h"
 #include "reports/json.h"
 #include "reports/table.h"
@@ -33,6 +34,7 @@ std::vector<std::pair<std::string, std::string>> labels(const RunArgs& args,
       {"dataflow", dataflow},
       {"mapper", args.mapper},
       {"objective", args.objective},
+      {"latency_tolerance", units::formatNumber(args.latency_tolerance)},
       {"budget", std::to_string(args.budget)},
       {"ideal_memory", args.ideal_memory ? "true" : "false"},
       {"fuse", args.no_fuse ? "false" : "true"},
@@ -88,6 +90,7 @@ int runCommand(const RunArgs& args, std::ostream& out) {
   options.engine = args.engine;
   options.plan.mapper = args.mapper;
   options.plan.mapper_options.objective = args.objective;
+  options.plan.mapper_options.tolerance = args.latency_tolerance;
   options.plan.mapper_options.budget = args.budget;
   options.plan.mapper_options.ideal_memory = args.ideal_memory;
   if (!args.mapping_path.empty()) options.plan.pinned = dataflows::loadPinnedMapping(args.mapping_path);

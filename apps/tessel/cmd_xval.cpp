@@ -32,6 +32,7 @@ int xvalCommand(const XvalArgs& args, std::ostream& out) {
   sim::RunOptions options;
   options.plan.mapper = args.mapper;
   options.plan.mapper_options.objective = args.objective;
+  options.plan.mapper_options.tolerance = args.latency_tolerance;
   options.plan.mapper_options.budget = args.budget;
   options.labels = {{"arch_file", args.arch},
                     {"workload", args.workload.name},

@@ -40,6 +40,7 @@ struct RunArgs {
   std::string engine = "analytical";
   std::string mapper = "search";
   std::string objective = "latency";   // what the searching mapper minimizes
+  double latency_tolerance = 0;     // dataflows::MapperOptions::tolerance
   int64_t budget = 20000;              // its cost evaluations per distinct layer; 0 = exhaustive
   std::string mapping_path;            // a pinned mapping for one op (YAML)
   std::vector<std::string> overrides;  // -p key=value
@@ -95,6 +96,7 @@ struct XvalArgs {
   std::string dataflow;
   std::string mapper = "search";
   std::string objective = "latency";
+  double latency_tolerance = 0;
   int64_t budget = 20000;
   std::vector<std::string> overrides;
   double tolerance = 0.10;  // |systemc / analytical - 1| an op may reach
@@ -121,6 +123,7 @@ struct CompareArgs {
   std::vector<std::string> workloads;             // split from workloads_text
   WorkloadArgs workload;  // options; --seq and --phase apply to the transformers
   std::string objective = "latency";
+  double latency_tolerance = 0;
   int64_t budget = 4000;
   std::vector<std::string> overrides;
   std::string json_path;

@@ -90,8 +90,9 @@ std::vector<int64_t> tileSizes(int64_t extent, int64_t inner, size_t limit) {
 std::vector<std::pair<Factors, Factors>> spatialSplits(const Problem& p, const Hardware& hw,
                                                        const Constraints& c) {
   std::vector<std::pair<Factors, Factors>> out;
-  for (const Factors& rows : axisSplits(p, c.rows, hw.rows, kOnes)) {
-    for (const Factors& cols : axisSplits(p, c.cols, hw.cols, rows)) out.emplace_back(rows, cols);
+  const std::vector<Dim> row_dims = axisDims(c.rows, hw), col_dims = axisDims(c.cols, hw);
+  for (const Factors& rows : axisSplits(p, row_dims, hw.rows, kOnes)) {
+    for (const Factors& cols : axisSplits(p, col_dims, hw.cols, rows)) out.emplace_back(rows, cols);
   }
   return out;
 }

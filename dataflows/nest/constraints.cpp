@@ -82,10 +82,18 @@ bool ordersAllowed(const Mapping& m, const Constraints& c, const Hardware& hw) {
   return true;
 }
 
+std::vector<Dim> axisDims(const std::vector<Dim>& listed, const Hardware& hw) {
+  std::vector<Dim> dims = listed;
+  if (!hw.systolic && std::find(dims.begin(), dims.end(), Dim::G) == dims.end()) dims.push_back(Dim::G);
+  return dims;
+}
+
 std::string violation(const Mapping& m, const Constraints& c, const Hardware& hw, const Problem& p) {
   for (Dim d : kAllDims) {
-    if (m.rows[at(d)] > 1 && !listed(c.rows, d)) return "it unrolls " + p.dimName(d) + " across array rows";
-    if (m.cols[at(d)] > 1 && !listed(c.cols, d)) {
+    if (m.rows[at(d)] > 1 && !listed(axisDims(c.rows, hw), d)) {
+      return "it unrolls " + p.dimName(d) + " across array rows";
+    }
+    if (m.cols[at(d)] > 1 && !listed(axisDims(c.cols, hw), d)) {
       return "it unrolls " + p.dimName(d) + " across array columns";
     }
     if (!hw.systolic && m.levels[size_t(hw.pe())].factor[at(d)] > 1 && !listed(c.pe_loops, d)) {

@@ -36,6 +36,12 @@ struct Constraints {
   std::array<std::array<bool, kTensors>, kRoles> bypass{};
 };
 
+// The dims an array axis may unroll on `hw`: the dataflow's list (c.rows or c.cols), and on a
+// spatial array the groups. A group (depthwise channel, attention head) has its own inputs,
+// weights and outputs, which a NoC that addresses PEs delivers to each PE; a systolic array's
+// operands flow through every PE of a row or column, so it has no place for them.
+std::vector<Dim> axisDims(const std::vector<Dim>& listed, const Hardware& hw);
+
 // Does `order` (a level's loops, outermost first) follow one of `allowed`?
 bool orderAllowed(const std::vector<Dim>& order, const std::vector<std::vector<Dim>>& allowed);
 // `m` with every constrained level's order made to follow its first allowed order (the dims it

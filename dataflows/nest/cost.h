@@ -67,7 +67,8 @@ Cost evaluate(const Problem& p, const Mapping& m, const Hardware& hw, const Cost
 // unroller moves at most max_block_len = dma_maxbytes / (DIM x element bytes) blocks per row
 // (LoopMatmul.scala, LoopMatmulLdA/LdB/StC). A row is the tile's run along the tensor's
 // contiguous dim (row-major A[m][k], B[k][n], C[m][n]; NHWC inputs and outputs, HWIO weights):
-// c for inputs, k (the GEMM's n) for weights and outputs. A run of b bytes takes ceil(b / max)
+// c for inputs, k (the GEMM's n) for weights and outputs, continuing across the groups of a grouped
+// convolution when the tile spans a group's whole run. A run of b bytes takes ceil(b / max)
 // requests, b / ceil(b / max) bytes each. With hw.dma_row_requests false: max each.
 PerTensor requestBytes(const Problem& p, const Mapping& m, const Hardware& hw);
 

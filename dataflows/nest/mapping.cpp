@@ -28,16 +28,6 @@ std::string keepsText(const LevelLoops& l) {
   return s.empty() ? "-" : s;
 }
 
-std::string spatialText(const Mapping& m, const Problem& p) {
-  std::string rows, cols;
-  for (Dim d : kAllDims) {
-    if (m.rows[at(d)] > 1) rows += " " + p.dimName(d) + ":" + std::to_string(m.rows[at(d)]);
-    if (m.cols[at(d)] > 1) cols += " " + p.dimName(d) + ":" + std::to_string(m.cols[at(d)]);
-  }
-  return "rows" + (rows.empty() ? std::string(" -") : rows) + "  cols" +
-         (cols.empty() ? std::string(" -") : cols);
-}
-
 std::string loopsText(const LevelLoops& l, const Problem& p, const char* sep) {
   std::string s;
   for (Dim d : l.order) {
@@ -49,6 +39,16 @@ std::string loopsText(const LevelLoops& l, const Problem& p, const char* sep) {
 
 }  // namespace
 
+std::string spatialText(const Factors& rows, const Factors& cols, const Problem& p) {
+  std::string r, c;
+  for (Dim d : kAllDims) {
+    if (rows[at(d)] > 1) r += " " + p.dimName(d) + ":" + std::to_string(rows[at(d)]);
+    if (cols[at(d)] > 1) c += " " + p.dimName(d) + ":" + std::to_string(cols[at(d)]);
+  }
+  return "rows" + (r.empty() ? std::string(" -") : r) + "  cols" +
+         (c.empty() ? std::string(" -") : c);
+}
+
 std::string Mapping::loopNest(const Problem& p, const Hardware& hw) const {
   std::string out;
   std::string indent;
@@ -59,7 +59,7 @@ std::string Mapping::loopNest(const Problem& p, const Hardware& hw) const {
     out += label + pad + indent + (loops.empty() ? "(no loops)" : loops) + "\n";
     indent += "  ";
     if (static_cast<int>(l) == hw.local()) {
-      out += std::string(34, ' ') + indent + "parallel " + spatialText(*this, p) + "\n";
+      out += std::string(34, ' ') + indent + "parallel " + spatialText(rows, cols, p) + "\n";
       indent += "  ";
     }
   }
@@ -67,7 +67,7 @@ std::string Mapping::loopNest(const Problem& p, const Hardware& hw) const {
 }
 
 std::string Mapping::brief(const Problem& p, const Hardware& hw) const {
-  std::string s = spatialText(*this, p);
+  std::string s = spatialText(rows, cols, p);
   for (size_t i = levels.size(); i-- > 0;) {
     std::string f;
     for (Dim d : levels[i].order) f += " " + p.dimName(d) + std::to_string(levels[i].factor[at(d)]);
@@ -79,7 +79,7 @@ std::string Mapping::brief(const Problem& p, const Hardware& hw) const {
 std::vector<std::pair<std::string, std::string>> Mapping::flatten(const Problem& p,
                                                                   const Hardware& hw) const {
   std::vector<std::pair<std::string, std::string>> kv;
-  kv.emplace_back("spatial", spatialText(*this, p));
+  kv.emplace_back("spatial", spatialText(rows, cols, p));
   for (size_t l = 0; l < levels.size(); ++l) {
     std::string f;
     for (Dim d : levels[l].order) {

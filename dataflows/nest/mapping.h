@@ -54,6 +54,9 @@ struct Mapping {
                                                            const Hardware& hw) const;
 };
 
+// "rows k:16  cols n:16": spatial factors over the array's rows and columns ("-" for none).
+std::string spatialText(const Factors& rows, const Factors& cols, const Problem& p);
+
 // "" when the mapping is well formed for (p, hw): one entry per level, orders list exactly the
 // dims with factor > 1, spatial products within the array, every extent covered, nothing kept
 // where the level cannot hold it. Otherwise why not (capacity is the cost model's business).

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <numeric>
 
 #include "models/graph.h"
 #include "util/error.h"
@@ -41,13 +42,30 @@ bool Problem::relevant(Operand t, Dim d) {
   return false;
 }
 
+namespace {
+
+// Distinct values of i * stride + j * dilation for i < a, j < b. With g = gcd(stride, dilation),
+// stride = g s and dilation = g d, two pairs give the same value exactly when they differ by a
+// multiple of (d, -s); each value's pairs form a chain along that step, so the values are the
+// pairs minus those whose neighbour (i - d, j + s) is in range too. Rows a stride skips (a
+// window narrower than its stride) and taps a dilation skips are never counted.
+int64_t distinctPositions(int64_t a, int64_t b, int64_t stride, int64_t dilation) {
+  if (a <= 0 || b <= 0) return 0;
+  if (dilation == 1) return a * b - (a - 1) * std::max<int64_t>(0, b - stride);
+  const int64_t g = std::gcd(stride, dilation);
+  const int64_t s = stride / g, d = dilation / g;
+  return a * b - std::max<int64_t>(0, a - d) * std::max<int64_t>(0, b - s);
+}
+
+}  // namespace
+
 int64_t Problem::inputRows(int64_t p, int64_t r) const {
-  const int64_t rows = (p - 1) * stride_h + (r - 1) * dilation_h + 1;
+  const int64_t rows = distinctPositions(p, r, stride_h, dilation_h);
   return input_h > 0 ? std::min(rows, input_h) : rows;
 }
 
 int64_t Problem::inputCols(int64_t q, int64_t s) const {
-  const int64_t cols = (q - 1) * stride_w + (s - 1) * dilation_w + 1;
+  const int64_t cols = distinctPositions(q, s, stride_w, dilation_w);
   return input_w > 0 ? std::min(cols, input_w) : cols;
 }
 

@@ -57,7 +57,8 @@ struct Problem {
   int64_t macs() const;
   // Does tensor t's footprint change along d? (the input along p and r through its rows)
   static bool relevant(Operand t, Dim d);
-  // Rows (or columns) of the input a tile of `p` output rows and `r` filter rows touches.
+  // Distinct rows (or columns) of the input a tile of `p` output rows and `r` filter rows reads:
+  // rows a stride or a dilation skips are not counted.
   int64_t inputRows(int64_t p, int64_t r) const;
   int64_t inputCols(int64_t q, int64_t s) const;
   // Elements of tensor t in a tile of these extents (the input with its halo).

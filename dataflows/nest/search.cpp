@@ -7,6 +7,7 @@
 #include <iterator>
 #include <thread>
 
+#include "dataflows/nest/baselines.h"
 #include "dataflows/nest/candidates.h"
 
 namespace tessel::dataflows::nest {
@@ -50,12 +51,102 @@ double score(const Cost& c, Objective o) {
 
 namespace {
 
+// Cycles within this relative distance are equal: the same schedule summed in another order.
+constexpr double kRounding = 1e-9;
+
+// a before b under objective o; under latency, `band` is the slowest cycles still in the race.
+bool prefer(double ca, double ea, double cb, double eb, Objective o, double band) {
+  switch (o) {
+    case Objective::Latency:
+      if ((ca <= band) != (cb <= band)) return ca <= band;
+      return ea < eb || (ea == eb && ca < cb);
+    case Objective::Energy:
+      return ea < eb || (ea == eb && ca < cb);
+    case Objective::Edp:
+      return ea * ca < eb * cb || (ea * ca == eb * cb && ca < cb);
+  }
+  return false;
+}
+
+}  // namespace
+
+bool preferred(const Cost& a, const Cost& b, Objective o, double tolerance) {
+  if (a.ok != b.ok) return a.ok;
+  if (o == Objective::Latency && tolerance <= 0) return score(a, o) < score(b, o);
+  return prefer(a.cycles, a.energy, b.cycles, b.energy, o, std::min(a.cycles, b.cycles) * (1 + tolerance + kRounding));
+}
+
+namespace {
+
 struct Scored {
   double score = std::numeric_limits<double>::infinity();
   size_t index = 0;
+  double cycles = 0, energy = 0;
+  bool ok = false;
   bool operator<(const Scored& o) const {
     return score < o.score || (score == o.score && index < o.index);
   }
+};
+
+// The evaluated mappings no other evaluated one beats in both cycles and energy (and, under
+// latency, that are still within the tolerance of the fastest): the search returns one of
+// these, chosen by the objective's rule (`preferred`), so nothing it returns is dominated.
+class Front {
+ public:
+  Front(Objective o, double tolerance) : o_(o), tolerance_(tolerance) {}
+
+  void offer(const Scored& s, const Mapping& m) {
+    if (!s.ok) return;
+    if (banded() && s.cycles > fastest_ * (1 + tolerance_ + kRounding)) return;
+    for (const Point& q : points_) {
+      if (q.cycles <= s.cycles && q.energy <= s.energy) return;
+    }
+    fastest_ = std::min(fastest_, s.cycles);
+    const double band = fastest_ * (1 + tolerance_ + kRounding);
+    points_.erase(std::remove_if(points_.begin(), points_.end(),
+                                 [&](const Point& q) {
+                                   return (s.cycles <= q.cycles && s.energy <= q.energy) ||
+                                          (banded() && q.cycles > band);
+                                 }),
+                  points_.end());
+    points_.push_back({s.cycles, s.energy, s.score, m});
+  }
+
+  void offerAll(const std::vector<Scored>& scored, const std::vector<Mapping>& cands) {
+    for (const Scored& s : scored) offer(s, cands[s.index]);
+  }
+
+  // The objective's choice among the front; nullptr when nothing fit.
+  const Mapping* pick() const {
+    const Point* best = nullptr;
+    for (const Point& q : points_) {
+      if (!best || better(q, *best)) best = &q;
+    }
+    return best ? &best->m : nullptr;
+  }
+
+ private:
+  struct Point {
+    double cycles, energy, score;
+    Mapping m;
+  };
+
+  // Latency with a tolerance: the band of the fastest, least energy in it. Without one, the
+  // walk's own score (the fastest, near-ties to the cheaper; see score()), which no point the
+  // front dropped can beat: it grows with both cycles and energy.
+  bool banded() const { return o_ == Objective::Latency && tolerance_ > 0; }
+
+  bool better(const Point& a, const Point& b) const {
+    if (o_ == Objective::Latency && !banded()) {
+      return a.score < b.score || (a.score == b.score && a.cycles < b.cycles);
+    }
+    return prefer(a.cycles, a.energy, b.cycles, b.energy, o_, fastest_ * (1 + tolerance_ + kRounding));
+  }
+
+  Objective o_;
+  double tolerance_;
+  double fastest_ = std::numeric_limits<double>::infinity();
+  std::vector<Point> points_;
 };
 
 // Scores candidates on `threads` threads; each thread takes a fixed stride, so results do not
@@ -65,7 +156,8 @@ std::vector<Scored> scoreAll(const std::vector<Mapping>& cands, const Problem& p
   std::vector<Scored> out(cands.size());
   auto work = [&](size_t first, size_t step) {
     for (size_t i = first; i < cands.size(); i += step) {
-      out[i] = {score(evaluate(p, cands[i], hw, o.cost), o.objective), i};
+      const Cost c = evaluate(p, cands[i], hw, o.cost);
+      out[i] = {score(c, o.objective), i, c.cycles, c.energy, c.ok};
     }
   };
   // A thread costs about as much to start as a few hundred evaluations: small batches stay on one.
@@ -104,6 +196,7 @@ SearchResult search(const Problem& p, const Hardware& hw, const Constraints& c,
   // each tensor's stationary order at the outer levels.
   std::vector<Mapping> stage1 = o.seeds;
   for (Mapping& seed : stage1) conformOrders(seed, c, hw);
+  for (Mapping& fold : foldAfterFold(p, hw, c)) stage1.push_back(std::move(fold));
   stage1.reserve(o.seeds.size() + per * std::min(tilings.size(), room + 1));
   const double stride = tilings.size() > room ? static_cast<double>(tilings.size()) / static_cast<double>(room) : 1.0;
   for (double x = 0; static_cast<size_t>(x) < tilings.size(); x += stride) {
@@ -118,7 +211,9 @@ SearchResult search(const Problem& p, const Hardware& hw, const Constraints& c,
       conformOrders(stage1.back(), c, hw);
     }
   }
+  Front front(o.objective, o.tolerance);
   std::vector<Scored> s1 = scoreAll(stage1, p, hw, o, threads);
+  front.offerAll(s1, stage1);
   r.evaluated = static_cast<int64_t>(stage1.size());
   std::sort(s1.begin(), s1.end());
   if (s1.empty() || !std::isfinite(s1.front().score)) {
@@ -138,6 +233,7 @@ SearchResult search(const Problem& p, const Hardware& hw, const Constraints& c,
     if (i >= 63) break;
   }
   std::vector<Scored> s2 = scoreAll(stage2, p, hw, o, threads);
+  front.offerAll(s2, stage2);
   r.evaluated += static_cast<int64_t>(stage2.size());
   Scored best = s1.front();
   const Mapping* best_m = &stage1[best.index];
@@ -173,6 +269,7 @@ SearchResult search(const Problem& p, const Hardware& hw, const Constraints& c,
         moves.insert(moves.end(), std::make_move_iterator(pairs.begin()), std::make_move_iterator(pairs.end()));
       }
       const std::vector<Scored> sc = scoreAll(moves, p, hw, o, threads);
+      front.offerAll(sc, moves);
       r.evaluated += static_cast<int64_t>(moves.size());
       const auto it = std::min_element(sc.begin(), sc.end());
       if (it == sc.end() || !(it->score < cur_score)) {
@@ -191,7 +288,8 @@ SearchResult search(const Problem& p, const Hardware& hw, const Constraints& c,
     }
   }
   r.ok = true;
-  r.mapping = *best_m;
+  const Mapping* chosen = front.pick();
+  r.mapping = chosen ? *chosen : *best_m;
   r.cost = evaluate(p, r.mapping, hw, o.cost);
   r.gap = r.cost.lower_bound > 0 ? r.cost.cycles / r.cost.lower_bound - 1 : 0;
   return r;

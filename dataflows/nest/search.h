@@ -28,6 +28,10 @@ struct SearchOptions {
   int64_t budget = 20000; // cost evaluations per problem; <= 0 = the whole space
   int threads = 0;        // 0 = all cores
   bool whole_rows = false;  // the local tile must hold whole output rows (fused row-wise epilogue)
+  // Latency: among the evaluated mappings within this fraction of the fastest, the one that
+  // spends the least energy wins. 0 (the default): the fastest, near-ties (a few hundredths of
+  // a percent, score()) to the cheaper, so more memory never buys a slower mapping.
+  double tolerance = 0;
   CostOptions cost;
   std::vector<Mapping> seeds;  // mappings to beat (e.g. a heuristic's); evaluated first
 };
@@ -45,7 +49,12 @@ struct SearchResult {
 SearchResult search(const Problem& p, const Hardware& hw, const Constraints& c,
                     const SearchOptions& o);
 
-// The score search minimizes (lower is better).
+// The score the search's walk minimizes (lower is better).
 double score(const Cost& c, Objective o);
+
+// Which of two evaluated mappings the search returns: under latency, the one within
+// `tolerance` of the faster that spends less energy (tolerance 0: the lower score); under energy, the cheaper, then the faster;
+// under edp, the lower product. Never one the other dominates in both cycles and energy.
+bool preferred(const Cost& a, const Cost& b, Objective o, double tolerance);
 
 }  // namespace tessel::dataflows::nest

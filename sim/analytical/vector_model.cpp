@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "sim/analytical/stream_chunks.h"
 #include "util/error.h"
 
 namespace tessel::sim::analytical {
@@ -68,25 +69,36 @@ double inputElements(const dataflows::OpPlan& p, const models::Graph& g) {
   return e;
 }
 
-// Work streamed through a unit in n chunks with double-buffered transfers: the first chunk's
-// load (after the request latency) and the last chunk's store cannot overlap the unit; the
-// rest of the transfers overlap it. With T the op's transfer time (its busiest level's) and
-// L, S its loads' and stores' own times,
-//   cycles = latency + (L + S)/n + max(unit, T (1 - 1/n)),
-// which is load, unit, store in sequence for one chunk and max(unit, T) for many, plus the
-// pipeline's fill and drain. The SystemC engine runs the same chunks as commands.
+// The transfer time of `t` without its round trip.
+double streaming(const MemoryModel& mem, const Transfer& t) {
+  return mem.cycles(t) - mem.latency(t);
+}
+
+// Work streamed through a unit in chunks with double-buffered transfers (stream_chunks.h), as
+// many as make it fastest. The SystemC engine runs the same chunks as commands.
 void overlap(VectorCost& c, Cause unit, double unit_cycles, const MemoryModel& mem,
              const arch::Accelerator& acc) {
-  const double latency = mem.latency(c.traffic);
-  const double transfer = mem.cycles(c.traffic) - latency;
   Transfer loads, stores;
   loads.read = c.traffic.read;
   stores.write = c.traffic.write;
-  const double own = mem.cycles(loads) - mem.latency(loads) + mem.cycles(stores) - mem.latency(stores);
-  const double n = static_cast<double>(streamChunks(c, acc));
+  Stream s;
+  s.latency = mem.latency(c.traffic);
+  s.load_latency = mem.latency(loads);
+  s.loads = streaming(mem, loads);
+  s.stores = streaming(mem, stores);
+  s.unit = unit_cycles;
+  for (size_t l = 0; l < acc.levels.size() && l < kMaxLevels; ++l) {
+    if (!mem.offChip(l)) continue;
+    Transfer both, in, out;
+    in.read[l] = both.read[l] = c.traffic.read[l];
+    out.write[l] = both.write[l] = c.traffic.write[l];
+    s.levels[l] = {streaming(mem, both), streaming(mem, in), streaming(mem, out)};
+    if (out.write[l] > 0) s.store_path = std::max(s.store_path, s.levels[l].time);
+  }
+  const ChunkRange range = chunkRange(c, acc);
+  c.chunks = fastestChunks(s, range.fewest, range.most);
   c.cycles[static_cast<size_t>(unit)] = unit_cycles;
-  c.cycles[static_cast<size_t>(Cause::MemoryStall)] =
-      latency + own / n + std::max(unit_cycles, transfer * (1 - 1 / n)) - unit_cycles;
+  c.cycles[static_cast<size_t>(Cause::MemoryStall)] = streamCycles(s, c.chunks) - unit_cycles;
 }
 
 // An op whose tensors stream from their homes through the local memory into a unit and back.
@@ -151,7 +163,7 @@ VectorCost evaluateVector(const dataflows::OpPlan& plan, const arch::Accelerator
   return {};
 }
 
-int64_t streamChunks(const VectorCost& c, const arch::Accelerator& acc) {
+ChunkRange chunkRange(const VectorCost& c, const arch::Accelerator& acc) {
   double moved = 0;
   for (size_t l = 0; l < acc.levels.size() && l < kMaxLevels; ++l) {
     moved += c.traffic.read[l] + c.traffic.write[l];
@@ -164,8 +176,13 @@ int64_t streamChunks(const VectorCost& c, const arch::Accelerator& acc) {
       break;
     }
   }
-  const double n = quarter > 0 ? std::ceil(biggest / quarter) : 1.0;
-  return static_cast<int64_t>(std::clamp(n, 1.0, 4096.0));
+  const auto clamp = [](double n) {
+    return static_cast<int64_t>(std::clamp(n, 1.0, static_cast<double>(kMaxChunks)));
+  };
+  ChunkRange r;
+  r.fewest = quarter > 0 ? clamp(std::ceil(biggest / quarter)) : 1;
+  r.most = std::max(r.fewest, clamp(std::floor(biggest / std::max(1, acc.dma.max_request_bytes))));
+  return r;
 }
 
 VectorCost evaluateArrayVector(const dataflows::OpPlan& p, const models::Graph& g,

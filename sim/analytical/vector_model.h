@@ -18,15 +18,22 @@ struct VectorCost {
   double sfu_elements = 0;  // element-passes through the SFU (energy)
   double host_flops = 0;    // floating-point operations the host core performs (energy)
   double host_bytes = 0;    // bytes the host moves through its memory (energy)
+  int64_t chunks = 1;       // chunks it streams in (the fastest; stream_chunks.h): both engines
 };
 
 // Passes an SFU makes over the data for an op (softmax: max, exp+sum, normalize).
 int sfuPasses(models::OpKind kind);
 
-// Chunks an op streams in through its local memory: the bytes it moves (off chip, or in the
-// local memory when more) over a quarter of the scratchpad or global buffer (two halves, each
-// holding an input chunk and an output chunk), at least 1, at most 4096. Both engines use it.
-int64_t streamChunks(const VectorCost& c, const arch::Accelerator& acc);
+// The chunk counts an op may stream in through its local memory. A chunk of the bytes it moves
+// (off chip, or in the local memory when more) fits a quarter of the scratchpad or global buffer
+// (two halves, each holding an input chunk and an output chunk) and is at least one DMA request;
+// at most kMaxChunks. The model picks the fastest count in the range (fastestChunks).
+struct ChunkRange {
+  int64_t fewest = 1;
+  int64_t most = 1;
+};
+ChunkRange chunkRange(const VectorCost& c, const arch::Accelerator& acc);
+inline constexpr int64_t kMaxChunks = 4096;
 
 VectorCost evaluateArrayVector(const dataflows::OpPlan& plan, const models::Graph& graph,
                                const arch::Accelerator& acc, const MemoryModel& mem);

@@ -149,4 +149,54 @@ TEST(Defects, NumbersBeyondInt64AreNotClamped) {
   EXPECT_THAT(r.out, HasSubstr("--seq: '99999999999999999999' is out of range"));
 }
 
+// Issue 19 item 7: gap_to_bound is measured against the best the dataflow allows, and what the
+// array's shape costs is reported beside it. Gemmini's systolic WS array made 64 x 32 (C, R, S
+// on the rows, K on the columns; a systolic array has no place for groups), compute alone
+// (--ideal-memory), and MobileNet-v2's 112x112x96 stride-2 depthwise layer: a group has
+// C = K = 1, so at best R x S = 9 of the 64 rows and 1 of the 32 columns work, 96 x 56 x 56 =
+// 301,056 cycles, where every PE busy would take 2,709,504 MACs / 2,048 = 1,323: the shape costs
+// 2,048 / 9 = 227.56x. Before, gap_to_bound compared with the 1,323 and said 226.7 for a mapping
+// at the dataflow's bound.
+TEST(Defects, TheGapIsMeasuredAgainstWhatTheDataflowAllows) {
+  const std::string json = ::testing::TempDir() + "tessel_defects_bound.json";
+  const std::string design = " --ideal-memory -p array.rows=64 -p array.cols=32 --json " + json;
+  const auto r = runTessel(
+      run("--workload conv:H=112,W=112,C=96,K=96,R=3,S=3,stride=2,pad=1,groups=96" + design));
+  ASSERT_EQ(r.code, 0) << r.out;
+  const auto j = nlohmann::json::parse(tessel::testing::slurp(json));
+  const auto& op = j["ops"][0];
+  auto number = [&](const char* key) { return std::stod(op["mapping"][key].get<std::string>()); };
+  EXPECT_NEAR(number("array_shape_cost"), 2048.0 / 9, 1e-5);
+  EXPECT_NEAR(number("array_share"), 9.0 / 2048, 1e-6);
+  EXPECT_EQ(op["mapping"]["bound_spatial"], "rows R:3 S:3  cols -");
+  const double gap = number("gap_to_bound");
+  EXPECT_NEAR(gap, op["cycles"].get<double>() / 301056 - 1, 1e-5);
+  // The search finds the window on the rows; what is left is the systolic fill and drain and
+  // the latency objective's tolerance (a mapping within 2% of the fastest may win on energy).
+  EXPECT_GE(gap, 0);
+  EXPECT_LT(gap, 0.05);
+  // The old figure, under its own name: latency over the bound on every PE.
+  EXPECT_NEAR(number("gap_to_ideal"), (1 + gap) * number("array_shape_cost") - 1, 1e-3);
+  // Named in the run's warnings with the reason; close to its bound, so nothing else.
+  EXPECT_EQ(j["metadata"]["mapping_warnings"],
+            nlohmann::json::array(
+                {"conv: depthwise: 9 of 64 rows and 1 of 32 columns usable under dataflow ws (rows "
+                 "take C=1 R=3 S=3, columns K=1; G=96 has no place on the array): at most 0.439% "
+                 "of the array's MACs"}));
+  EXPECT_THAT(r.out, HasSubstr("warning: conv: depthwise: 9 of 64 rows"));
+  // --top shows both: the gap (two decimals) and the shape's cost.
+  EXPECT_THAT(r.out, ::testing::ContainsRegex("util% +gap +shape +cause"));
+  EXPECT_THAT(r.out, ::testing::ContainsRegex(" 0\\.0[0-4] +227\\.56 "));
+
+  // A GEMM whose extents fill the array: k = 64 on the 64 rows, n = 256 in 8 passes of the 32
+  // columns, 128 x 8 = 1,024 cycles = 128 x 256 x 64 MACs / 2,048 PEs: the shape costs nothing.
+  const auto g = runTessel(run("--workload gemm:M=128,K=64,N=256" + design));
+  ASSERT_EQ(g.code, 0) << g.out;
+  const auto gj = nlohmann::json::parse(tessel::testing::slurp(json));
+  EXPECT_EQ(gj["ops"][0]["mapping"]["array_shape_cost"], "1.000000");
+  EXPECT_EQ(gj["ops"][0]["mapping"]["array_share"], "1.000000");
+  EXPECT_EQ(gj["ops"][0]["mapping"]["bound_spatial"], "rows k:64  cols n:32");
+  EXPECT_TRUE(gj["metadata"]["mapping_warnings"].empty());
+}
+
 }  // namespace

@@ -1,13 +1,21 @@
-// The Gemmini tiled_matmul_auto heuristic, checked against hand-run steps of the algorithm.
+// The Gemmini tiled_matmul_auto heuristic, checked against hand-run steps of the algorithm; the
+// dataflow's bound the search's gap is measured against, by hand and against brute force.
 #include "dataflows/mapper.h"
+#include "dataflows/nest/bound.h"
+#include "dataflows/nest/candidates.h"
+#include "dataflows/nest/constraints.h"
 #include "dataflows/nest/cost.h"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <array>
+#include <cmath>
+#include <functional>
+#include <random>
 #include <utility>
 
+#include "tests/dataflows/nest_fixtures.h"
 #include "tests/sim/tiny_arch.h"
 #include "util/error.h"
 
@@ -311,3 +319,185 @@ TEST(DataflowsYaml, ParsesAndRejectsBadFiles) {
 
 }  // namespace
 }  // namespace tessel
+
+// ---- The dataflow's bound (dataflows/nest/bound.h): the fewest array steps any unrolling the
+// dataflow's constraints allow, against which gap_to_bound is measured.
+
+namespace tessel::bound {
+namespace {
+
+using dataflows::nest::Bound;
+using dataflows::nest::Constraints;
+using dataflows::nest::dataflowBound;
+using dataflows::nest::Dim;
+using dataflows::nest::Factors;
+namespace nest = dataflows::nest;
+
+int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+// MobileNet-v2's 112x112x96 stride-2 depthwise layer in the nest's terms: 96 groups of one input
+// and one output channel, a 56x56 output, a 3x3 window.
+nest::Problem depthwise() {
+  nest::Problem p;
+  p.extent = {96, 1, 1, 1, 56, 56, 3, 3};  // G N K C P Q R S
+  p.stride_h = p.stride_w = 2;
+  p.input_h = p.input_w = 112;
+  return p;
+}
+
+Constraints axes(std::vector<Dim> rows, std::vector<Dim> cols) {
+  Constraints c;
+  c.rows = std::move(rows);
+  c.cols = std::move(cols);
+  return c;
+}
+
+// The NVDLA-like array: 64 rows x 32 columns, one MAC per PE per cycle. Systolic: its
+// operands flow through whole rows and columns, so no group (depthwise channel) can have a PE
+// of its own (nest::axisDims); a spatial array's NoC can give it one.
+nest::Hardware nvdlaLike(bool systolic = true) {
+  return testing::tinyNest(64, 32, systolic, 1 << 20, systolic ? 0 : 64);
+}
+
+TEST(DataflowBound, DepthwiseOnACRowsKColumnsArrayUsesOnePe) {
+  // C on rows, K on columns (the user's dataflow): a group has C = K = 1, and G may go on
+  // neither axis of a systolic array, so every unrolling is 1 x 1: steps = all the MACs,
+  // 96 x 56 x 56 x 9 = 2,709,504. On every PE the ideal is 2,709,504 / 2,048 = 1,323 cycles
+  // (passed in as the ideal, memory aside): the shape costs 2,048x, one PE in 2,048 is usable.
+  const nest::Problem p = depthwise();
+  const Bound b = dataflowBound(p, nvdlaLike(), axes({Dim::C}, {Dim::K}), 1, 1323);
+  EXPECT_EQ(b.steps, 2709504);
+  EXPECT_EQ(b.cycles, 2709504);
+  EXPECT_DOUBLE_EQ(b.shapeCost(), 2709504.0 / 1323);
+  EXPECT_DOUBLE_EQ(b.share, 1.0 / 2048);
+  EXPECT_EQ(b.spatial, "rows -  cols -");
+  EXPECT_EQ(b.unused, "1 of 64 rows and 1 of 32 columns usable");
+  EXPECT_EQ(b.unused_why, "rows take C=1, columns K=1; G=96 has no place on the array");
+  // A mapping 3x slower than the bound is 2 above it (gap_to_bound), whatever the ideal.
+  EXPECT_DOUBLE_EQ(b.gap(3 * 2709504.0), 2);
+}
+
+TEST(DataflowBound, DepthwiseUnderWeightStationaryTakesTheWindowOnTheRows) {
+  // ws puts C, R and S on the rows: R x S = 9 of the 64 rows, still 1 of 32 columns. Steps =
+  // 96 x 56 x 56 = 301,056 (each PE one tap of the window); share 9 / 2,048; on every PE the
+  // compute ideal is 1,323, so the shape costs 301,056 / 1,323 = 227.6x.
+  const Bound b =
+      dataflowBound(depthwise(), nvdlaLike(), dataflows::loadDataflow("ws").nest, 1, 1323);
+  EXPECT_EQ(b.steps, 301056);
+  EXPECT_DOUBLE_EQ(b.share, 9.0 / 2048);
+  EXPECT_EQ(b.spatial, "rows R:3 S:3  cols -");
+  EXPECT_EQ(b.unused, "9 of 64 rows and 1 of 32 columns usable");
+  // When memory binds harder (here 400,000 cycles of off-chip transfers) the shape costs nothing.
+  const Bound slow =
+      dataflowBound(depthwise(), nvdlaLike(), dataflows::loadDataflow("ws").nest, 1, 400000);
+  EXPECT_EQ(slow.cycles, 400000);
+  EXPECT_EQ(slow.shapeCost(), 1);
+}
+
+TEST(DataflowBound, DepthwiseOnASpatialArrayPutsTheGroupsOnBothAxes) {
+  // A spatial array may also unroll G on either axis (nest::axisDims). ws then takes R x S x G
+  // on the rows (at most 64: G <= 7) and G on the columns (<= 32); all 96 groups at once needs
+  // g_rows x g_cols >= 96, so steps = 56 x 56 = 3,136 (P and Q may not be unrolled). The fewest
+  // PEs for it: g_rows x g_cols = 96 exactly (7 x 14 = 98 is more), 9 x 96 = 864 PEs; of the
+  // ties the search visits the largest g_rows first: 6 x 16. Share 2,709,504 / (3,136 x 2,048).
+  const Bound b = dataflowBound(depthwise(), nvdlaLike(/*systolic=*/false),
+                                dataflows::loadDataflow("ws").nest, 1, 1323);
+  EXPECT_EQ(b.steps, 3136);
+  EXPECT_EQ(b.rowsUsed() * b.colsUsed(), 864);
+  EXPECT_EQ(b.spatial, "rows G:6 R:3 S:3  cols G:16");
+  EXPECT_DOUBLE_EQ(b.share, 2709504.0 / (3136 * 2048));
+  EXPECT_EQ(b.unused, "54 of 64 rows and 16 of 32 columns usable");
+}
+
+TEST(DataflowBound, AGemmThatFillsTheArrayCostsNothingForItsShape) {
+  // m=128 n=256 k=64 under ws on 64 x 32: k = 64 fills the rows, n = 256 is 8 passes of 32
+  // columns: steps = 128 x 1 x 8 = 1,024 = MACs / PEs (128 x 256 x 64 / 2,048). Ratio 1.
+  const nest::Problem p = nest::gemmProblem(1, 128, 256, 64);
+  const Bound b = dataflowBound(p, nvdlaLike(), dataflows::loadDataflow("ws").nest, 1, 1024);
+  EXPECT_EQ(b.steps, 1024);
+  EXPECT_EQ(b.shapeCost(), 1);
+  EXPECT_EQ(b.share, 1);
+  EXPECT_EQ(b.spatial, "rows k:64  cols n:32");
+  EXPECT_EQ(b.unused, "");
+}
+
+TEST(DataflowBound, PartialFoldsTakeTheFewestPesForTheirPasses) {
+  // k = 96 on 64 rows: two passes whatever the factor from 48 to 64; 48 is the fewest PEs for
+  // them. m=10 n=32: steps = 10 x 2 x 1 = 20, share = 96 / (2 x 64) = 0.75.
+  const nest::Problem p = nest::gemmProblem(1, 10, 32, 96);
+  const Bound b = dataflowBound(p, nvdlaLike(), dataflows::loadDataflow("ws").nest, 1, 0);
+  EXPECT_EQ(b.steps, 20);
+  EXPECT_DOUBLE_EQ(b.share, 0.75);
+  EXPECT_EQ(b.spatial, "rows k:48  cols n:32");
+  EXPECT_EQ(b.unused, "48 of 64 rows usable");
+}
+
+// The fewest steps by plain nested loops: every factor 1..axis for each dim an axis may take,
+// the product within the axis, steps = product over dims of ceil(extent / spatial).
+double bruteForceSteps(const nest::Problem& p, const Constraints& c, int rows, int cols) {
+  std::vector<std::pair<Dim, bool>> slots;  // (dim, on the columns)
+  for (Dim d : c.rows) slots.emplace_back(d, false);
+  for (Dim d : c.cols) slots.emplace_back(d, true);
+  double best = INFINITY;
+  Factors spatial = nest::kOnes;
+  std::function<void(size_t, int64_t, int64_t)> walk = [&](size_t i, int64_t r, int64_t k) {
+    if (i == slots.size()) {
+      double steps = 1;
+      for (Dim d : nest::kAllDims)
+        steps *= static_cast<double>(ceilDiv(p.of(d), spatial[nest::at(d)]));
+      best = std::min(best, steps);
+      return;
+    }
+    const auto [d, on_cols] = slots[i];
+    for (int64_t f = 1; (on_cols ? k : r) * f <= (on_cols ? cols : rows); ++f) {
+      spatial[nest::at(d)] *= f;
+      walk(i + 1, on_cols ? r : r * f, on_cols ? k * f : k);
+      spatial[nest::at(d)] /= f;
+    }
+  };
+  walk(0, 1, 1);
+  return best;
+}
+
+TEST(DataflowBound, EqualsBruteForceAndAMappingReachesIt) {
+  // Random small convolutions on 4 x 6 arrays, spatial and systolic, under every shipped
+  // dataflow's constraints and a made-up one that lets K on both axes: the bound's steps equal
+  // the brute force's over the dims each axis may take; the mapping with its unrolling (no PE
+  // loops, DRAM loops covering the rest) breaks no constraint (violation() is the definition of
+  // what a dataflow allows) and costs exactly those steps in the cost model: no bound is out of
+  // reach, and no allowed unrolling beats it.
+  std::mt19937 rng(19);
+  std::uniform_int_distribution<int64_t> ext(1, 9);
+  std::vector<Constraints> all;
+  for (const char* df : {"ws", "os", "is", "rs", "nlr"})
+    all.push_back(dataflows::loadDataflow(df).nest);
+  all.push_back(axes({Dim::C, Dim::K}, {Dim::K, Dim::Q}));
+  for (bool systolic : {false, true}) {
+    const auto hw = testing::tinyNest(4, 6, systolic, 1 << 30, systolic ? 0 : 1 << 20);
+    for (int trial = 0; trial < 40; ++trial) {
+      nest::Problem p;
+      for (Dim d : nest::kAllDims) p.extent[nest::at(d)] = ext(rng);
+      for (const Constraints& c : all) {
+        const Bound b = dataflowBound(p, hw, c, 1, 0);
+        ASSERT_EQ(b.steps,
+                  bruteForceSteps(p, axes(nest::axisDims(c.rows, hw), nest::axisDims(c.cols, hw)),
+                                  hw.rows, hw.cols))
+            << p.describe();
+        nest::Mapping m = nest::skeleton(p, hw, c, b.rows, b.cols, false);
+        for (Dim d : nest::kAllDims) {
+          const size_t i = nest::at(d);
+          m.levels[0].factor[i] = ceilDiv(p.of(d), b.rows[i] * b.cols[i]);
+          if (m.levels[0].factor[i] > 1) m.levels[0].order.push_back(d);
+        }
+        ASSERT_EQ(nest::checkShape(m, p, hw), "") << p.describe();
+        // Keeps and loop orders aside (the skeleton's, not the dataflow's business here).
+        const std::string broken = nest::violation(m, c, hw, p);
+        EXPECT_EQ(broken.find("unrolls"), std::string::npos) << broken << " " << p.describe();
+        EXPECT_EQ(nest::evaluate(p, m, hw, {}).steps, b.steps) << p.describe();
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace tessel::bound

@@ -377,5 +377,97 @@ TEST(NestCost, CapacityIsChecked) {
   EXPECT_NE(c.reason.find("buffer"), std::string::npos) << c.reason;
 }
 
+// A 1-D convolution (K = 16, C = 4, P = 4, R = 3) on 16 PEs, one output channel each (cols
+// K:16). The buffer loops C:2 outside P:4; the PE keeps its output while C:2 x R:3 pass, so it
+// sees each of its 4 outputs twice: 8 residencies per PE, the first 4 fresh, the 4 of the second
+// C pass refilled from the buffer with the first pass's partial sum.
+//   - In a PE: 48 MACs (4 x 4 x 3), each writes the sum (48); each reads it first except the first
+//     MAC of a fresh residency: 48 - 4 = 44 accumulate reads (a refilled residency reads from its
+//     first MAC). The 8 drains read it once more: 52 reads; the 4 refills write: 52 writes.
+//   - The buffer (one residency for the whole op) takes 8 updates per PE (128), sends 4 refills
+//     per PE down (64 reads); an update that lands right after its refill overwrites, the first
+//     of each output starts it: no other read. The final drain to DRAM reads the 64 outputs.
+//   - NoC: 128 updates up and 64 refills down, 192 sums delivered, all at 4 B.
+TEST(NestCost, RefilledPartialSumsReadTheRegisterFile) {
+  const Hardware hw = tinyNest(1, 16, false, 1 << 20, 64);
+  Problem p;
+  p.extent[static_cast<size_t>(Dim::K)] = 16;
+  p.extent[static_cast<size_t>(Dim::C)] = 4;
+  p.extent[static_cast<size_t>(Dim::P)] = 4;
+  p.extent[static_cast<size_t>(Dim::R)] = 3;
+  Mapping m =
+      nestMapping(hw, kOnes, {}, dims({{Dim::C, 2}, {Dim::P, 4}}), {Dim::C, Dim::P},
+                  dims({{Dim::C, 2}, {Dim::R, 3}}), {Dim::C, Dim::R}, kOnes, dims({{Dim::K, 16}}));
+  m.levels[2].keeps = {false, false, true};
+  ASSERT_EQ(checkShape(m, p, hw), "");
+  CostOptions o;
+  o.ideal_memory = true;
+  const auto c = evaluate(p, m, hw, o);
+  ASSERT_TRUE(c.ok) << c.reason;
+  const double pes = 16, acc = 4;
+  EXPECT_EQ(c.reads[2][kO], pes * (48 - 4 + 8) * acc);
+  EXPECT_EQ(c.writes[2][kO], pes * (48 + 4) * acc);
+  EXPECT_EQ(c.writes[1][kO], pes * 8 * acc);
+  EXPECT_EQ(c.reads[1][kO], (pes * 4 + 64) * acc);
+  EXPECT_EQ(c.writes[0][kO], 64);
+  EXPECT_EQ(c.noc_bytes[kO], (128 + 64) * acc);
+  EXPECT_EQ(c.delivered[kO], (128 + 64) * acc);
+}
+
+// Q = 8 output columns at stride 2 with S = 1 (P = 1, R = 3: 3 input rows per column), over 4
+// PE columns (cols Q:4) under a buffer loop Q:2: PE j takes output columns j and 4 + j, input
+// columns 2j and 8 + 2j. The buffer's Q loop slides each PE's window, but its two columns are 8
+// apart: nothing overlaps, so each PE receives 2 columns x 3 rows = 6 words, 24 in all (its K:2
+// loop reuses them). The columns of different PEs differ too: the multicast buffer sends 24,
+// DRAM gives the 8 sampled columns of the 15 once: 24 words.
+TEST(NestCost, StridedColumnsPerPeGetNoHaloCredit) {
+  const Hardware hw = tinyNest(1, 4, false, 1 << 20, 64);
+  Problem p;
+  p.extent[static_cast<size_t>(Dim::K)] = 2;
+  p.extent[static_cast<size_t>(Dim::Q)] = 8;
+  p.extent[static_cast<size_t>(Dim::R)] = 3;
+  p.stride_h = p.stride_w = 2;
+  Mapping m =
+      nestMapping(hw, kOnes, {}, dims({{Dim::Q, 2}}), {Dim::Q}, dims({{Dim::K, 2}, {Dim::R, 3}}),
+                  {Dim::K, Dim::R}, kOnes, dims({{Dim::Q, 4}}));
+  m.levels[2].keeps = {true, false, false};
+  ASSERT_EQ(checkShape(m, p, hw), "");
+  CostOptions o;
+  o.ideal_memory = true;
+  const auto c = evaluate(p, m, hw, o);
+  ASSERT_TRUE(c.ok) << c.reason;
+  EXPECT_EQ(c.delivered[kI], 4 * 6);
+  EXPECT_EQ(c.writes[2][kI], 4 * 6);
+  EXPECT_EQ(c.reads[1][kI], 24);
+  EXPECT_EQ(c.noc_bytes[kI], 24);
+  EXPECT_EQ(c.reads[0][kI], 24);
+}
+
+// A 1x1 convolution at stride 2 on a 15x15 input (P = Q = 8, C = 2, K = 4) reads input rows and
+// columns 0, 2, .., 14: 8 x 8 = 64 words per channel, not the 225 the input has. DRAM loops P:2
+// and Q:2 over 4x4 output tiles; each tile's 4 rows and 4 columns are its own (Q, the sliding
+// loop, moves 8 columns on): 4 tiles x 16 x 2 channels = 128 words from DRAM.
+TEST(NestCost, OneByOneStrideTwoReadsOnlyTheSampledInput) {
+  const Hardware hw = tinyNest(1, 1, false, 1 << 20, 64);
+  Problem p;
+  p.extent[static_cast<size_t>(Dim::K)] = 4;
+  p.extent[static_cast<size_t>(Dim::C)] = 2;
+  p.extent[static_cast<size_t>(Dim::P)] = 8;
+  p.extent[static_cast<size_t>(Dim::Q)] = 8;
+  p.stride_h = p.stride_w = 2;
+  p.input_h = p.input_w = 15;
+  Mapping m = nestMapping(hw, dims({{Dim::P, 2}, {Dim::Q, 2}}), {Dim::P, Dim::Q},
+                          dims({{Dim::P, 4}, {Dim::Q, 4}}), {Dim::P, Dim::Q},
+                          dims({{Dim::K, 4}, {Dim::C, 2}}), {Dim::K, Dim::C}, kOnes, kOnes);
+  m.levels[2].keeps = {false, false, false};
+  ASSERT_EQ(checkShape(m, p, hw), "");
+  CostOptions o;
+  o.ideal_memory = true;
+  const auto c = evaluate(p, m, hw, o);
+  ASSERT_TRUE(c.ok) << c.reason;
+  EXPECT_EQ(c.reads[0][kI], 2 * 64);
+  EXPECT_EQ(c.writes[1][kI], 2 * 64);
+}
+
 }  // namespace
 }  // namespace tessel

@@ -109,6 +109,30 @@ TEST(ReportsTable, TopOps) {
   EXPECT_TRUE(hasLine(t, "3 embed, tokens Other host 200 10.00 0.00 host"));
 }
 
+TEST(ReportsTable, TopOpsShowASearchedMappingsGapAndShapeCost) {
+  // A searched mapping carries gap_to_bound and array_shape_cost (dataflows::Mapping::flatten):
+  // they get columns of their own ("-" for ops without them) and leave the mapping cell.
+  sim::RunStats run = sample::sampleRun();
+  run.ops[0].mapping = {{"dataflow", "ws"},
+                        {"mapper", "search"},
+                        {"gap_to_bound", "0.250000"},
+                        {"array_shape_cost", "227.555556"},
+                        {"gap_to_ideal", "283.444445"},
+                        {"array_share", "0.004395"},
+                        {"bound_spatial", "rows R:3 S:3  cols -"}};
+  run.mapping_warnings = {"h0.attn.qkv: 1.2x the bound of dataflow ws"};
+  const std::string t = tableString(run);
+  EXPECT_TRUE(hasLine(t, "# name class place cycles % util% gap shape cause mapping"));
+  EXPECT_TRUE(hasLine(
+      t, "1 h0.attn.qkv MatMul array 1,500 75.00 80.00 0.25 227.56 compute ws mapper=search"));
+  EXPECT_TRUE(hasLine(t, "2 h0.softmax Softmax sfu 300 15.00 0.00 - - sfu"));
+  // The run's mapping warnings come with its other warnings, under the header.
+  EXPECT_LT(lineIndex(t, "warning: h0.attn.qkv: 1.2x the bound of dataflow ws"),
+            lineIndex(t, "Totals"));
+  // Without a searched mapping in the list the columns stay away (see TopOps).
+  EXPECT_THAT(tableString(sample::sampleRun()), Not(HasSubstr("shape")));
+}
+
 TEST(ReportsTable, TopNLimitsAndZeroOmits) {
   TableOptions one;
   one.top_n = 1;

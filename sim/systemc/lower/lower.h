@@ -37,8 +37,9 @@ GemmLowering lowerGemm(const dataflows::OpPlan& plan, const analytical::NestCost
 void lowerGemm(const dataflows::OpPlan& plan, const analytical::NestCost& nest, GemmLowering& out);
 inline constexpr int64_t kMaxTiles = 4'000'000;
 
-// `cost` is the op's analytical vector cost (its bytes and its unit's cycles); it streams in
-// analytical::streamChunks chunks through `local`, the level it passes (MemoryModel::localInputs).
+// `cost` is the op's analytical vector cost (its bytes, its unit's cycles and the chunks the
+// model chose); it streams in cost.chunks chunks through `local`, the level it passes
+// (MemoryModel::localInputs).
 CommandStream lowerVector(const dataflows::OpPlan& plan, const arch::Accelerator& acc,
                           const analytical::VectorCost& cost, int local);
 

@@ -57,7 +57,7 @@ CommandStream lowerVector(const dataflows::OpPlan& plan, const arch::Accelerator
   const bool sfu = plan.placement == dataflows::Placement::Sfu ||
                    plan.placement == dataflows::Placement::Fused;
   const double work = sfu ? cycles(Cause::Sfu) : cycles(Cause::Compute);
-  const int64_t chunks = analytical::streamChunks(cost, acc);
+  const int64_t chunks = std::max<int64_t>(1, cost.chunks);
   std::vector<uint32_t> loads, units, stores;
   bool any_read = false, any_write = false;
   for (size_t l = 0; l < acc.levels.size(); ++l) {

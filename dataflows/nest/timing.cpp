@@ -1,0 +1,294 @@
+#include <algorithm>
+#include <cmath>
+
+#include "dataflows/nest/cost_parts.h"
+
+namespace tessel::dataflows::nest {
+
+namespace {
+
+// Array steps along one dim: the nested tiles of each level, down to an array tile spread over
+// its PEs (spatial factor s, each PE running t steps): the longest PE takes min(t, elements).
+// `e` elements starting at level `from` (1 = below DRAM: the whole extent; local: one tile).
+double stepsAlong(const Mapping& m, const Hardware& hw, Dim d, int64_t e, int from) {
+  SmallVector<int64_t, 8> sizes;
+  for (int l = from; l <= hw.local(); ++l) sizes.push_back(m.tile(l, d, hw.local()));
+  const int64_t t = m.tile(hw.pe(), d, hw.local());
+  sizes.push_back(t * m.spatial(d));
+  // steps(e, i): e elements inside a tile of level i (sizes[i] the child tile size).
+  auto steps = [&](auto&& self, int64_t x, size_t i) -> double {
+    if (i == sizes.size()) return static_cast<double>(std::min(t, x));
+    const int64_t child = sizes[i];
+    if (x <= child) return self(self, x, i + 1);
+    const int64_t full = x / child, rem = x % child;
+    return static_cast<double>(full) * self(self, child, i + 1) + (rem ? self(self, rem, i + 1) : 0.0);
+  };
+  return steps(steps, e, 0);
+}
+
+// The local tiles of a mapping, grouped by shape: along each dim a tile is full or the
+// remainder, so there are at most 2^dims classes (one when every factor divides).
+struct TileClass {
+  Factors size = kOnes;
+  double count = 1;
+};
+
+SmallVector<TileClass, 16> tileClasses(const Problem& p, const Mapping& m, const Hardware& hw) {
+  SmallVector<TileClass, 16> classes;
+  classes.push_back(TileClass{});
+  for (Dim d : kAllDims) {
+    const int64_t e = p.of(d), g = std::min(e, m.tile(hw.local(), d, hw.local()));
+    const int64_t full = e / g, rem = e % g;
+    const size_t n = classes.size();
+    for (size_t i = 0; i < n; ++i) {
+      if (rem > 0) {
+        if (classes.size() == classes.capacity()) return {};  // too many shapes: caller averages
+        TileClass r = classes[i];
+        r.size[at(d)] = rem;
+        classes.push_back(r);
+      }
+      classes[i].size[at(d)] = g;
+      classes[i].count *= static_cast<double>(full);
+    }
+  }
+  return classes;
+}
+
+// Double buffering hides a tile's transfers behind a tile's compute, not behind the whole op's:
+// a short remainder tile next to a long transfer still waits. Per tile class (full or remainder
+// along each dim), each tensor's off-chip time is shared among the tiles by its tile's size, and
+// the tile takes the longest of these bounds (the SystemC engine, which runs the tiles as
+// commands, showed each one binding somewhere):
+//  - work: the array (or the local ports, or the NoC) on the tile;
+//  - throughput: every transfer's time, loads and stores, on average per tile;
+//  - bursts: a tensor is refilled at a fraction f of the tiles and then moves its whole tile
+//    before the tile may start (a store, in the tile after, ahead of the next loads). Loops
+//    nest, so the tiles that refill a rarely refilled tensor refill the often refilled ones
+//    too: sorted by f1 >= f2 >= f3, a share f_j - f_j+1 of the tiles moves the first j
+//    tensors. And two buffer halves bound how far loads run ahead: a half is
+//    refilled only once the compute that read it is done, so one half's cycle (its transfer,
+//    the request round trip, its compute) spans two tiles: (move + latency + work) / 2;
+//  - outputs: an output half cycles through its residency's computes (1/f tiles), the
+//    pipeline's tail (the last results leaving the array), its store and, when partial sums
+//    come back, their reload and round trip, over two residencies:
+//    (work + f (tail + store [+ reload + latency])) / 2.
+// `rest` is the off-chip time left once the first tile's loads and the last tile's store are
+// taken out (the prologue and the epilogue); it overlaps the first n - 1 tiles' work, and the
+// last tile's work waits for its own operands, alone.
+// Off-chip level l's transfer time: each tensor's bytes at the rate its requests stream at.
+double levelTime(const Hardware& hw, const Cost& c, int l) {
+  double time = 0;
+  for (size_t t = 0; t < kTensors; ++t) {
+    const double bytes = c.reads[size_t(l)][t] + c.writes[size_t(l)][t];
+    const double rate = offchipRate(hw, l, c.request_bytes[t]);
+    if (bytes > 0 && rate > 0) time += bytes / rate;
+  }
+  return time;
+}
+
+double pingPong(double work, double move, double latency) {
+  return std::max({work, move, (move + latency + work) / 2});
+}
+
+double overlapped(const Problem& p, const Mapping& m, const Hardware& hw, const Cost& c,
+                  double busy, double tiles, double rest, const CostOptions& o,
+                  const std::array<double, kTensors>& fills) {
+  if (o.ideal_memory || c.offchip <= 0) return busy;
+  const auto classes = tileClasses(p, m, hw);
+  if (classes.empty()) {  // too many tile shapes: the average tile
+    return std::max({tiles * pingPong(busy / tiles, rest / tiles, hw.offchip_latency), busy, rest});
+  }
+  const double scale = rest / c.offchip;
+  // The binding off-chip level's time, per tensor.
+  int bind = 0;
+  double worst = -1;
+  for (int l = 0; l < hw.local(); ++l) {
+    const double time = levelTime(hw, c, l);
+    if (time > worst) worst = time, bind = l;
+  }
+  std::array<double, kTensors> off{}, total_fp{};
+  for (size_t t = 0; t < kTensors; ++t) {
+    const double rate = offchipRate(hw, bind, c.request_bytes[t]);
+    off[t] = rate > 0 ? scale * (c.reads[size_t(bind)][t] + c.writes[size_t(bind)][t]) / rate : 0;
+    for (const TileClass& k : classes) total_fp[t] += k.count * p.footprint(static_cast<Operand>(t), k.size);
+  }
+  const double overhead = (c.array - c.steps / o.mac_rate) / tiles;  // skew and swaps per tile
+  // The transfers left (the tiles after the first's loads, the stores before the last's) overlap
+  // the first n - 1 tiles' work; the last tile's work waits for its own operands, alone.
+  const double spread = tiles > 1 ? tiles / (tiles - 1) : 1.0;
+  // How often tiles refill each tensor, and the tensors by that frequency. A store drains while
+  // the next tiles load, so a tile that stores moves its outputs too.
+  std::array<double, kTensors> f{};
+  for (size_t t = 0; t < kTensors; ++t) f[t] = tiles > 0 ? std::clamp(fills[t] / tiles, 0.0, 1.0) : 1.0;
+  std::array<size_t, kTensors> order{0, 1, 2};
+  std::sort(order.begin(), order.end(), [&](size_t x, size_t y) { return f[x] > f[y]; });
+  double sum = 0;
+  for (const TileClass& k : classes) {
+    const double steps = tileSteps(m, hw, k.size);
+    const double share = c.steps > 0 ? steps / c.steps : 0;
+    const double work = std::max({steps / o.mac_rate + overhead, c.local * share, c.noc * share});
+    // Each tensor's transfer time per refill in a tile of this class.
+    std::array<double, kTensors> fill_time{};
+    double average = 0;
+    for (size_t t = 0; t < kTensors; ++t) {
+      const double per_tile =
+          total_fp[t] > 0 ? spread * off[t] * p.footprint(static_cast<Operand>(t), k.size) / total_fp[t] : 0;
+      average += per_tile;
+      fill_time[t] = f[t] > 0 ? per_tile / f[t] : 0;
+    }
+    double load = 0, loads = (1 - f[order[0]]) * work;
+    for (size_t j = 0; j < kTensors; ++j) {
+      load += fill_time[order[j]];
+      const double next = j + 1 < kTensors ? f[order[j + 1]] : 0.0;
+      loads += (f[order[j]] - next) * pingPong(work, load, hw.offchip_latency);
+    }
+    const bool reloads = c.reads[size_t(bind)][2] > 0;
+    const double outputs =
+        (work + f[2] * (c.pipeline_tail + fill_time[2] + (reloads ? hw.offchip_latency : 0))) / 2;
+    const double per_tile = std::max({loads, outputs, average});
+    sum += k.count * per_tile;
+  }
+  if (tiles > 1) sum = sum / spread + busy / tiles;
+  return std::max({sum, busy, rest});
+}
+
+// The array's busy time (c.steps, c.compute, c.array and its parts); returns the local tiles.
+double timeArray(const Problem& p, const Mapping& m, const Hardware& hw, const CostOptions& o,
+                 const Nest& nest, Cost& c) {
+  const int pe = hw.pe(), local = hw.local();
+  // Time. The array: steps (partial tiles leave PEs idle), plus on a systolic array what the PE
+  // grid measures (tile_timing.h): the stationary tensor swaps S times, each swap streaming
+  // m = steps / S on average; back to back a swap issues every period(m) and the last one takes
+  // the whole tile latency, so the op takes (S-1)·period + R + m + skew + 1
+  //   = steps + (S-1)·(period - m) + R + skew + 1.
+  // Local tiles follow each other without draining the pipeline: the first preload, the skew
+  // and the edge register are paid once per op, not once per tile.
+  c.steps = 1;
+  for (Dim d : kAllDims) c.steps *= stepsAlong(m, hw, d, p.of(d), 1);
+  c.compute = static_cast<double>(c.macs) / (static_cast<double>(hw.pes()) * o.mac_rate);
+  c.array = c.steps / o.mac_rate;
+  double tiles = 1;
+  for (Dim d : kAllDims) {
+    tiles *= static_cast<double>(ceilDiv(p.of(d), std::min(p.of(d), m.tile(local, d, local))));
+  }
+  c.tiles = tiles;
+  if (hw.systolic) {
+    int stationary = -1;
+    for (int t = 0; t < kTensors; ++t) {
+      if (m.levels[size_t(pe)].keeps[size_t(t)]) stationary = t;
+    }
+    c.swaps = tiles;
+    double preload = 0;
+    if (stationary >= 0) {
+      c.swaps = std::max(tiles, nest.fills(static_cast<Operand>(stationary), nest.cut(pe)));
+      const double stream = c.array / c.swaps;
+      const double rows = hw.rows;
+      // period - m: double-buffered, max(m, R) - m; single, (m + R - 1) - m.
+      c.swap_exposed = hw.weight_double_buffered ? std::max(0.0, rows - stream) : rows - 1;
+      preload = rows;
+    }
+    c.pipeline_tail = hw.fill_drain + 1;
+    c.run_start = preload - c.swap_exposed;
+    c.array += c.swaps * c.swap_exposed + c.run_start + c.pipeline_tail;
+  } else {
+    c.tile_overhead = hw.fill_drain;
+    c.array += tiles * hw.fill_drain;
+  }
+  return tiles;
+}
+
+}  // namespace
+
+PerTensor requestBytes(const Problem& p, const Mapping& m, const Hardware& hw) {
+  PerTensor r{};
+  const Dim run[kTensors] = {Dim::C, Dim::K, Dim::K};
+  const DType dt[kTensors] = {p.input_dtype, p.weight_dtype, p.output_dtype};
+  const int local = hw.local();
+  for (size_t t = 0; t < kTensors; ++t) {
+    r[t] = hw.dma_request;
+    if (!hw.dma_row_requests) continue;
+    const Dim d = run[t];
+    auto elements = std::min(p.of(d), m.tile(local, d, local));
+    // A grouped convolution's channels of consecutive groups are adjacent (channel = g *
+    // per_group + c): a tile that spans a group's whole run continues into the next group's.
+    if (!p.gemm && elements == p.of(d)) elements *= std::min(p.of(Dim::G), m.tile(local, Dim::G, local));
+    const double bytes = static_cast<double>(elements) * sizeOf(dt[t]);
+    r[t] = bytes / std::ceil(bytes / hw.dma_request);
+  }
+  return r;
+}
+
+double offchipRate(const Hardware& hw, int level, double request_bytes) {
+  const Level& lv = hw.levels[size_t(level)];
+  double rate = lv.bandwidth[0];
+  if (hw.dma_inflight > 0 && lv.latency > 0 && request_bytes > 0) {
+    const double window = hw.dma_inflight * request_bytes / lv.latency;
+    rate = rate > 0 ? std::min(rate, window) : window;
+  }
+  return rate;
+}
+
+double tileSteps(const Mapping& m, const Hardware& hw, const Factors& size) {
+  double steps = 1;
+  for (Dim d : kAllDims) steps *= stepsAlong(m, hw, d, size[at(d)], hw.local());
+  return steps;
+}
+
+void timeOp(const Problem& p, const Mapping& m, const Hardware& hw, const CostOptions& o,
+            const Nest& nest, Cost& c) {
+  const int local = hw.local();
+  const double pes = static_cast<double>(hw.pes());
+  const double tiles = timeArray(p, m, hw, o, nest, c);
+  // Ports: each local pool and the NoC move their bytes at their bandwidth.
+  const Level& ll = hw.levels[size_t(local)];
+  std::array<double, kTensors> pool{};
+  for (size_t t = 0; t < kTensors; ++t) {
+    if (ll.bandwidth[t] > 0) {
+      pool[size_t(ll.pool_of[t])] += (c.reads[size_t(local)][t] + c.writes[size_t(local)][t]) / ll.bandwidth[t];
+    }
+  }
+  c.local = *std::max_element(pool.begin(), pool.end());
+  const double noc_total = c.noc_bytes[0] + c.noc_bytes[1] + c.noc_bytes[2];
+  c.noc = hw.noc_bandwidth > 0 ? noc_total / hw.noc_bandwidth : 0;
+  double prologue = 0, epilogue = 0, edges = 0;
+  if (!o.ideal_memory) {
+    for (int l = 0; l < local; ++l) c.offchip = std::max(c.offchip, levelTime(hw, c, l));
+    // The first tile's loads cannot hide behind compute, nor the last tile's store; they take
+    // the whole path (DRAM, and the L2 when there is one) at the rate their requests stream.
+    const Factors tile = m.tileAt(local, local);
+    auto bw = [&](Operand t) {
+      const double r = offchipRate(hw, hw.dram, c.request_bytes[at(t)]);
+      return r > 0 ? r : 1e300;
+    };
+    const double loads =
+        p.footprint(Operand::Input, tile) * sizeOf(p.input_dtype) * p.im2col_unique / bw(Operand::Input) +
+        p.footprint(Operand::Weight, tile) * sizeOf(p.weight_dtype) / bw(Operand::Weight);
+    prologue = hw.offchip_latency + loads;
+    epilogue = p.footprint(Operand::Output, tile) * sizeOf(p.output_dtype) / bw(Operand::Output);
+    // Those transfers are the first and last of the off-chip stream: the rest overlaps compute.
+    edges = std::min(c.offchip, loads + epilogue);
+  }
+  const double busy = std::max({c.array, c.local, c.noc});
+  std::array<double, kTensors> fills{};
+  for (int t = 0; t < kTensors; ++t) {
+    const auto x = static_cast<Operand>(t);
+    fills[size_t(t)] = nest.fills(x, nest.cut(local));
+    if (x == Operand::Output) continue;
+    if (m.reload[size_t(t)] == Mapping::Reload::EveryTile) fills[size_t(t)] = tiles;
+    if (m.reload[size_t(t)] == Mapping::Reload::Once) {  // each distinct tile once
+      double distinct = 1;
+      for (Dim d : kAllDims) {
+        if (Problem::relevant(x, d)) {
+          distinct *= static_cast<double>(ceilDiv(p.of(d), std::min(p.of(d), m.tile(local, d, local))));
+        }
+      }
+      fills[size_t(t)] = distinct;
+    }
+  }
+  c.cycles = m.double_buffered
+                 ? overlapped(p, m, hw, c, busy, tiles, c.offchip - edges, o, fills) + prologue + epilogue
+                               : busy + c.offchip + tiles * (o.ideal_memory ? 0 : hw.offchip_latency);
+  c.utilization = c.cycles > 0 ? static_cast<double>(c.macs) / (c.cycles * pes * o.mac_rate) : 0;
+}
+
+}  // namespace tessel::dataflows::nest
