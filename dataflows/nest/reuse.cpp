@@ -12,6 +12,9 @@ namespace {
 
 bool isWindow(Dim d) { return d == Dim::P || d == Dim::Q || d == Dim::R || d == Dim::S; }
 
+// 1 for the rows (p, r), 2 for the columns (q, s), 0 for the other dims.
+int axisOf(Dim d) { return d == Dim::P || d == Dim::R ? 1 : d == Dim::Q || d == Dim::S ? 2 : 0; }
+
 // A set of input rows along one axis, as bits.
 class Rows {
  public:
@@ -41,8 +44,7 @@ struct AxisLoops {
     int64_t f, stride;
     bool out;
   };
-  std::vector<Placed> outer, union_;  // Outer and PeSum loops; PeUnion loops
-  Placed run{1, 0, true};
+  std::vector<Placed> outer, union_, run;  // Outer and PeSum loops; PeUnion loops; Run loops
   int64_t inner_out = 1, inner_win = 1;
 };
 
@@ -63,7 +65,7 @@ AxisLoops place(const SmallVector<WindowLoop, 16>& loops) {
         a.union_.push_back(pl);
         break;
       case WindowRole::Run:
-        a.run = pl;
+        a.run.push_back(pl);
         break;
       case WindowRole::Inner:
         (loops[i].out ? a.inner_out : a.inner_win) *= loops[i].f;
@@ -93,14 +95,18 @@ double countAxis(const WindowAxis& ax, const SmallVector<WindowLoop, 16>& loops)
   const int64_t lo = ax.input > 0 && ax.input < span ? (span - ax.input) / 2 : 0;
   const int64_t hi = ax.input > 0 && ax.input < span ? lo + ax.input : span;
   // The rows of the tile whose first position is (o, w), clipped to the axis and the input.
+  // Returns false when the tile holds no row (a partial loop's iterations past the extent, or
+  // only padding).
   auto mark = [&](Rows& r, int64_t o, int64_t w) {
     r.clear();
+    bool any = false;
     for (int64_t i = o; i < std::min(ax.out, o + a.inner_out); ++i) {
       for (int64_t j = w; j < std::min(ax.win, w + a.inner_win); ++j) {
         const int64_t row = i * ax.stride + j * ax.dilation;
-        if (row >= lo && row < hi) r.set(row);
+        if (row >= lo && row < hi) r.set(row), any = true;
       }
     }
+    return any;
   };
   std::vector<int64_t> union_offsets_o, union_offsets_w;
   forEachCombo(a.union_, [&](int64_t o, int64_t w) {
@@ -111,19 +117,19 @@ double countAxis(const WindowAxis& ax, const SmallVector<WindowLoop, 16>& loops)
   std::vector<Rows> held(holders, Rows(span));
   Rows tile(span), moved(span);
   double total = 0;
+  const bool sliding = !a.run.empty();
   forEachCombo(a.outer, [&](int64_t o0, int64_t w0) {
     for (Rows& h : held) h.clear();
-    for (int64_t t = 0; t < a.run.f; ++t) {
-      const int64_t o1 = o0 + (a.run.out ? t * a.run.stride : 0);
-      const int64_t w1 = w0 + (a.run.out ? 0 : t * a.run.stride);
+    forEachCombo(a.run, [&](int64_t o_run, int64_t w_run) {
       moved.clear();
       for (size_t u = 0; u < holders; ++u) {
-        mark(tile, o1 + union_offsets_o[u], w1 + union_offsets_w[u]);
+        // A holder with nothing to do keeps what it has.
+        if (!mark(tile, o0 + o_run + union_offsets_o[u], w0 + w_run + union_offsets_w[u])) continue;
         moved.addDifference(tile, held[u]);
-        if (a.run.f > 1) std::swap(held[u], tile);
+        if (sliding) std::swap(held[u], tile);
       }
       total += static_cast<double>(moved.count());
-    }
+    });
   });
   return total;
 }
@@ -200,6 +206,17 @@ double Nest::volume(Operand t, size_t cut, bool reuse, Space space) const {
   const int jstar = innermostRelevant(t, cut);
   const bool input = t == Operand::Input;
   const bool halo = reuse && input && jstar >= 0 && isWindow(loops_[size_t(jstar)].d);
+  // The sliding group: jstar and the loops of its window axis right outside it (no other
+  // temporal loop between); a step among them keeps what overlaps the last tile.
+  int slide = jstar;
+  if (halo) {
+    for (int i = jstar - 1; i >= 0; --i) {
+      const Loop& x = loops_[size_t(i)];
+      if (x.spatial) continue;
+      if (axisOf(x.d) != axisOf(loops_[size_t(jstar)].d)) break;
+      slide = i;
+    }
+  }
   // Which loops (not the input's windows) start a new position of their dim at this cut.
   SmallVector<bool, 6 * kDims + 2 * kDims> enumerated;
   // The input's window axes: each loop's role at this cut.
@@ -222,7 +239,7 @@ double Nest::volume(Operand t, size_t cut, bool reuse, Space space) const {
         if (x.spatial) {
           role = space == Space::All ? WindowRole::PeSum : WindowRole::PeUnion;
         } else {
-          role = halo && static_cast<int>(i) == jstar ? WindowRole::Run : WindowRole::Outer;
+          role = halo && static_cast<int>(i) >= slide ? WindowRole::Run : WindowRole::Outer;
         }
       }
       const bool out = x.d == Dim::P || x.d == Dim::Q;

@@ -40,7 +40,8 @@ class Nest {
   // Elements of tensor t moved across a cut, summed over every time the tile below it changes.
   // With `reuse`, trailing loops the tensor does not depend on leave the tile in place, and for
   // the input the innermost relevant loop, when it slides a window (p, q, r, s), brings in only
-  // the rows and columns its holder does not already have. Under Collapse, PEs that need the same
+  // the rows and columns its holder does not already have; so do the loops of the same axis right
+  // outside it, with no other temporal loop between (the next tile is the adjacent one). Under Collapse, PEs that need the same
   // value at the same time take one transfer; a value one PE already holds is not credited to
   // another. Exact, partial tiles included (see windowElements).
   double volume(Operand t, size_t cut, bool reuse, Space space) const;
@@ -69,7 +70,9 @@ struct WindowAxis {
 
 // What one loop of the axis does at a cut:
 //   Outer   above the cut, each iteration moves its whole tile again
-//   Run     above the cut, the sliding loop: each iteration moves what the holder lacks
+//   Run     above the cut, a sliding loop (the innermost relevant one, and the loops of its axis
+//           right outside it, no other temporal loop between): each step moves what the holder
+//           lacks
 //   PeSum   a spatial loop above the cut whose PEs each count (no sharing)
 //   PeUnion a spatial loop above the cut whose PEs share one transfer per distinct value
 //   Inner   below the cut: part of the tile

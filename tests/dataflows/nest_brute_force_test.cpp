@@ -222,7 +222,8 @@ std::vector<int64_t> tileOf(const Case& c, const Elements& el, const std::vector
 // Nest::volume by enumeration. Holders are the spatial loops above the cut, time its temporal
 // loops in odometer order. At each step a holder's tile moves in whole, or with reuse, less what
 // it kept from its last tile when the outermost loop that turned since is the innermost relevant
-// one (jstar) or inside it. A holder with no MAC at a step keeps what it has. Collapse counts the
+// one (jstar) or inside it, or, for the input when jstar slides a window, a loop of the same
+// window axis (p and r, or q and s) outside it with no other temporal loop between. A holder with no MAC at a step keeps what it has. Collapse counts the
 // union over the holders of what each moves at a step.
 struct Volume {
   double all[2]{}, collapse[2]{};  // [reuse]
@@ -235,6 +236,16 @@ Volume bruteVolume(const Case& c, Operand t, size_t cut) {
   for (size_t i = 0; i < cut; ++i) {
     (c.loops[i].spatial ? space : time).push_back(i);
     if (!c.loops[i].spatial && addresses(t, c.loops[i].d)) jstar = int(i);
+  }
+  auto axis = [](Dim d) { return d == Dim::P || d == Dim::R ? 1 : d == Dim::Q || d == Dim::S ? 2 : 0; };
+  int slide = jstar;  // the outermost loop of the sliding group
+  if (t == Operand::Input && jstar >= 0 && axis(c.loops[size_t(jstar)].d) != 0) {
+    for (int i = jstar - 1; i >= 0; --i) {
+      const auto& l = c.loops[size_t(i)];
+      if (l.spatial) continue;
+      if (axis(l.d) != axis(c.loops[size_t(jstar)].d)) break;
+      slide = i;
+    }
   }
   struct Holder {
     std::vector<int64_t> kept, at;  // its last tile and the loop indices then
@@ -265,7 +276,7 @@ Volume bruteVolume(const Case& c, Operand t, size_t cut) {
         }
       }
       std::vector<int64_t> moved;
-      if (!x.at.empty() && turned >= jstar) {
+      if (!x.at.empty() && turned >= slide) {
         std::set_difference(s.begin(), s.end(), x.kept.begin(), x.kept.end(),
                             std::back_inserter(moved));
       } else {
