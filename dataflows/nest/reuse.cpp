@@ -184,6 +184,7 @@ Nest::Nest(const Problem& p, const Mapping& m, const Hardware& hw) : p_(p), hw_(
       }
     }
   }
+  for (size_t i = 0; i < loops_.size(); ++i) of_dim_[at(loops_[i].d)] |= uint64_t{1} << i;
 }
 
 size_t Nest::cut(int level) const {
@@ -218,7 +219,7 @@ double Nest::volume(Operand t, size_t cut, bool reuse, Space space) const {
     }
   }
   // Which loops (not the input's windows) start a new position of their dim at this cut.
-  SmallVector<bool, 6 * kDims + 2 * kDims> enumerated;
+  uint64_t enumerated = 0;
   // The input's window axes: each loop's role at this cut.
   SmallVector<WindowLoop, 16> rows, cols;
   for (size_t i = 0; i < loops_.size(); ++i) {
@@ -232,7 +233,7 @@ double Nest::volume(Operand t, size_t cut, bool reuse, Space space) const {
     } else if (reuse) {
       e = static_cast<int>(i) <= jstar;
     }
-    enumerated.push_back(e);
+    if (e) enumerated |= uint64_t{1} << i;
     if (input && isWindow(x.d)) {
       WindowRole role = WindowRole::Inner;
       if (i < cut) {
@@ -260,9 +261,9 @@ double Nest::volume(Operand t, size_t cut, bool reuse, Space space) const {
 
 double Nest::fills(Operand t, size_t cut) const {
   const int jstar = innermostRelevant(t, cut);
-  SmallVector<bool, 6 * kDims + 2 * kDims> enumerated;
+  uint64_t enumerated = 0;
   for (size_t i = 0; i < loops_.size(); ++i) {
-    enumerated.push_back(i < cut && !loops_[i].spatial && static_cast<int>(i) <= jstar);
+    if (i < cut && !loops_[i].spatial && static_cast<int>(i) <= jstar) enumerated |= uint64_t{1} << i;
   }
   double n = 1;
   for (Dim d : kAllDims) n *= positions(d, enumerated);
@@ -273,23 +274,26 @@ double Nest::fills(Operand t, size_t cut) const {
 // d's loops inside it, so every inner combination stays below one step of i. Counted from the
 // outermost enumerated loop: the indices below the largest one that stays under the extent
 // leave every inner combination in range; the largest one recurses on what is left.
-double Nest::positions(Dim d, const SmallVector<bool, 6 * kDims + 2 * kDims>& enumerated) const {
-  int64_t inner = 1;  // the product of d's enumerated factors inside the current loop
-  for (size_t i = 0; i < loops_.size(); ++i) {
-    if (loops_[i].d == d && enumerated[i]) inner *= loops_[i].f;
+double Nest::positions(Dim d, uint64_t enumerated) const {
+  const uint64_t mine = of_dim_[at(d)];
+  const uint64_t counted = mine & enumerated;
+  if (counted == 0) return 1;
+  if (counted == mine) return static_cast<double>(p_.of(d));  // every coordinate once
+  int64_t inner = 1;   // the product of d's enumerated factors inside the current loop
+  int64_t stride = 1;  // the product of all of d's factors inside the current loop
+  for (uint64_t b = mine; b; b &= b - 1) {
+    const Loop& x = loops_[static_cast<size_t>(__builtin_ctzll(b))];
+    stride *= x.f;
+    if (counted & (b & -b)) inner *= x.f;
   }
   double count = 0;
   int64_t left = p_.of(d);  // positions start below `left` (relative to the fixed outer ones)
-  int64_t stride = 1;
-  for (size_t i = 0; i < loops_.size(); ++i) {
-    if (loops_[i].d == d) stride *= loops_[i].f;
-  }
-  for (size_t i = 0; i < loops_.size() && left > 0; ++i) {
-    if (loops_[i].d != d) continue;
-    stride /= loops_[i].f;
-    if (!enumerated[i]) continue;
-    inner /= loops_[i].f;
-    const int64_t top = std::min(loops_[i].f - 1, (left - 1) / stride);
+  for (uint64_t b = mine; b; b &= b - 1) {
+    const Loop& x = loops_[static_cast<size_t>(__builtin_ctzll(b))];
+    stride /= x.f;
+    if (!(counted & (b & -b))) continue;
+    inner /= x.f;
+    const int64_t top = std::min(x.f - 1, (left - 1) / stride);
     count += static_cast<double>(top) * static_cast<double>(inner);
     left -= top * stride;
   }

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstddef>
+#include <array>
 #include <cstdint>
 
 #include "dataflows/nest/hardware.h"
@@ -53,11 +54,14 @@ class Nest {
   int innermostRelevant(Operand t, size_t cut) const;
   // The positions along d that start a non-empty tile: combinations of d's enumerated loops
   // (the others at 0) whose coordinate lies within the extent.
-  double positions(Dim d, const SmallVector<bool, 6 * kDims + 2 * kDims>& enumerated) const;
+  // `enumerated` has bit i set for loop i.
+  double positions(Dim d, uint64_t enumerated) const;
 
   const Problem& p_;
   const Hardware& hw_;
-  SmallVector<Loop, 6 * kDims + 2 * kDims> loops_;
+  SmallVector<Loop, 64> loops_;  // at most 64: one bit each in the masks
+  // Per dim, its loops in loops_ (bit i for loop i).
+  std::array<uint64_t, kDims> of_dim_{};
 };
 
 // One window axis of a convolution's input: output positions (p or q) and filter taps (r or s)

@@ -43,24 +43,26 @@ void countOperand(const Problem& p, const Mapping& m, const Hardware& hw, const 
 // (one per reduced group: its other PEs start at zero). So of the updates the parent takes, all
 // but one per element either accumulate into it or follow a refill it sent: each costs the
 // parent a read. In a PE the MACs' accumulates read the register except on a fresh start.
+// The PE level's output residencies, every PE's (All) and one per reduced group (Collapse).
+struct PeResidencies {
+  double residencies = 0, groups = 0;
+};
+
 void countOutput(const Problem& p, const Hardware& hw, const CostOptions& o, const Nest& nest,
-                 const Hop& h, Cost& c) {
+                 const Hop& h, PeResidencies& pe, Cost& c) {
   const size_t ts = at(Operand::Output);
   const double elements = p.elements(Operand::Output);
   const double acc_b = sizeOf(hw.accum_dtype);
   const Space space = h.crosses && hw.reduction ? Space::Collapse : Space::All;
   const bool reuse = !h.mac;  // every MAC updates its sum
   const double u = nest.volume(Operand::Output, h.cut, reuse, space);
-  const double residencies = h.crosses ? nest.volume(Operand::Output, h.cut, reuse, Space::All) : u;
-  const double groups = h.crosses ? nest.volume(Operand::Output, h.cut, reuse, Space::Collapse) : u;
+  auto other = [&](Space s) { return s == space ? u : nest.volume(Operand::Output, h.cut, reuse, s); };
+  const double residencies = h.crosses ? other(Space::All) : u;
+  const double groups = h.crosses ? other(Space::Collapse) : u;
   // Updates the parent must read for: u less each element's fresh start in the parent. A
   // per-PE parent (the MACs' register) starts fresh in every residency that is not a refill.
   double fresh = elements;
-  if (h.par == hw.pe() && h.par != o.home[ts]) {
-    const size_t pe_cut = nest.cut(hw.pe());
-    const double pe_groups = nest.volume(Operand::Output, pe_cut, true, Space::Collapse);
-    fresh = nest.volume(Operand::Output, pe_cut, true, Space::All) - std::max(0.0, pe_groups - elements);
-  }
+  if (h.par == hw.pe() && h.par != o.home[ts]) fresh = pe.residencies - std::max(0.0, pe.groups - elements);
   const double again = std::max(0.0, u - fresh);
   const double refills = h.mac ? 0.0 : std::max(0.0, groups - elements);
   const Level& lp = hw.levels[size_t(h.par)];
@@ -72,6 +74,7 @@ void countOutput(const Problem& p, const Hardware& hw, const CostOptions& o, con
     c.writes[size_t(h.par)][ts] += u * acc_b;
   }
   c.reads[size_t(h.par)][ts] += again * acc_b;
+  if (h.ch == hw.pe()) pe = {residencies, groups};
   if (!h.mac) {
     c.reads[size_t(h.ch)][ts] += residencies * acc_b;
     c.writes[size_t(h.ch)][ts] += refills * acc_b;
@@ -99,6 +102,7 @@ void countTransfers(const Problem& p, const Mapping& m, const Hardware& hw, cons
       if (m.levels[size_t(l)].keeps[ts]) chain.push_back(l);
     }
     chain.push_back(static_cast<int>(nl));  // the MACs
+    PeResidencies pe_residencies;  // set by the hop into the PEs, read by the hop out of them
     for (size_t i = 0; i + 1 < chain.size(); ++i) {
       Hop h;
       h.par = chain[i];
@@ -107,7 +111,7 @@ void countTransfers(const Problem& p, const Mapping& m, const Hardware& hw, cons
       h.cut = h.mac ? nest.size() : nest.cut(h.ch);
       h.crosses = h.par <= local && (h.mac || h.ch == pe);
       if (t == Operand::Output) {
-        countOutput(p, hw, o, nest, h, c);
+        countOutput(p, hw, o, nest, h, pe_residencies, c);
       } else {
         countOperand(p, m, hw, nest, t, h, c);
       }
