@@ -768,6 +768,16 @@ Case pinned(Problem p, int rows, int cols, Factors dram, Factors pe, Factors sp_
   return c;
 }
 
+// One pinned case: its volumes and its partial sums against the enumeration.
+void expectCaseAgrees(const Case& c) {
+  int failing = 0;
+  expectAgree(volumeChecks(c), c, "volumes", failing);
+  PartialSums sim(c);
+  sim.run();
+  ASSERT_EQ(sim.error, "");
+  expectAgree(partialSumChecks(c, sim), c, "partial sums", failing);
+}
+
 // Two nests the random ones found disagreeing, reduced: a spatial loop over a dim the tensor
 // does not depend on, with a loop of the same dim on its other side, the split not dividing the
 // extent.
@@ -780,12 +790,7 @@ TEST(NestBruteForce, CollapsedSpatialLoopOutsideAPeLoopOfTheSameDim) {
   p.extent[ix(Dim::C)] = 4;
   const Case c = pinned(p, 2, 2, kOnes, dims({{Dim::K, 3}, {Dim::C, 3}}), dims({{Dim::C, 2}}),
                         dims({{Dim::K, 2}}), {false, false, false});
-  int failing = 0;
-  expectAgree(volumeChecks(c), c, "volumes", failing);
-  PartialSums sim(c);
-  sim.run();
-  ASSERT_EQ(sim.error, "");
-  expectAgree(partialSumChecks(c, sim), c, "partial sums", failing);
+  expectCaseAgrees(c);
 }
 
 // C = 4 over 3 PE rows under a DRAM loop C:2 (c = 3 dram + row): all 3 PEs hold the output, so
@@ -795,12 +800,7 @@ TEST(NestBruteForce, PerPeSpatialLoopInsideATemporalLoopOfTheSameDim) {
   p.extent[ix(Dim::C)] = 4;
   const Case c =
       pinned(p, 3, 1, dims({{Dim::C, 2}}), kOnes, dims({{Dim::C, 3}}), kOnes, {false, false, true});
-  int failing = 0;
-  expectAgree(volumeChecks(c), c, "volumes", failing);
-  PartialSums sim(c);
-  sim.run();
-  ASSERT_EQ(sim.error, "");
-  expectAgree(partialSumChecks(c, sim), c, "partial sums", failing);
+  expectCaseAgrees(c);
 }
 
 }  // namespace
