@@ -16,6 +16,8 @@ std::string_view nameOf(LevelKind k) {
       return "accumulator";
     case LevelKind::GlobalBuffer:
       return "global_buffer";
+    case LevelKind::ClusterBuffer:
+      return "cluster_buffer";
   }
   return "?";
 }
@@ -49,6 +51,22 @@ const StorageLevel* Accelerator::level(LevelKind kind) const {
     if (l.kind == kind) return &l;
   }
   return nullptr;
+}
+
+int64_t Accelerator::arrays() const {
+  int64_t n = 1;
+  for (const auto& l : levels) n *= l.fanout.instances;
+  return n;
+}
+
+double StorageLevel::readPj(int tensor) const {
+  const double e = tensor_read_pj.at(static_cast<size_t>(tensor));
+  return e >= 0 ? e : read_energy_pj_per_byte;
+}
+
+double StorageLevel::writePj(int tensor) const {
+  const double e = tensor_write_pj.at(static_cast<size_t>(tensor));
+  return e >= 0 ? e : write_energy_pj_per_byte;
 }
 
 }  // namespace tessel::arch

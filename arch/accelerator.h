@@ -2,6 +2,7 @@
 // in canonical units: bytes, cycles of the accelerator clock, bytes per cycle, picojoules.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -12,8 +13,11 @@
 
 namespace tessel::arch {
 
-enum class LevelKind : uint8_t { DRAM, L2, Scratchpad, Accumulator, GlobalBuffer };
-// The YAML key of each kind: "dram", "l2", "scratchpad", "accumulator", "global_buffer".
+// ClusterBuffer: a buffer under a fan-out, one per instance (Simba's PE buffers, a TPU MXU's
+// accumulators), between the shared local memory and the array.
+enum class LevelKind : uint8_t { DRAM, L2, Scratchpad, Accumulator, GlobalBuffer, ClusterBuffer };
+// The YAML key of each kind: "dram", "l2", "scratchpad", "accumulator", "global_buffer",
+// "cluster_buffer".
 std::string_view nameOf(LevelKind k);
 
 // Which tensors of a GEMM a storage level may hold.
@@ -21,6 +25,17 @@ struct Holds {
   bool inputs = false;
   bool weights = false;
   bool outputs = false;
+};
+
+// A fan-out below a storage level: `instances` copies of everything under it (the cluster
+// buffers and the array, or the array alone), fed over one network. instances = 1: none.
+struct Fanout {
+  int instances = 1;
+  int mesh_x = 0;  // instances per row of the mesh (0 = all in one row); reports only
+  bool multicast = false;  // one read of the level can feed every instance that needs it
+  bool reduction = false;  // partial sums of the instances add up in the network
+  double bandwidth = 0;    // bytes/cycle the network carries into ONE instance; 0 = unlimited
+  double energy_pj_per_byte = 0;  // per byte per instance reached (a hop each)
 };
 
 struct StorageLevel {
@@ -36,6 +51,17 @@ struct StorageLevel {
   double read_energy_pj_per_byte = 0;
   double write_energy_pj_per_byte = 0;
   DType dtype = DType::Int8;  // element type stored (accumulator: accumulation type)
+  Fanout fanout;              // what lies below this level, copied `instances` times
+  // A cluster buffer may split its capacity per tensor (inputs, weights, outputs); then
+  // capacity_bytes is their sum.
+  bool partitioned = false;
+  std::array<uint64_t, 3> tensor_capacity{};
+  // Energy per byte per tensor (inputs, weights, outputs), read and write apart, as an
+  // Accelergy table gives them; each defaults to the level's read/write energy.
+  std::array<double, 3> tensor_read_pj{-1, -1, -1};
+  std::array<double, 3> tensor_write_pj{-1, -1, -1};
+  double readPj(int tensor) const;
+  double writePj(int tensor) const;
 };
 
 // The DMA engine that moves tiles between off-chip levels and the local memories.
@@ -82,6 +108,13 @@ struct ComputeArray {
   int rf_weight_bytes = 0;
   int rf_output_bytes = 0;
   double rf_energy_pj_per_byte = 0;    // per byte read or written in a PE register file
+  // A second storage level inside each PE, below the register file: registers per tensor
+  // (bytes; 0 = none for that tensor), e.g. one operand word next to the multiplier.
+  int reg_input_bytes = 0;
+  int reg_weight_bytes = 0;
+  int reg_output_bytes = 0;
+  double reg_energy_pj_per_byte = 0;
+  bool hasRegisters() const { return reg_input_bytes + reg_weight_bytes + reg_output_bytes > 0; }
   // Ops the accumulator write/store path applies on the fly (relu, residual_add, requantize,
   // maxpool...). These never leave the array's memories.
   std::vector<std::string> epilogue_ops;
@@ -159,6 +192,8 @@ struct Accelerator {
   std::vector<std::string> warnings;
 
   const StorageLevel* level(LevelKind kind) const;  // first level of that kind, or nullptr
+  // Instances of the array: the product of every level's fan-out.
+  int64_t arrays() const;
   // Stable hash of the canonical spec (hex), for reports and sweep caches.
   std::string hash() const;
   // The text hash() digests: every hardware parameter, one "key=value" per line. name,

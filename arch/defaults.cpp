@@ -17,7 +17,8 @@ constexpr double kDramRatio = 200;
 constexpr double kSfuRatio = 1;  // assumed: one MAC-sized ALU operation per element per pass
 
 bool isLocal(LevelKind k) {
-  return k == LevelKind::Scratchpad || k == LevelKind::Accumulator || k == LevelKind::GlobalBuffer;
+  return k == LevelKind::Scratchpad || k == LevelKind::Accumulator || k == LevelKind::GlobalBuffer ||
+         k == LevelKind::ClusterBuffer;
 }
 
 void deriveLevel(const Building& b, StorageLevel& l) {
@@ -27,6 +28,10 @@ void deriveLevel(const Building& b, StorageLevel& l) {
     l.dtype = l.kind == LevelKind::Accumulator ? a.accum_dtype : a.input_dtype;
   }
   if (l.kind == LevelKind::DRAM) l.holds = {true, true, true};
+  if (l.kind == LevelKind::ClusterBuffer && !b.isGiven(p + "holds")) {
+    const auto& c = l.tensor_capacity;
+    l.holds = l.partitioned ? Holds{c[0] > 0, c[1] > 0, c[2] > 0} : Holds{true, true, true};
+  }
   if (!b.isGiven(p + "row_width") && l.kind == LevelKind::Scratchpad) {
     l.row_bytes = a.cols * bytesOf(a.input_dtype);
   }
@@ -61,6 +66,10 @@ void deriveDefaults(Building& b) {
   if (!b.isGiven("array.register_file_energy"))
     a.rf_energy_pj_per_byte = kRfRatio * a.mac_energy_pj;
   if (!b.isGiven("noc.energy")) acc.noc.energy_pj_per_byte = kNocRatio * a.mac_energy_pj;
+  for (auto& l : acc.levels) {
+    if (!b.isGiven(l.name + ".fanout.energy")) l.fanout.energy_pj_per_byte = acc.noc.energy_pj_per_byte;
+  }
+  if (!b.isGiven("array.register_energy")) a.reg_energy_pj_per_byte = a.rf_energy_pj_per_byte;
   if (acc.sfu && !b.isGiven("sfu.energy"))
     acc.sfu->energy_pj_per_element = kSfuRatio * a.mac_energy_pj;
   if (!b.isGiven("host.energy_per_byte"))

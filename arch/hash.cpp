@@ -65,6 +65,26 @@ void putLevel(Canon& c, const StorageLevel& l) {
   c.put(p + "read_energy", l.read_energy_pj_per_byte);
   c.put(p + "write_energy", l.write_energy_pj_per_byte);
   c.put(p + "dtype", nameOf(l.dtype));
+  // Only when set: designs written before fan-outs and per-tensor energies keep their hashes.
+  const Fanout& f = l.fanout;
+  if (f.instances != 1) {
+    c.put(p + "fanout.instances", f.instances);
+    c.put(p + "fanout.mesh_x", f.mesh_x);
+    c.put(p + "fanout.multicast", f.multicast);
+    c.put(p + "fanout.reduction", f.reduction);
+    c.put(p + "fanout.bandwidth", f.bandwidth);
+    c.put(p + "fanout.energy", f.energy_pj_per_byte);
+  }
+  if (l.partitioned) {
+    c.put(p + "capacity.inputs", l.tensor_capacity[0]);
+    c.put(p + "capacity.weights", l.tensor_capacity[1]);
+    c.put(p + "capacity.outputs", l.tensor_capacity[2]);
+  }
+  const char* tensors[3] = {"inputs", "weights", "outputs"};
+  for (size_t t = 0; t < 3; ++t) {
+    if (l.tensor_read_pj[t] >= 0) c.put(p + "tensors." + tensors[t] + ".read_energy", l.tensor_read_pj[t]);
+    if (l.tensor_write_pj[t] >= 0) c.put(p + "tensors." + tensors[t] + ".write_energy", l.tensor_write_pj[t]);
+  }
 }
 
 void putArray(Canon& c, const ComputeArray& a) {
@@ -85,6 +105,12 @@ void putArray(Canon& c, const ComputeArray& a) {
     c.put("array.register_file.outputs", a.rf_output_bytes);
   }
   c.put("array.register_file_energy", a.rf_energy_pj_per_byte);
+  if (a.hasRegisters()) {
+    c.put("array.registers.inputs", a.reg_input_bytes);
+    c.put("array.registers.weights", a.reg_weight_bytes);
+    c.put("array.registers.outputs", a.reg_output_bytes);
+    c.put("array.register_energy", a.reg_energy_pj_per_byte);
+  }
   c.put("array.epilogue_ops", a.epilogue_ops);
   c.put("array.mac_energy", a.mac_energy_pj);
   c.put("array.pipeline_latency", a.pipeline_latency);

@@ -149,6 +149,85 @@ std::vector<ParamSpec> globalBufferParams() {
                      "banks x row_width per cycle; required when row_width is 0");
 }
 
+// A buffer under a fan-out, one per instance: one pool, or a pool per tensor.
+Apply clusterCapacityApply() {
+  return [](Building& b, const Value& v) {
+    StorageLevel& l = b.level();
+    l.partitioned = !v.pairs.empty();
+    l.tensor_capacity = {};
+    if (!l.partitioned) {
+      l.capacity_bytes = v.bytes;
+      return;
+    }
+    l.capacity_bytes = 0;
+    for (const auto& [tensor, bytes] : v.pairs) {
+      const size_t t = tensor == "inputs" ? 0 : tensor == "weights" ? 1 : 2;
+      l.tensor_capacity[t] = static_cast<uint64_t>(bytes);
+      l.capacity_bytes += static_cast<uint64_t>(bytes);
+    }
+  };
+}
+
+std::vector<ParamSpec> clusterBufferParams() {
+  std::vector<ParamSpec> ps = {
+      pos(among(kTensors,
+                req("capacity", T::TensorBytes,
+                    "size of ONE instance: one pool all its tensors share, or one per tensor "
+                    "({inputs: 8 KiB, weights: 32 KiB, outputs: 3 KiB}; tensors left out bypass it)",
+                    clusterCapacityApply()))),
+      pos(opt("banks", T::Integer, "1", "independently addressed banks",
+              into(lvl, &StorageLevel::banks))),
+      opt("row_width", T::Bytes, "0 B", "bytes per row; 0 = not row-organized",
+          into(lvl, &StorageLevel::row_bytes)),
+      pos(opt("ports", T::Integer, "1", "read/write ports per bank (2 = dual-ported)",
+              into(lvl, &StorageLevel::ports))),
+      pos(among(kTensors, der("holds", T::NameList,
+                              "the tensors capacity names, else [inputs, weights, outputs]",
+                              "tensors it may hold", holdsApply()))),
+      pos(der("bandwidth", T::Bandwidth, "banks x row_width per cycle; required when row_width is 0",
+              "bytes per cycle ONE instance delivers to the array below it",
+              into(lvl, &StorageLevel::bandwidth))),
+      opt("latency", T::Time, "1 cycle", "cycles from a request to its first byte",
+          into(lvl, &StorageLevel::latency)),
+  };
+  addEnergies(ps, "6");
+  return ps;
+}
+
+// The fan-out below a shared local memory: several arrays (or clusters) under one buffer.
+std::vector<ParamSpec> fanoutParams() {
+  auto fan = [](Building& b) -> Fanout& { return b.level().fanout; };
+  auto field = [fan](auto member) -> Apply {
+    return [fan, member](Building& b, const Value& v) { assign(fan(b).*member, v); };
+  };
+  return {
+      upTo(4096, pos(req("instances", T::Integer,
+                          "copies of what lies below (the cluster buffers and the array, or the "
+                          "array)",
+                          field(&Fanout::instances)))),
+      opt("mesh_x", T::Integer, "0", "instances per mesh row (reports only); 0 = one row",
+          field(&Fanout::mesh_x)),
+      opt("multicast", T::Boolean, "false", "one read can feed every instance that needs it",
+          field(&Fanout::multicast)),
+      opt("reduction", T::Boolean, "false", "partial sums of the instances add up in the network",
+          field(&Fanout::reduction)),
+      opt("bandwidth", T::Bandwidth, "0 B/cycle",
+          "bytes per cycle into ONE instance; 0 = unlimited", field(&Fanout::bandwidth)),
+      der("energy", T::EnergyPerByte, "noc.energy",
+          "energy per byte per instance it reaches", field(&Fanout::energy_pj_per_byte)),
+  };
+}
+
+// Per-tensor energies of a level, read and write apart (an Accelergy-style table).
+std::vector<ParamSpec> tensorEnergyParams(size_t t) {
+  return {
+      der("read_energy", T::EnergyPerByte, "the level's read_energy", "energy per byte read",
+          [t](Building& b, const Value& v) { b.level().tensor_read_pj[t] = v.number; }),
+      der("write_energy", T::EnergyPerByte, "the level's write_energy", "energy per byte written",
+          [t](Building& b, const Value& v) { b.level().tensor_write_pj[t] = v.number; }),
+  };
+}
+
 std::vector<ParamSpec> dmaParams() {
   return {
       pos(opt("bus_width", T::Bandwidth, "16 B/cycle", "width of the DMA data bus",
@@ -205,6 +284,23 @@ Apply registerFileApply() {
   };
 }
 
+Apply registersApply() {
+  return [](Building& b, const Value& v) {
+    ComputeArray& a = b.acc.array;
+    a.reg_input_bytes = a.reg_weight_bytes = a.reg_output_bytes = 0;
+    if (v.pairs.empty()) {  // one size: a register of that size for each tensor
+      a.reg_input_bytes = a.reg_weight_bytes = a.reg_output_bytes = checkedInt(v.bytes);
+      return;
+    }
+    for (const auto& [tensor, bytes] : v.pairs) {
+      int& slot = tensor == "inputs" ? a.reg_input_bytes
+                  : tensor == "weights" ? a.reg_weight_bytes
+                                        : a.reg_output_bytes;
+      slot = checkedInt(static_cast<uint64_t>(bytes));
+    }
+  };
+}
+
 std::vector<ParamSpec> arrayParams() {
   return {
       among({"systolic", "spatial"}, opt("kind", T::Choice, "systolic",
@@ -245,6 +341,14 @@ std::vector<ParamSpec> arrayParams() {
       der("register_file_energy", T::EnergyPerByte, "1 x mac_energy per byte (Eyeriss ratio)",
           "energy per byte read or written in a PE register file",
           into(arr, &ComputeArray::rf_energy_pj_per_byte)),
+      among(kTensors,
+            opt("registers", T::TensorBytes, "0 B",
+                "a second level inside each PE, below the register file: registers per tensor "
+                "({weights: 2 B}); 0 = none",
+                registersApply())),
+      der("register_energy", T::EnergyPerByte, "register_file_energy",
+          "energy per byte read or written in a PE's registers",
+          into(arr, &ComputeArray::reg_energy_pj_per_byte)),
       opt("mac_energy", T::Energy, "0.2 pJ", "energy of one MAC",
           into(arr, &ComputeArray::mac_energy_pj)),
       der("pipeline_latency", T::Time, "rows + cols - 2 (operand skew)",
@@ -348,6 +452,25 @@ std::vector<ParamSpec> layoutParams() {
   };
 }
 
+std::vector<SectionSpec> levelChildren(const std::string& key, bool fanout) {
+  std::vector<SectionSpec> out;
+  if (fanout) {
+    out.push_back({key + ".fanout", false,
+                   "several copies of what lies below this buffer (arrays, or cluster buffers "
+                   "with their arrays), fed over one network",
+                   fanoutParams(), nullptr});
+  }
+  out.push_back({key + ".tensors", false,
+                 "per-tensor energies of this level: {inputs: {read_energy: .., write_energy: ..}, ...}",
+                 {}, nullptr});
+  for (size_t t = 0; t < kTensors.size(); ++t) {
+    out.push_back({key + ".tensors." + kTensors[t], false,
+                   "energies of " + kTensors[t] + " in this level, read and write apart",
+                   tensorEnergyParams(t), nullptr});
+  }
+  return out;
+}
+
 SectionSpec levelSection(const std::string& key, LevelKind kind, bool required,
                          const std::string& description, std::vector<ParamSpec> params) {
   return {key, required, description, std::move(params), [key, kind](Building& b) {
@@ -359,7 +482,7 @@ SectionSpec levelSection(const std::string& key, LevelKind kind, bool required,
 }
 
 std::vector<SectionSpec> makeSchema() {
-  return {
+  std::vector<SectionSpec> s = {
       {"", true, "the accelerator", topParams(), nullptr},
       levelSection("dram", LevelKind::DRAM, true, "off-chip memory, the outermost level",
                    dramParams()),
@@ -375,6 +498,10 @@ std::vector<SectionSpec> makeSchema() {
                    "one local SRAM for all tensors (Eyeriss-like), instead of scratchpad + "
                    "accumulator",
                    globalBufferParams()),
+      levelSection("cluster_buffer", LevelKind::ClusterBuffer, false,
+                   "a buffer per fan-out instance, between the shared local memory and the "
+                   "array (Simba's PE buffers, a TPU MXU's accumulators)",
+                   clusterBufferParams()),
       {"dma", false, "the engine moving tiles between DRAM/L2 and the local memories", dmaParams(),
        nullptr},
       {"controller", false,
@@ -391,6 +518,17 @@ std::vector<SectionSpec> makeSchema() {
        coresParams(), nullptr},
       {"layout", false, "how the accelerator wants graph inputs laid out", layoutParams(), nullptr},
   };
+  // Each level's children follow it: its fan-out and its per-tensor energies.
+  for (size_t i = s.size(); i-- > 1;) {
+    const std::string& key = s[i].path;
+    const bool level = key == "dram" || key == "l2" || key == "scratchpad" ||
+                       key == "accumulator" || key == "global_buffer" || key == "cluster_buffer";
+    if (!level) continue;
+    const bool fanout = key == "scratchpad" || key == "global_buffer";
+    auto children = levelChildren(key, fanout);
+    s.insert(s.begin() + static_cast<std::ptrdiff_t>(i) + 1, children.begin(), children.end());
+  }
+  return s;
 }
 
 }  // namespace

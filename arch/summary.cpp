@@ -27,21 +27,40 @@ void levelLine(std::ostringstream& out, const StorageLevel& l) {
   out << "  " << std::left << std::setw(14) << l.name << std::right << std::setw(9)
       << (l.capacity_bytes ? formatBytes(l.capacity_bytes) : "unbounded") << "  " << std::setw(7)
       << formatNumber(l.bandwidth) << " B/cycle  latency " << std::left << std::setw(11)
-      << cycles(l.latency);
+      << cycles(l.latency) << " ";
   if (l.row_bytes > 0) {
     out << l.banks << " x " << formatBytes(static_cast<uint64_t>(l.row_bytes)) << " rows, ";
   }
   if (l.row_bytes > 0 || l.ports != 1) out << l.ports << (l.ports == 1 ? " port; " : " ports; ");
   out << holdsText(l.holds);
   if (l.kind == LevelKind::Accumulator) out << " (" << nameOf(l.dtype) << ")";
+  if (l.partitioned) {
+    out << " (per instance: inputs " << formatBytes(l.tensor_capacity[0]) << ", weights "
+        << formatBytes(l.tensor_capacity[1]) << ", outputs " << formatBytes(l.tensor_capacity[2]) << ")";
+  }
   out << "\n";
+  const Fanout& f = l.fanout;
+  if (f.instances > 1) {
+    out << "    fan-out x" << f.instances;
+    if (f.mesh_x > 0) out << " (" << f.mesh_x << " x " << f.instances / f.mesh_x << " mesh)";
+    out << (f.multicast ? ", multicast" : "") << (f.reduction ? ", reduction" : "") << ", "
+        << (f.bandwidth > 0 ? formatNumber(f.bandwidth) + " B/cycle per instance" : "unlimited bandwidth")
+        << ", " << formatNumber(f.energy_pj_per_byte) << " pJ/B per hop\n";
+  }
 }
 
 void energyLine(std::ostringstream& out, const Accelerator& acc) {
   out << "energy: MAC " << formatNumber(acc.array.mac_energy_pj) << " pJ; per byte read/write:";
+  const char* tensors[3] = {"inputs", "weights", "outputs"};
   for (const auto& l : acc.levels) {
     out << " " << l.name << " " << formatNumber(l.read_energy_pj_per_byte) << "/"
-        << formatNumber(l.write_energy_pj_per_byte) << ",";
+        << formatNumber(l.write_energy_pj_per_byte);
+    for (int t = 0; t < 3; ++t) {
+      if (l.tensor_read_pj[size_t(t)] >= 0 || l.tensor_write_pj[size_t(t)] >= 0) {
+        out << " (" << tensors[t] << " " << formatNumber(l.readPj(t)) << "/" << formatNumber(l.writePj(t)) << ")";
+      }
+    }
+    out << ",";
   }
   out << " RF " << formatNumber(acc.array.rf_energy_pj_per_byte) << ", NoC "
       << formatNumber(acc.noc.energy_pj_per_byte) << " pJ\n";

@@ -134,7 +134,49 @@ void checkHolds(const Building& b, const StorageLevel& l) {
                                 "models; " + l.name + " holds " + want);
 }
 
+// A buffer per fan-out instance: its ports must be known, its pools must match what it holds.
+void checkCluster(const Building& b, const StorageLevel& l) {
+  if (l.bandwidth <= 0) {
+    b.fail("cluster_buffer", "cluster_buffer needs 'bandwidth' when it has no row_width");
+  }
+  const bool holds[3] = {l.holds.inputs, l.holds.weights, l.holds.outputs};
+  const char* names[3] = {"inputs", "weights", "outputs"};
+  for (size_t t = 0; t < 3 && l.partitioned; ++t) {
+    if (holds[t] && l.tensor_capacity[t] == 0) {
+      b.fail("cluster_buffer.holds", std::string("cluster_buffer holds ") + names[t] +
+                                         " but its capacity gives them no pool; add " +
+                                         names[t] + " to capacity or leave them out of holds");
+    }
+  }
+  if (!l.holds.inputs && !l.holds.weights && !l.holds.outputs) {
+    b.fail("cluster_buffer.holds", "cluster_buffer holds no tensor; leave the section out");
+  }
+}
+
+void checkFanout(const Building& b, const StorageLevel& l) {
+  const Fanout& f = l.fanout;
+  if (f.mesh_x < 0) b.fail(l.name + ".fanout.mesh_x", "mesh_x must not be negative");
+  if (l.kind == LevelKind::Accumulator && f.instances > 1) {
+    b.fail(l.name + ".fanout", "give the fan-out on the scratchpad: it covers the accumulator too");
+  }
+}
+
+void checkRegisters(const Building& b) {
+  const ComputeArray& a = b.acc.array;
+  if (a.hasRegisters() && a.kind == ArrayKind::Systolic) {
+    b.fail("array.registers",
+           "a systolic PE's pipeline registers are its storage; registers below a register "
+           "file apply to spatial arrays (kind: spatial)");
+  }
+  if (a.hasRegisters() && a.pe_register_file_bytes == 0) {
+    b.fail("array.registers",
+           "registers are the level below the register file; give array.register_file (or "
+           "give these bytes as the register file itself)");
+  }
+}
+
 void checkLevel(Building& b, StorageLevel& l) {
+  checkFanout(b, l);
   checkHolds(b, l);
   const ComputeArray& a = b.acc.array;
   if (l.kind == LevelKind::Accumulator && l.dtype != a.accum_dtype) {
@@ -144,6 +186,7 @@ void checkLevel(Building& b, StorageLevel& l) {
   if (l.kind == LevelKind::GlobalBuffer && l.bandwidth <= 0) {
     b.fail("global_buffer", "global_buffer needs 'bandwidth' when it has no row_width");
   }
+  if (l.kind == LevelKind::ClusterBuffer) checkCluster(b, l);
   checkRows(b, l);
   const bool local = l.kind == LevelKind::Scratchpad || l.kind == LevelKind::Accumulator ||
                      l.kind == LevelKind::GlobalBuffer;
@@ -153,7 +196,7 @@ void checkLevel(Building& b, StorageLevel& l) {
 // Parameters the schema describes that the analytical engine does not time yet. Accepting them
 // silently would suggest an effect they do not have: each one given is a warning at the value.
 void warnUnmodeled(Building& b) {
-  static const char* const kUnmodeled[] = {"scratchpad.latency",
+  static const char* const kUnmodeled[] = {"scratchpad.latency", "cluster_buffer.latency",
                                            "accumulator.latency",
                                            "global_buffer.latency",
                                            "l2.banks"};
@@ -178,6 +221,7 @@ void validate(Building& b) {
   warnUnmodeled(b);
   checkArray(b);
   checkMemoryForm(b);
+  checkRegisters(b);
   for (auto& l : b.acc.levels) checkLevel(b, l);
 }
 

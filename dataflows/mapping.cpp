@@ -41,7 +41,7 @@ std::vector<std::pair<std::string, std::string>> Mapping::flatten() const {
     for (auto& entry : nest.flatten(loops, *hw)) kv.push_back(entry);
     // The tile the local memories hold, in the problem's own dims ("m=80 n=96 k=736").
     std::string tile;
-    const nest::Factors t = nest.tileAt(hw->local(), hw->local());
+    const nest::Factors t = nest.tileAt(hw->local(), hw->array());
     const std::vector<nest::Dim> dims =
         loops.gemm ? std::vector<nest::Dim>{nest::Dim::G, nest::Dim::P, nest::Dim::K, nest::Dim::C}
                    : std::vector<nest::Dim>(nest::kAllDims.begin(), nest::kAllDims.end());

@@ -1,10 +1,11 @@
 #include "dataflows/pinned_mapping.h"
 
-#include "dataflows/nest/constraints.h"
-
 #include <algorithm>
+#include <optional>
 
+#include "dataflows/nest/constraints.h"
 #include "dataflows/nest/cost.h"
+#include "dataflows/timeloop_map.h"
 #include "util/suggest.h"
 #include "util/yaml.h"
 
@@ -13,22 +14,34 @@ namespace tessel::dataflows {
 struct PinnedMapping {
   std::string path;
   yaml::Node root;
-  yaml::Node op;
-  std::string op_name;
+  std::optional<yaml::Node> op;  // absent: the workload's only op to map
+  std::string op_name;           // "" when the file names no op
+  bool timeloop = false;         // Timeloop's map.yaml form: a `mapping:` list
 };
 
 std::shared_ptr<const PinnedMapping> loadPinnedMapping(const std::string& path) {
   const yaml::Document doc = yaml::Document::fromFile(path);
   yaml::MapReader top(doc.root());
-  const yaml::Node op = top.require("op", "the op this mapping pins");
-  auto pin = std::make_shared<PinnedMapping>(PinnedMapping{path, doc.root(), op, op.scalar("an op name")});
+  auto pin = std::make_shared<PinnedMapping>(PinnedMapping{path, doc.root(), top.find("op"), "",
+                                                           top.find("mapping").has_value()});
+  if (pin->op) pin->op_name = pin->op->scalar("an op name");
   return pin;
 }
 
 const std::string& pinnedOp(const PinnedMapping& pin) { return pin.op_name; }
 
-void failUnknownOp(const PinnedMapping& pin, const std::vector<std::string>& names) {
-  pin.op.fail("the workload has no op '" + pin.op_name + "'" + didYouMean(pin.op_name, names));
+std::string pinnedOpAmong(const PinnedMapping& pin, const std::vector<std::string>& ops) {
+  if (pin.op) {
+    if (std::find(ops.begin(), ops.end(), pin.op_name) != ops.end()) return pin.op_name;
+    pin.op->fail("the workload has no op '" + pin.op_name + "' to map" +
+                 didYouMean(pin.op_name, ops));
+  }
+  if (ops.size() == 1) return ops[0];
+  std::vector<std::string> some(ops.begin(), ops.begin() + std::min<size_t>(ops.size(), 6));
+  if (ops.size() > some.size()) some.push_back("...");
+  pin.root.fail("this mapping names no op and the workload has " + std::to_string(ops.size()) +
+                " ops to map" + (ops.empty() ? "" : " (" + joinNames(some) + ")") +
+                "; add op: NAME");
 }
 
 namespace {
@@ -66,77 +79,68 @@ std::array<bool, 3> keepsOf(const yaml::Node& node) {
   return k;
 }
 
-}  // namespace
+// The loops the file maps: the op's own, or with `view: gemm` a convolution's im2col GEMM.
+nest::Problem viewOf(yaml::MapReader& top, const Problem& problem) {
+  const auto view = top.find("view");
+  if (!view) return problem.loops;
+  const std::string& v = view->scalar("gemm or nest");
+  if (v == "nest") return problem.loops;
+  if (v != "gemm") view->fail("expected gemm (the im2col GEMM) or nest (the op's own loops), got '" + v + "'");
+  nest::Problem p = nest::gemmProblem(problem.batch, problem.m, problem.n, problem.k,
+                                      problem.input_dtype, problem.weight_dtype,
+                                      problem.output_dtype);
+  p.im2col_unique = problem.input_footprint_ratio;  // as the search maps this view
+  return p;
+}
 
-MapResult pinnedMapping(const PinnedMapping& pin, const Problem& problem, const arch::Accelerator& acc,
-                        const Dataflow& df, const MapConstraints& constraints) {
-  yaml::MapReader top(pin.root);
-  top.require("op", "");
-  nest::Problem p = problem.loops;
-  if (const auto view = top.find("view")) {
-    const std::string& v = view->scalar("gemm or nest");
-    if (v == "gemm") {
-      p = nest::gemmProblem(problem.batch, problem.m, problem.n, problem.k, problem.input_dtype,
-                            problem.weight_dtype, problem.output_dtype);
-    } else if (v != "nest") {
-      view->fail("expected gemm (the im2col GEMM) or nest (the op's own loops), got '" + v + "'");
-    }
-  }
-  auto hw = std::make_shared<const nest::Hardware>(nest::hardwareOf(acc));
-  nest::Mapping m;
-  m.levels.resize(hw->levels.size());
-  // Keeps default to what each level can hold (the PEs: what the dataflow keeps there).
-  for (size_t l = 0; l < hw->levels.size(); ++l) {
+// Keeps default to what each level can hold (the PEs: what the dataflow keeps there).
+std::vector<Keeps> defaultKeeps(const nest::Hardware& hw, const Dataflow& df) {
+  std::vector<Keeps> keeps(hw.levels.size());
+  for (size_t l = 0; l < hw.levels.size(); ++l) {
     for (size_t t = 0; t < 3; ++t) {
-      m.levels[l].keeps[t] = hw->levels[l].can_hold[t] && (static_cast<int>(l) != hw->pe() || df.nest.pe_keeps[t]);
+      keeps[l][t] = hw.levels[l].can_hold[t] && (static_cast<int>(l) != hw.pe() || df.nest.pe_keeps[t]);
     }
   }
-  const yaml::Node spatial_node = top.require("spatial", "rows and cols: the dims unrolled across the array");
-  yaml::MapReader spatial(spatial_node);
-  if (auto rows = spatial.find("rows")) m.rows = factorsOf(*rows, p);
-  if (auto cols = spatial.find("cols")) m.cols = factorsOf(*cols, p);
-  spatial.finish();
-  const yaml::Node levels_node = top.require("levels", "per level: factors, order, keeps");
-  std::vector<bool> given(hw->levels.size(), false);
-  std::vector<bool> factors_given(hw->levels.size(), false);
-  for (const auto& [key, value] : levels_node.entries()) {
-    const std::string& name = key.scalar("a level name");
-    std::vector<std::string> names;
-    for (const auto& l : hw->levels) names.push_back(l.name);
-    const auto it = std::find(names.begin(), names.end(), name);
-    if (it == names.end()) {
-      key.fail("no level '" + name + "' in accelerator '" + acc.name + "' (levels: " + joinNames(names) + ")" +
-               didYouMean(name, names));
-    }
-    const auto l = static_cast<size_t>(it - names.begin());
-    given[l] = true;
-    yaml::MapReader r(value);
-    if (auto f = r.find("factors")) {
-      m.levels[l].factor = factorsOf(*f, p);
-      factors_given[l] = true;
-    }
-    if (auto o = r.find("order")) {
-      for (const auto& item : o->items()) {
-        const nest::Dim d = dimOf(item, p);
-        auto& order = m.levels[l].order;
-        if (std::find(order.begin(), order.end(), d) != order.end()) item.fail("listed twice");
-        order.push_back(d);
-      }
-    }
-    if (auto k = r.find("keeps")) m.levels[l].keeps = keepsOf(*k);
-    r.finish();
+  return keeps;
+}
+
+size_t levelOf(const yaml::Node& key, const nest::Hardware& hw, const arch::Accelerator& acc) {
+  const std::string& name = key.scalar("a level name");
+  std::vector<std::string> names;
+  for (const auto& l : hw.levels) names.push_back(l.name);
+  const auto it = std::find(names.begin(), names.end(), name);
+  if (it == names.end()) {
+    key.fail("no level '" + name + "' in accelerator '" + acc.name + "' (levels: " + joinNames(names) + ")" +
+             didYouMean(name, names));
   }
-  m.double_buffered = top.optional<bool>("double_buffered", true, "loads overlap compute");
-  top.finish();
-  // The outermost level without factors covers the rest; orders left out list the dims with
-  // factors in canonical order.
-  if (!factors_given[0]) {
-    for (nest::Dim d : nest::kAllDims) {
-      m.levels[0].factor[nest::at(d)] = 1;
-      const int64_t inner = m.tile(0, d, hw->local());
-      m.levels[0].factor[nest::at(d)] = (p.of(d) + inner - 1) / inner;
-    }
+  return static_cast<size_t>(it - names.begin());
+}
+
+// `parallel:` spatial factors over the level's fan-out.
+nest::Factors parallelOf(const yaml::Node& node, const nest::Problem& p, const nest::Level& level) {
+  if (level.fanout <= 1) node.fail("level '" + level.name + "' has no fan-out to spread loops over");
+  const nest::Factors f = factorsOf(node, p);
+  int64_t n = 1;
+  for (int64_t v : f) n *= v;
+  if (n > level.fanout) {
+    node.fail("parallel factors " + std::to_string(n) + " exceed the fan-out of " +
+              std::to_string(level.fanout) + " below '" + level.name + "'");
   }
+  return f;
+}
+
+// The outermost level covers what the inner levels leave.
+void coverRest(nest::Mapping& m, const nest::Problem& p, const nest::Hardware& hw) {
+  for (nest::Dim d : nest::kAllDims) {
+    m.levels[0].factor[nest::at(d)] = 1;
+    const int64_t inner = m.tile(0, d, hw.array());
+    m.levels[0].factor[nest::at(d)] = (p.of(d) + inner - 1) / inner;
+  }
+}
+
+// Orders list the dims with factors > 1: those given in their order, the others after them in
+// canonical order.
+void fillOrders(nest::Mapping& m) {
   for (auto& lv : m.levels) {
     std::vector<nest::Dim> order;
     for (nest::Dim d : lv.order) {
@@ -149,18 +153,77 @@ MapResult pinnedMapping(const PinnedMapping& pin, const Problem& problem, const 
     }
     lv.order = order;
   }
-  const std::string shape = nest::checkShape(m, p, *hw);
-  if (!shape.empty()) levels_node.fail("this mapping does not fit " + p.describe() + ": " + shape);
-  const std::string broken = nest::violation(m, df.nest, *hw, p);
+}
+
+// tessel's own form: spatial, levels, double_buffered.
+nest::Mapping tesselForm(yaml::MapReader& top, const nest::Problem& p, const nest::Hardware& hw,
+                         const Dataflow& df, const arch::Accelerator& acc) {
+  nest::Mapping m;
+  m.levels.resize(hw.levels.size());
+  const std::vector<Keeps> keeps = defaultKeeps(hw, df);
+  for (size_t l = 0; l < hw.levels.size(); ++l) m.levels[l].keeps = keeps[l];
+  const yaml::Node spatial_node = top.require("spatial", "rows and cols: the dims unrolled across the array");
+  yaml::MapReader spatial(spatial_node);
+  if (auto rows = spatial.find("rows")) m.rows = factorsOf(*rows, p);
+  if (auto cols = spatial.find("cols")) m.cols = factorsOf(*cols, p);
+  spatial.finish();
+  const yaml::Node levels_node = top.require("levels", "per level: factors, order, keeps");
+  bool dram_factors = false;
+  for (const auto& [key, value] : levels_node.entries()) {
+    const size_t l = levelOf(key, hw, acc);
+    yaml::MapReader r(value);
+    if (auto f = r.find("factors")) {
+      m.levels[l].factor = factorsOf(*f, p);
+      dram_factors = dram_factors || l == 0;
+    }
+    if (auto par = r.find("parallel")) m.levels[l].spatial = parallelOf(*par, p, hw.levels[l]);
+    if (auto o = r.find("order")) {
+      for (const auto& item : o->items()) {
+        const nest::Dim d = dimOf(item, p);
+        auto& order = m.levels[l].order;
+        if (std::find(order.begin(), order.end(), d) != order.end()) item.fail("listed twice");
+        order.push_back(d);
+      }
+    }
+    if (auto k = r.find("keeps")) m.levels[l].keeps = keepsOf(*k);
+    r.finish();
+  }
+  m.double_buffered = top.optional<bool>("double_buffered", true, "loads overlap compute");
+  if (!dram_factors) coverRest(m, p, hw);
+  fillOrders(m);
+  return m;
+}
+
+// Refuses (at `where`) a mapping of the wrong shape, one the dataflow forbids or one that
+// does not fit.
+void check(const nest::Mapping& m, const nest::Problem& p, const nest::Hardware& hw,
+           const Dataflow& df, const MapConstraints& constraints, const yaml::Node& where) {
+  const std::string shape = nest::checkShape(m, p, hw);
+  if (!shape.empty()) where.fail("this mapping does not fit " + p.describe() + ": " + shape);
+  const std::string broken = nest::violation(m, df.nest, hw, p);
   if (!broken.empty()) {
-    levels_node.fail("dataflow '" + df.name + "' does not allow this mapping: " + broken);
+    where.fail("dataflow '" + df.name + "' does not allow this mapping: " + broken);
   }
-  const std::string room = nest::checkCapacity(p, m, *hw);
-  if (!room.empty()) levels_node.fail("this mapping's tiles do not fit: " + room);
-  if (constraints.whole_rows && m.tile(hw->local(), nest::Dim::K, hw->local()) < p.of(nest::Dim::K)) {
-    levels_node.fail("op '" + pin.op_name + "' has a fused row-wise epilogue: its local tile must hold whole "
-                     "output rows (n = " + std::to_string(p.of(nest::Dim::K)) + ")");
+  const std::string room = nest::checkCapacity(p, m, hw);
+  if (!room.empty()) where.fail("this mapping's tiles do not fit: " + room);
+  if (constraints.whole_rows && m.tile(hw.local(), nest::Dim::K, hw.array()) < p.of(nest::Dim::K)) {
+    where.fail("this op has a fused row-wise epilogue: its local tile must hold whole "
+               "output rows (n = " + std::to_string(p.of(nest::Dim::K)) + ")");
   }
+}
+
+}  // namespace
+
+MapResult pinnedMapping(const PinnedMapping& pin, const Problem& problem, const arch::Accelerator& acc,
+                        const Dataflow& df, const MapConstraints& constraints) {
+  yaml::MapReader top(pin.root);
+  top.find("op");
+  const nest::Problem p = viewOf(top, problem);
+  auto hw = std::make_shared<const nest::Hardware>(nest::hardwareOf(acc));
+  const nest::Mapping m = pin.timeloop ? readTimeloopMapping(top, p, *hw, defaultKeeps(*hw, df))
+                                       : tesselForm(top, p, *hw, df, acc);
+  top.finish();
+  check(m, p, *hw, df, constraints, *top.find(pin.timeloop ? "mapping" : "levels"));
   MapResult r;
   r.ok = true;
   Mapping& out = r.mapping;
@@ -168,9 +231,9 @@ MapResult pinnedMapping(const PinnedMapping& pin, const Problem& problem, const 
   out.mapper = "pinned";
   out.array_rows = acc.array.rows;
   out.array_cols = acc.array.cols;
-  out.tile_m = m.tile(hw->local(), nest::Dim::P, hw->local());
-  out.tile_n = m.tile(hw->local(), nest::Dim::K, hw->local());
-  out.tile_k = m.tile(hw->local(), nest::Dim::C, hw->local());
+  out.tile_m = m.tile(hw->local(), nest::Dim::P, hw->array());
+  out.tile_n = m.tile(hw->local(), nest::Dim::K, hw->array());
+  out.tile_k = m.tile(hw->local(), nest::Dim::C, hw->array());
   out.double_buffered = m.double_buffered;
   out.has_nest = true;
   out.nest = m;

@@ -174,13 +174,13 @@ void fillTensors(OpPlan& p, const models::Graph& g, const Homes& homes, int fina
 }
 
 // Maps one GEMM; if its group needs whole rows and they do not fit, drops the row-wise tail of
-// the epilogue (those ops then run on their own).
+// the epilogue (those ops then run on their own). `pin`: the mapping pinned for this op, if any.
 void mapGemm(OpPlan& p, const models::Graph& g, const arch::Accelerator& acc, const Dataflow& df,
              const Mapper& mapper, models::FusionGroup* group, const PinnedMapping* pin) {
   p.problem = problemOf(*p.op, g);
   MapResult r;
   const std::array<int, 3> homes{p.input_home, p.weight_home, p.output_home};
-  if (pin && pinnedOp(*pin) == p.op->name) {
+  if (pin) {
     const bool whole = group && group->needs_whole_rows;
     p.mapping = pinnedMapping(*pin, p.problem, acc, df, MapConstraints{whole, homes}).mapping;
     return;
@@ -263,15 +263,14 @@ std::vector<OpPlan> plan(const models::Graph& g, const arch::Accelerator& acc, c
                          const PlanOptions& options) {
   const auto mapper = makeMapper(options.mapper, options.mapper_options);
   const PinnedMapping* pin = options.pinned.get();
+  std::string pinned;  // the op it pins
   if (pin) {
-    const int id = g.findOp(pinnedOp(*pin));
-    if (id < 0 || !g.op(id).isGemmLike()) {
-      std::vector<std::string> names;
-      for (const models::Op& op : g.ops()) {
-        if (op.isGemmLike()) names.push_back(op.name);
-      }
-      failUnknownOp(*pin, names);
+    std::vector<std::string> names;  // the ops the mapper maps
+    for (const models::Op& op : g.ops()) {
+      const DType in = g.tensor(op.inputs.at(0)).dtype;
+      if (op.isGemmLike() && placementOf(op, acc, in) != Placement::Host) names.push_back(op.name);
     }
+    pinned = pinnedOpAmong(*pin, names);
   }
   checkHostFloat(g, acc, options.fuse);
   const Homes homes = homesOf(acc);
@@ -282,7 +281,7 @@ std::vector<OpPlan> plan(const models::Graph& g, const arch::Accelerator& acc, c
   // the same questions in the same order and finds them answered.
   std::vector<MapRequest> requests;
   for (const models::Op& op : g.ops()) {
-    if (!op.isGemmLike() || (pin && pinnedOp(*pin) == op.name)) continue;
+    if (!op.isGemmLike() || (pin && pinned == op.name)) continue;
     if (placementOf(op, acc, g.tensor(op.inputs.at(0)).dtype) == Placement::Host) {
       continue;
     }
@@ -313,10 +312,10 @@ std::vector<OpPlan> plan(const models::Graph& g, const arch::Accelerator& acc, c
     if (p.placement == Placement::Host) {
       // Nothing to map.
     } else if (group && group->anchor == op.id && op.isGemmLike()) {
-      mapGemm(p, g, acc, df, *mapper, group, pin);
+      mapGemm(p, g, acc, df, *mapper, group, pinned == op.name ? pin : nullptr);
       p.epilogue = group->epilogue;
     } else if (op.isGemmLike()) {
-      mapGemm(p, g, acc, df, *mapper, nullptr, pin);
+      mapGemm(p, g, acc, df, *mapper, nullptr, pinned == op.name ? pin : nullptr);
     }
     const bool member =
         group && group->anchor != op.id &&

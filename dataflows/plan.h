@@ -58,7 +58,8 @@ struct PlanOptions {
   std::string mapper = "gemmini-auto";
   MapperOptions mapper_options;  // objective and budget of a searching mapper
   bool fuse = true;  // fuse epilogues the hardware supports (relu, folded batch norm, ...)
-  // One op's mapping pinned by the user (pinned_mapping.h); ConfigError if no op has its name.
+  // One op's mapping pinned by the user (pinned_mapping.h); ConfigError if no op to map has its
+  // name (or, when it names none, the workload has more than one).
   std::shared_ptr<const PinnedMapping> pinned;
 };
 

@@ -227,9 +227,9 @@ class SearchMapper final : public Mapper {
     m.mapper = "search";
     m.array_rows = acc.array.rows;
     m.array_cols = acc.array.cols;
-    m.tile_m = s.mapping.tile(hw->local(), nest::Dim::P, hw->local());
-    m.tile_n = s.mapping.tile(hw->local(), nest::Dim::K, hw->local());
-    m.tile_k = s.mapping.tile(hw->local(), nest::Dim::C, hw->local());
+    m.tile_m = s.mapping.tile(hw->local(), nest::Dim::P, hw->array());
+    m.tile_n = s.mapping.tile(hw->local(), nest::Dim::K, hw->array());
+    m.tile_k = s.mapping.tile(hw->local(), nest::Dim::C, hw->array());
     m.double_buffered = s.mapping.double_buffered;
     m.has_nest = true;
     m.nest = s.mapping;

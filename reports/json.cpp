@@ -83,6 +83,39 @@ Json perOperand(const std::array<int64_t, sim::kNumOperands>& bytes) {
   return out;
 }
 
+// One element per level and tensor the level holds (or that touched it), outermost level first.
+Json accesses(const sim::OpStats& op) {
+  Json out = Json::array();
+  for (const sim::LevelAccesses& a : op.accesses) {
+    for (int t = 0; t < sim::kNumOperands; ++t) {
+      if (!a.listed(t)) continue;
+      out.push_back({{"level", a.level},
+                     {"instances", a.instances},
+                     {"tensor", sim::nameOf(static_cast<sim::Operand>(t))},
+                     {"reads", a.reads[t]},
+                     {"fills", a.fills[t]},
+                     {"updates", a.updates[t]},
+                     {"read_bytes", a.read_bytes[t]},
+                     {"fill_bytes", a.fill_bytes[t]},
+                     {"update_bytes", a.update_bytes[t]}});
+    }
+  }
+  return out;
+}
+
+Json networks(const sim::OpStats& op) {
+  Json out = Json::array();
+  for (const sim::NetworkTraffic& n : op.networks) {
+    out.push_back({{"level", n.level},
+                   {"kind", n.kind},
+                   {"fanout", n.fanout},
+                   {"instances", n.instances},
+                   {"sent_bytes", perOperand(n.sent_bytes)},
+                   {"delivered_bytes", perOperand(n.delivered_bytes)}});
+  }
+  return out;
+}
+
 Json opRecord(const sim::OpStats& op) {
   Json causes = Json::object();
   for (int c = 0; c < sim::kNumCauses; ++c) {
@@ -115,6 +148,8 @@ Json opRecord(const sim::OpStats& op) {
             {"energy_by_tensor", perTensor(op.energy_by_operand_pj)},
             {"register_file_bytes", op.register_file_bytes},
             {"noc_bytes", op.noc_bytes},
+            {"accesses", accesses(op)},
+            {"network", networks(op)},
             {"utilization", roundRatio(op.utilization)},
             {"mapping", mapping},
             {"loop_nest", op.loop_nest}};

@@ -3,6 +3,7 @@
 
 #include <sstream>
 
+#include "reports/accesses_table.h"
 #include "reports/breakdown.h"
 #include "reports/format.h"
 #include "reports/top_ops.h"
@@ -145,6 +146,7 @@ void writeTable(const sim::RunStats& run, std::ostream& os, const TableOptions& 
   writeLevels(run, os);
   writeEnergy(run, os);
   if (options.top_n != 0) writeTopOps(run, os, options.top_n, options.width);
+  if (options.accesses) writeAccesses(run, os);
 }
 
 std::string tableString(const sim::RunStats& run, const TableOptions& options) {

@@ -12,6 +12,7 @@ namespace tessel::reports {
 struct TableOptions {
   int top_n = 10;   // ops listed in the "top ops" section; 0 omits it, negative lists all
   int width = 120;  // target line width; long op names and mappings are cut to fit
+  bool accesses = false;  // per array op, accesses by level and tensor (reports/accesses_table.h)
 };
 
 void writeTable(const sim::RunStats& run, std::ostream& os, const TableOptions& options = {});

@@ -13,6 +13,28 @@ namespace tessel::reports {
 
 namespace {
 
+bool sameAccesses(const sim::OpStats& a, const sim::OpStats& b) {
+  if (a.accesses.size() != b.accesses.size() || a.networks.size() != b.networks.size()) {
+    return false;
+  }
+  for (size_t l = 0; l < a.accesses.size(); ++l) {
+    const sim::LevelAccesses &x = a.accesses[l], &y = b.accesses[l];
+    if (x.level != y.level || x.reads != y.reads || x.fills != y.fills || x.updates != y.updates ||
+        x.read_bytes != y.read_bytes || x.fill_bytes != y.fill_bytes ||
+        x.update_bytes != y.update_bytes) {
+      return false;
+    }
+  }
+  for (size_t n = 0; n < a.networks.size(); ++n) {
+    const sim::NetworkTraffic &x = a.networks[n], &y = b.networks[n];
+    if (x.level != y.level || x.sent_bytes != y.sent_bytes ||
+        x.delivered_bytes != y.delivered_bytes) {
+      return false;
+    }
+  }
+  return true;
+}
+
 bool sameBytes(const sim::OpStats& a, const sim::OpStats& b) {
   if (a.traffic.size() != b.traffic.size()) return false;
   for (size_t l = 0; l < a.traffic.size(); ++l) {
@@ -22,7 +44,7 @@ bool sameBytes(const sim::OpStats& a, const sim::OpStats& b) {
     }
   }
   return a.register_file_bytes == b.register_file_bytes && a.noc_bytes == b.noc_bytes &&
-         a.macs == b.macs;
+         a.macs == b.macs && sameAccesses(a, b);
 }
 
 double deviation(const XvalOp& o) { return std::fabs(o.ratio - 1); }

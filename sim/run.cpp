@@ -15,8 +15,9 @@ RunStats simulate(const models::Graph& graph, const arch::Accelerator& acc,
   // The plans point into the converted graph: it lives until the stats are made.
   const models::Graph converted = dataflows::withHostConversions(graph, acc, options.plan.fuse);
   checkFitsDram(converted, acc);
-  return evaluatePlans(converted, acc, dataflow,
-                       dataflows::plan(converted, acc, dataflow, options.plan), options);
+  const std::vector<dataflows::OpPlan> plans = dataflows::plan(converted, acc, dataflow, options.plan);
+  if (options.on_plans) options.on_plans(plans);
+  return evaluatePlans(converted, acc, dataflow, plans, options);
 }
 
 RunStats evaluatePlans(const models::Graph& graph, const arch::Accelerator& acc,
@@ -31,7 +32,7 @@ RunStats evaluatePlans(const models::Graph& graph, const arch::Accelerator& acc,
   run.workload = graph.name;
   run.engine = std::string(engine->name());
   run.clock_hz = acc.clock_hz;
-  run.pes = static_cast<int64_t>(acc.array.rows) * acc.array.cols;
+  run.pes = static_cast<int64_t>(acc.array.rows) * acc.array.cols * acc.arrays();
   run.options = options.labels;
   const arch::OffChipBandwidth bw = arch::offChipBandwidth(acc);
   run.offchip_bytes_per_cycle = bw.bytes_per_cycle;

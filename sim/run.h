@@ -1,6 +1,7 @@
 // One call from a graph and an accelerator to RunStats: plan, evaluate every op, schedule.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -22,6 +23,8 @@ struct RunOptions {
   std::vector<std::pair<std::string, std::string>> labels;
   // When set (and engine_options.trace), receives the engine's command slices.
   std::vector<TraceSlice>* trace = nullptr;
+  // When set, sees simulate's plans before they are evaluated (tessel run --emit-mapping).
+  std::function<void(const std::vector<dataflows::OpPlan>&)> on_plans;
 };
 
 // The graph is first given its host conversions (dataflows::withHostConversions): the stats

@@ -51,6 +51,11 @@ std::string_view nameOf(Placement p) {
   return "?";
 }
 
+bool LevelAccesses::listed(int t) const {
+  const auto i = static_cast<size_t>(t);
+  return holds[i] || read_bytes[i] > 0 || fill_bytes[i] > 0 || update_bytes[i] > 0;
+}
+
 int64_t LevelTraffic::total() const {
   int64_t sum = 0;
   for (int i = 0; i < kNumOperands; ++i) {

@@ -37,6 +37,34 @@ struct LevelTraffic {
   int64_t total() const;
 };
 
+// Accesses to one level of a loop-nest mapping's chain (nest::Hardware's levels: "dram",
+// "global_buffer", "pe"...), in Timeloop's terms, summed over the level's instances. Reads:
+// operands sent to the children, partial sums sent to the parent or read to take an update.
+// Fills: written from the parent (operands coming down, partial sums sent back down). Updates:
+// partial sums written from the children. Counts are words (elements at the width the transfer
+// moves them), then bytes (reports/SCHEMA.md, "Accesses").
+struct LevelAccesses {
+  std::string level;                            // nest level name
+  int64_t instances = 1;                        // copies of the level in the design
+  std::array<bool, kNumOperands> holds{};       // the tensor lives here or the mapping keeps it
+  std::array<int64_t, kNumOperands> reads{}, fills{}, updates{};  // words
+  std::array<int64_t, kNumOperands> read_bytes{}, fill_bytes{}, update_bytes{};
+
+  // Reports list a tensor at a level when the level holds it or it moved there.
+  bool listed(int t) const;
+};
+
+// Bytes one kind of network carried: a level's fan-out to the copies below it, or the array's
+// NoC (rows x cols PEs), summed over the network's copies.
+struct NetworkTraffic {
+  std::string level;      // the level above the network
+  std::string kind;       // "fanout" | "array"
+  int64_t fanout = 1;     // destinations per copy: the level's fan-out, or rows x cols
+  int64_t instances = 1;  // copies of the network (of the level above it)
+  std::array<int64_t, kNumOperands> sent_bytes{};       // into the network (a multicast once)
+  std::array<int64_t, kNumOperands> delivered_bytes{};  // received (a multicast per receiver)
+};
+
 enum class Placement : uint8_t { Array, Sfu, Host, Fused };
 std::string_view nameOf(Placement p);
 
@@ -61,6 +89,10 @@ struct OpStats {
   // mappings fill them; 0 otherwise.
   int64_t register_file_bytes = 0;
   int64_t noc_bytes = 0;
+  // The same accesses per level of the loop nest's chain and per network, for reproducing
+  // Timeloop's and ZigZag's counts; empty without a loop-nest mapping.
+  std::vector<LevelAccesses> accesses;  // outermost level first
+  std::vector<NetworkTraffic> networks;  // outermost first, the array's NoC last
   double utilization = 0;  // macs / (cycles * PEs * MACs/PE/cycle of its dtype); 0 on the host
   // Engines that execute commands (systemc): cycles the op's unit (array, SFU, host) stood idle
   // or was held, by what it waited on ("dma: load weights", "dispatch: store queue full",

@@ -170,7 +170,12 @@ void addRun(CLI::App& app, RunArgs& run, std::function<int()>& action, std::ostr
                   "cost evaluations per distinct layer for the search (0 = the whole space)")
       ->check(CLI::Range(int64_t{0}, int64_t{1} << 40))
       ->capture_default_str();
-  cmd->add_option("--mapping", run.mapping_path, "a YAML file pinning one op's mapping");
+  cmd->add_option("--mapping", run.mapping_path,
+                  "a YAML file pinning one op's mapping: tessel's form or Timeloop's map.yaml "
+                  "(docs/dataflows.md)");
+  cmd->add_option("--emit-mapping", run.emit_mapping_path,
+                  "write the pinned op's mapping, else every loop-nest mapping (one YAML document "
+                  "per op), as Timeloop map.yaml; - = standard output, no table");
   cmd->add_option("-p,--param", run.overrides,
                   "override a YAML key: -p accumulator.capacity=256KiB");
   cmd->add_option("--precision-plan", run.precision_plan,
@@ -185,6 +190,9 @@ void addRun(CLI::App& app, RunArgs& run, std::function<int()>& action, std::ostr
   cmd->add_flag("--no-fuse", run.no_fuse, "do not fuse epilogues into GEMMs");
   cmd->add_option("--top", run.top, "ops in the top-ops table: a count (0 = none) or all")
       ->capture_default_str();
+  cmd->add_flag("--accesses", run.accesses,
+                "after the table, each array op's reads, fills and updates per level and tensor "
+                "(words, as Timeloop counts them) and the bytes each network carried");
   cmd->add_flag("-q,--quiet", run.quiet, "no table on stdout");
   cmd->callback([&, cmd] {
     run.workload.given = givenOptions(cmd);

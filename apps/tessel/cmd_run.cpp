@@ -9,6 +9,7 @@
 #include "arch/load.h"
 #include "dataflows/dataflow.h"
 #include "dataflows/pinned_mapping.h"
+#include "dataflows/timeloop_map.h"
 #include "models/precision.h"
 #include "models/workload.h"
 #include "util/units.h"
@@ -76,7 +77,10 @@ int runCommand(const RunArgs& args, std::ostream& out) {
                       "a trace lists the commands the SystemC engine executes; add --engine "
                       "systemc (the analytical engine has no commands)");
   }
-  checkOutputs({{"--json", args.json_path}, {"--csv", args.csv_path}, {"--trace", args.trace_path}},
+  checkOutputs({{"--json", args.json_path},
+                {"--csv", args.csv_path},
+                {"--trace", args.trace_path},
+                {"--emit-mapping", args.emit_mapping_path}},
                {args.arch, args.precision_plan, args.dataflow, args.mapping_path});
   const arch::Accelerator acc = arch::loadFile(args.arch, args.overrides);
   const dataflows::Dataflow df = pickDataflow(args.dataflow, acc);
@@ -102,14 +106,21 @@ int runCommand(const RunArgs& args, std::ostream& out) {
     options.engine_options.trace = true;
     options.trace = &trace;
   }
+  std::string mappings;
+  if (!args.emit_mapping_path.empty()) {
+    options.on_plans = [&](const std::vector<dataflows::OpPlan>& plans) {
+      mappings = dataflows::timeloopDocuments(plans);
+    };
+  }
   const sim::RunStats run = sim::simulate(graph, acc, df, options);
 
   // A report on standard output is the output: the table would corrupt it.
-  const bool table =
-      !args.quiet && !isStandardOutput(args.json_path) && !isStandardOutput(args.csv_path);
+  const bool table = !args.quiet && !isStandardOutput(args.json_path) &&
+                     !isStandardOutput(args.csv_path) && !isStandardOutput(args.emit_mapping_path);
   if (table) {
     reports::TableOptions options;
     options.top_n = topCount(args.top);
+    options.accesses = args.accesses;
     reports::writeTable(run, out, options);
   }
   if (!args.json_path.empty()) {
@@ -123,6 +134,10 @@ int runCommand(const RunArgs& args, std::ostream& out) {
   if (!args.trace_path.empty()) {
     writeOutput(args.trace_path, reports::chromeTraceString(trace, run.clock_hz, run), out);
     if (table) out << "trace: " << args.trace_path << " (" << trace.size() << " commands)\n";
+  }
+  if (!args.emit_mapping_path.empty()) {
+    writeOutput(args.emit_mapping_path, mappings, out);
+    if (table) out << "mappings (Timeloop map.yaml): " << args.emit_mapping_path << "\n";
   }
   return 0;
 }

@@ -43,6 +43,7 @@ struct RunArgs {
   double latency_tolerance = 0;     // dataflows::MapperOptions::tolerance
   int64_t budget = 20000;              // its cost evaluations per distinct layer; 0 = exhaustive
   std::string mapping_path;            // a pinned mapping for one op (YAML)
+  std::string emit_mapping_path;       // write the chosen loop-nest mappings, Timeloop's form
   std::vector<std::string> overrides;  // -p key=value
   std::string precision_plan;          // per-op dtype plan (YAML/JSON), from `tessel precision`
   std::string json_path;
@@ -52,6 +53,7 @@ struct RunArgs {
   bool no_fuse = false;
   std::string top = "10";  // ops in the top-ops table: a count, 0 = none, or "all"
   bool quiet = false;      // no table on stdout
+  bool accesses = false;   // after the table, each array op's accesses by level and tensor
 };
 
 // Options of the functional executor shared by `validate` and `precision`.

@@ -14,7 +14,7 @@ int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 // The DRAM level's factors cover what the spatial and PE factors leave of every dim.
 void coverRest(Mapping& m, const Problem& p, const Hardware& hw) {
   for (Dim d : kAllDims) {
-    const int64_t below = m.spatial(d) * m.levels[size_t(hw.pe())].factor[at(d)];
+    const int64_t below = m.allSpatial(d) * m.levels[size_t(hw.pe())].factor[at(d)];
     m.levels[0].factor[at(d)] = ceilDiv(p.of(d), std::min(p.of(d), below));
   }
 }

@@ -152,6 +152,8 @@ Bound dataflowBound(const Problem& p, const Hardware& hw, const Constraints& c, 
     }
   };
   unrollings(row_dims, 0, hw.rows, p.extent, f, visit);
+  // Copies of the array under fan-outs split the work at best evenly.
+  b.steps /= static_cast<double>(hw.arrays);
   const double macs = static_cast<double>(p.macs());
   b.ideal = ideal;
   b.cycles = std::max(mac_rate > 0 ? b.steps / mac_rate : 0.0, ideal);

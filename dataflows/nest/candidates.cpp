@@ -97,13 +97,43 @@ std::vector<std::pair<Factors, Factors>> spatialSplits(const Problem& p, const H
   return out;
 }
 
+std::vector<std::vector<Factors>> fanoutSplits(const Problem& p, const Hardware& hw,
+                                               const Factors& used) {
+  std::vector<std::vector<Factors>> out{std::vector<Factors>(hw.levels.size(), kOnes)};
+  std::vector<Dim> dims;
+  for (Dim d : kAllDims) {
+    if (p.of(d) > 1) dims.push_back(d);
+  }
+  std::stable_sort(dims.begin(), dims.end(), [&](Dim a, Dim b) { return p.of(a) > p.of(b); });
+  for (size_t l = 0; l < hw.levels.size(); ++l) {
+    if (hw.levels[l].fanout <= 1) continue;
+    std::vector<std::vector<Factors>> next;
+    for (const auto& split : out) {
+      Factors taken = used;
+      for (const Factors& f : split) {
+        for (Dim d : kAllDims) taken[at(d)] *= f[at(d)];
+      }
+      for (const Factors& f : axisSplits(p, dims, hw.levels[l].fanout, taken)) {
+        next.push_back(split);
+        next.back()[l] = f;
+      }
+    }
+    out.swap(next);
+  }
+  return out;
+}
+
 Mapping withOrders(const Mapping& m, const Problem& p, const Hardware& hw, Operand outer,
                    Operand local) {
   (void)p;
   Mapping r = m;
   for (int l = 0; l < hw.local(); ++l) r.levels[size_t(l)].order = stationaryOrder(r.levels[size_t(l)].factor, outer);
-  r.levels[size_t(hw.local())].order = stationaryOrder(r.levels[size_t(hw.local())].factor, local);
-  r.levels[size_t(hw.pe())].order = stationaryOrder(r.levels[size_t(hw.pe())].factor, Operand::Output);
+  for (int l = hw.local(); l <= hw.array(); ++l) {
+    r.levels[size_t(l)].order = stationaryOrder(r.levels[size_t(l)].factor, local);
+  }
+  for (size_t l = size_t(hw.pe()); l < r.levels.size(); ++l) {
+    r.levels[l].order = stationaryOrder(r.levels[l].factor, Operand::Output);
+  }
   return r;
 }
 
@@ -156,13 +186,31 @@ void reorder(Mapping& m) {
 
 }  // namespace
 
+// Above a cluster level: the shared local memory's tile along d grown or shrunk over the tiles
+// the clusters take (its loop against DRAM's).
+void outerTiles(const Mapping& m, const Problem& p, const Hardware& hw, const Constraints& c,
+                Dim d, std::vector<Mapping>& out) {
+  const int local = hw.local();
+  if (local == hw.array()) return;
+  const int64_t inner = m.tile(local + 1, d, hw.array()) * m.levels[size_t(local)].spatial[at(d)];
+  for (int64_t tile : tileSizes(p.of(d), inner, 16)) {
+    Mapping x = m;
+    x.levels[size_t(local)].factor[at(d)] = ceilDiv(tile, inner);
+    x.levels[0].factor[at(d)] = ceilDiv(p.of(d), std::min(p.of(d), x.tile(1, d, hw.array())));
+    if (x.levels[size_t(local)].factor[at(d)] == m.levels[size_t(local)].factor[at(d)]) continue;
+    reorder(x);
+    conformOrders(x, c, hw);
+    if (checkCapacity(p, x, hw).empty()) out.push_back(std::move(x));
+  }
+}
+
 std::vector<Mapping> neighbours(const Mapping& m, const Problem& p, const Hardware& hw,
                                 const Constraints& c, bool whole_rows) {
   std::vector<Mapping> out;
-  const int pe = hw.pe(), local = hw.local();
+  const int pe = hw.pe(), local = hw.array();  // the tile level: the last shared one
   for (Dim d : kAllDims) {
     if (p.of(d) <= 1) continue;
-    const int64_t spatial = m.spatial(d);
+    const int64_t spatial = m.allSpatial(d);
     const int64_t pe_f = m.levels[size_t(pe)].factor[at(d)];
     const bool pe_loop = contains(c.pe_loops, d);
     auto emit = [&](int64_t new_pe, int64_t tile) {
@@ -181,14 +229,15 @@ std::vector<Mapping> neighbours(const Mapping& m, const Problem& p, const Hardwa
       continue;
     }
     for (int64_t tile : tileSizes(p.of(d), pe_f * spatial, SIZE_MAX)) {
-      if (tile != m.tile(local, d, local)) emit(pe_f, tile);
+      if (tile != m.tile(local, d, hw.array())) emit(pe_f, tile);
     }
     if (pe_loop && !hw.systolic) {
-      const int64_t tile = m.tile(local, d, local);
+      const int64_t tile = m.tile(local, d, hw.array());
       for (int64_t t : tileSizes(ceilDiv(p.of(d), spatial), 1, SIZE_MAX)) {
         if (t != pe_f && t * spatial <= tile) emit(t, tile);
       }
     }
+    outerTiles(m, p, hw, c, d, out);
   }
   return out;
 }
@@ -215,7 +264,7 @@ std::vector<Mapping> pairMoves(const Mapping& m, const Problem& p, const Hardwar
   // One dim grows by a step while another shrinks by one: trades capacity between them, which
   // single-dim moves cannot do once a buffer is full.
   std::vector<Mapping> out;
-  const int pe = hw.pe(), local = hw.local();
+  const int pe = hw.pe(), local = hw.array();
   struct Step {
     Dim d;
     int level;
@@ -227,7 +276,7 @@ std::vector<Mapping> pairMoves(const Mapping& m, const Problem& p, const Hardwar
     for (int level : {local, pe}) {
       if (level == pe && (!contains(c.pe_loops, d) || hw.systolic)) continue;
       const int64_t f = m.levels[size_t(level)].factor[at(d)];
-      const int64_t cap = ceilDiv(p.of(d), m.tile(level, d, local) / f);
+      const int64_t cap = ceilDiv(p.of(d), m.tile(level, d, hw.array()) / f);
       if (f < cap) ups.push_back({d, level, std::min(cap, f + std::max<int64_t>(1, f / 4))});
       if (f > 1) downs.push_back({d, level, std::max<int64_t>(1, f - std::max<int64_t>(1, f / 4))});
     }
@@ -235,7 +284,7 @@ std::vector<Mapping> pairMoves(const Mapping& m, const Problem& p, const Hardwar
   auto apply = [&](Mapping& x, const Step& s) {
     x.levels[size_t(s.level)].factor[at(s.d)] = s.factor;
     x.levels[0].factor[at(s.d)] = 1;
-    x.levels[0].factor[at(s.d)] = ceilDiv(p.of(s.d), std::min(p.of(s.d), x.tile(0, s.d, local)));
+    x.levels[0].factor[at(s.d)] = ceilDiv(p.of(s.d), std::min(p.of(s.d), x.tile(0, s.d, hw.array())));
   };
   for (const Step& u : ups) {
     for (const Step& dn : downs) {
@@ -335,11 +384,12 @@ struct Enumerator {
     return v;
   }
 
+  // The tile goes to the last shared level (with no cluster buffer, the local memory).
   void place(Mapping& m, Dim d, int64_t pe, int64_t tile) const {
-    const int64_t spatial = m.spatial(d);
+    const int64_t spatial = m.allSpatial(d);
     const int64_t local_f = ceilDiv(tile, pe * spatial);
     m.levels[size_t(hw.pe())].factor[at(d)] = pe;
-    m.levels[size_t(hw.local())].factor[at(d)] = local_f;
+    m.levels[size_t(hw.array())].factor[at(d)] = local_f;
     m.levels[0].factor[at(d)] = ceilDiv(p.of(d), tile);
   }
 
@@ -350,14 +400,14 @@ struct Enumerator {
       return;
     }
     const Dim d = dims[i];
-    for (const auto& [pe, tile] : options(d, m.spatial(d))) {
+    for (const auto& [pe, tile] : options(d, m.allSpatial(d))) {
       const Factors saved_pe = m.levels[size_t(hw.pe())].factor;
-      const Factors saved_local = m.levels[size_t(hw.local())].factor;
+      const Factors saved_local = m.levels[size_t(hw.array())].factor;
       const Factors saved_dram = m.levels[0].factor;
       place(m, d, pe, tile);
       dfs(m, i + 1);
       m.levels[size_t(hw.pe())].factor = saved_pe;
-      m.levels[size_t(hw.local())].factor = saved_local;
+      m.levels[size_t(hw.array())].factor = saved_local;
       m.levels[0].factor = saved_dram;
     }
   }
@@ -398,12 +448,13 @@ namespace {
 // Drops tilings another one dominates by growing one dim's local tile and still fitting.
 bool maximal(const Mapping& m, const Problem& p, const Hardware& hw, const std::vector<Dim>& dims) {
   for (Dim d : dims) {
-    const int64_t unit = m.tile(hw.pe(), d, hw.local()) * m.spatial(d);
-    const int64_t tile = m.tile(hw.local(), d, hw.local());
+    const int a = hw.array();
+    const int64_t unit = m.tile(hw.pe(), d, a) * m.allSpatial(d);
+    const int64_t tile = m.tile(hw.local(), d, a);
     if (tile >= p.of(d)) continue;
     Mapping g = m;
-    g.levels[size_t(hw.local())].factor[at(d)] = m.levels[size_t(hw.local())].factor[at(d)] + 1;
-    g.levels[0].factor[at(d)] = ceilDiv(p.of(d), std::min(p.of(d), unit * g.levels[size_t(hw.local())].factor[at(d)]));
+    g.levels[size_t(a)].factor[at(d)] = m.levels[size_t(a)].factor[at(d)] + 1;
+    g.levels[0].factor[at(d)] = ceilDiv(p.of(d), std::min(p.of(d), unit * g.levels[size_t(a)].factor[at(d)]));
     if (checkCapacity(p, g, hw).empty()) return false;
   }
   return true;
@@ -422,19 +473,30 @@ std::vector<Mapping> enumerateTilings(const Problem& p, const Hardware& hw, cons
   // Large dims first: their choices prune the most.
   std::stable_sort(dims.begin(), dims.end(), [&](Dim a, Dim b) { return p.of(a) > p.of(b); });
   const auto splits = spatialSplits(p, hw, c);
+  std::vector<std::pair<Mapping, bool>> starts;
+  for (const auto& [rows, cols] : splits) {
+    Factors used = kOnes;
+    for (Dim d : kAllDims) used[at(d)] = rows[at(d)] * cols[at(d)];
+    for (const auto& fans : fanoutSplits(p, hw, used)) {
+      for (bool db : {true, false}) {
+        Mapping m = skeleton(p, hw, c, rows, cols, db);
+        for (size_t l = 0; l < fans.size(); ++l) m.levels[l].spatial = fans[l];
+        starts.emplace_back(std::move(m), db);
+      }
+    }
+  }
   size_t limit = SIZE_MAX;
   if (!exhaustive && !dims.empty()) {
     // Sizes per dim so that splits x sizes^dims stays near the target (PE and local sizes share
     // a dim's allowance on a spatial array).
     const double per_split =
-        std::max(1.0, static_cast<double>(target) / (2.0 * static_cast<double>(splits.size())));
+        std::max(1.0, static_cast<double>(target) / (2.0 * static_cast<double>(std::max<size_t>(1, starts.size() / 2))));
     const double per_dim = std::pow(per_split, 1.0 / static_cast<double>(dims.size()));
     limit = static_cast<size_t>(std::clamp(per_dim, 2.0, 16.0));
   }
-  for (const auto& [rows, cols] : splits) {
-    for (bool db : {true, false}) {
-      Mapping m = skeleton(p, hw, c, rows, cols, db);
-      for (Dim d : kAllDims) m.levels[0].factor[at(d)] = ceilDiv(p.of(d), m.spatial(d));
+  for (auto& [m, db] : starts) {
+    {  // one start: its tilings
+      for (Dim d : kAllDims) m.levels[0].factor[at(d)] = ceilDiv(p.of(d), m.allSpatial(d));
       Enumerator e{p, hw, c, whole_rows, limit, dims, &all};
       const size_t before = all.size();
       e.dfs(m, 0);

@@ -20,6 +20,11 @@ std::vector<int64_t> tileSizes(int64_t extent, int64_t inner, size_t limit);
 std::vector<std::pair<Factors, Factors>> spatialSplits(const Problem& p, const Hardware& hw,
                                                        const Constraints& c);
 
+// Spatial factors for every level's fan-out (one Factors per Hardware level; ones where it has
+// none) given the array's (`used`): every combination of each fan-out's fullest splits.
+std::vector<std::vector<Factors>> fanoutSplits(const Problem& p, const Hardware& hw,
+                                               const Factors& used);
+
 // Every tiling (spatial, PE and local factors; DRAM factors cover the rest) whose tiles fit,
 // with default loop orders and the keeps the constraints and capacities imply.
 // `exhaustive` keeps every tile size and every fitting tiling; otherwise each dim offers a thinned

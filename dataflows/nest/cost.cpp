@@ -14,7 +14,7 @@ std::string checkCapacity(const Problem& p, const Mapping& m, const Hardware& hw
   for (int l = 1; l < static_cast<int>(hw.levels.size()); ++l) {
     const Level& lv = hw.levels[size_t(l)];
     std::array<double, kTensors> pool{};
-    const Factors tile = m.tileAt(l, hw.local());
+    const Factors tile = m.tileAt(l, hw.array());
     const double copies = m.double_buffered && !lv.per_pe && !lv.off_chip ? 2.0 : 1.0;
     for (int t = 0; t < kTensors; ++t) {
       if (!m.levels[size_t(l)].keeps[size_t(t)]) continue;
@@ -59,9 +59,11 @@ Cost evaluate(const Problem& p, const Mapping& m, const Hardware& hw, const Cost
   // is already in reads[pe]. The NoC: a bus pays once per distinct value it carries; neighbour
   // links and a mesh once per PE the value reaches (one link each). Partial sums add up over
   // the links between neighbouring PEs on every kind: one hop per PE that contributes.
+  // A level's fan-out: a hop per copy reached.
   for (size_t t = 0; t < kTensors; ++t) {
     const bool per_transfer = hw.noc_bus && static_cast<Operand>(t) != Operand::Output;
-    const double e = (per_transfer ? c.noc_bytes[t] : c.delivered[t]) * hw.noc_pj;
+    double e = (per_transfer ? c.noc_bytes[t] : c.delivered[t]) * hw.noc_pj;
+    for (size_t l = 0; l < nl; ++l) e += c.fanout_delivered[l][t] * hw.levels[l].fanout_pj;
     c.tensor_energy[t] += e;
     c.noc_energy += e;
   }

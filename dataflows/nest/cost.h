@@ -43,9 +43,15 @@ struct Cost {
   PerTensor request_bytes{};  // bytes per DMA request for each tensor's tile rows (requestBytes)
   double cycles = 0;        // the op's latency
   double utilization = 0;   // macs / (cycles x PEs x rate)
-  std::vector<PerTensor> reads, writes;  // bytes per Hardware level and tensor
-  PerTensor noc_bytes{};                 // bytes sent over the NoC (a multicast counts once)
+  std::vector<PerTensor> reads, writes;  // bytes per Hardware level and tensor, all instances
+  // writes split by where they come from (Timeloop's terms): fills from the parent (operands,
+  // and partial sums sent back down), updates from the children (partial sums going up).
+  std::vector<PerTensor> fills, updates;
+  PerTensor noc_bytes{};                 // bytes sent over the array's NoC (a multicast once)
   PerTensor delivered{};                 // bytes the PEs receive (a multicast counts per PE)
+  // The same for every fan-out, per Hardware level (the fan-out below it; the array's NoC is
+  // not among them): bytes sent into its network, bytes its instances receive.
+  std::vector<PerTensor> fanout_sent, fanout_delivered;
   std::vector<double> level_energy;      // pJ per Hardware level
   PerTensor tensor_energy{};             // pJ per tensor, all levels and the NoC
   double noc_energy = 0, mac_energy = 0;

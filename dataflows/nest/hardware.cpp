@@ -9,7 +9,22 @@ namespace tessel::dataflows::nest {
 
 namespace {
 
-constexpr size_t kIn = 0, kW = 1, kOut = 2;
+// Per-tensor energies from the arch levels that hold each tensor here.
+void setEnergies(Level& l, std::array<const arch::StorageLevel*, kTensors> from) {
+  for (int t = 0; t < kTensors; ++t) {
+    l.read_pj[size_t(t)] = from[size_t(t)]->readPj(t);
+    l.write_pj[size_t(t)] = from[size_t(t)]->writePj(t);
+  }
+}
+
+// The fan-out below an arch level, as the nest sees it.
+void setFanout(Level& l, const arch::StorageLevel& s) {
+  l.fanout = s.fanout.instances;
+  l.fanout_multicast = s.fanout.multicast;
+  l.fanout_reduction = s.fanout.reduction;
+  l.fanout_bandwidth = s.fanout.bandwidth;
+  l.fanout_pj = s.fanout.energy_pj_per_byte;
+}
 
 Level offChipLevel(const arch::Accelerator& acc, size_t index, double bandwidth) {
   const arch::StorageLevel& s = acc.levels[index];
@@ -25,8 +40,7 @@ Level offChipLevel(const arch::Accelerator& acc, size_t index, double bandwidth)
                          : static_cast<double>(s.capacity_bytes);
   l.pool_bytes = {cap, -1, -1};
   l.bandwidth.fill(bandwidth);
-  l.read_pj.fill(s.read_energy_pj_per_byte);
-  l.write_pj.fill(s.write_energy_pj_per_byte);
+  setEnergies(l, {&s, &s, &s});
   return l;
 }
 
@@ -59,9 +73,41 @@ Level localLevel(const arch::Accelerator& acc) {
                   -1};
   const double in_bw = a.bandwidth * std::max(1, a.ports);
   l.bandwidth = {in_bw, in_bw, o.bandwidth * std::max(1, o.ports)};
-  l.read_pj = {a.read_energy_pj_per_byte, a.read_energy_pj_per_byte, o.read_energy_pj_per_byte};
-  l.write_pj = {a.write_energy_pj_per_byte, a.write_energy_pj_per_byte,
-                o.write_energy_pj_per_byte};
+  setEnergies(l, {&a, &a, &o});
+  setFanout(l, a);
+  return l;
+}
+
+// A buffer per fan-out instance: one pool, or one per tensor.
+Level clusterLevel(const arch::Accelerator& acc, const arch::StorageLevel& s) {
+  Level l;
+  l.name = s.name;
+  l.arch_level.fill(static_cast<int>(&s - acc.levels.data()));
+  l.can_hold = {s.holds.inputs, s.holds.weights, s.holds.outputs};
+  if (s.partitioned) {
+    l.pool_of = {0, 1, 2};
+    for (size_t t = 0; t < kTensors; ++t) l.pool_bytes[t] = static_cast<double>(s.tensor_capacity[t]);
+  } else {
+    l.pool_of = {0, 0, 0};
+    l.pool_bytes = {static_cast<double>(s.capacity_bytes), -1, -1};
+  }
+  l.bandwidth.fill(s.bandwidth * std::max(1, s.ports));
+  setEnergies(l, {&s, &s, &s});
+  setFanout(l, s);
+  return l;
+}
+
+// Registers inside each PE, below its register file: one pool per tensor.
+Level registerLevel(const arch::ComputeArray& a) {
+  Level l;
+  l.name = "registers";
+  l.per_pe = true;
+  l.arch_level = {-1, -1, -1};
+  l.read_pj.fill(a.reg_energy_pj_per_byte);
+  l.write_pj.fill(a.reg_energy_pj_per_byte);
+  l.pool_of = {0, 1, 2};
+  l.pool_bytes = {double(a.reg_input_bytes), double(a.reg_weight_bytes), double(a.reg_output_bytes)};
+  l.can_hold = {a.reg_input_bytes > 0, a.reg_weight_bytes > 0, a.reg_output_bytes > 0};
   return l;
 }
 
@@ -102,6 +148,8 @@ Level peLevel(const arch::Accelerator& acc) {
 
 Hardware hardwareOf(const arch::Accelerator& acc) {
   Hardware hw;
+  hw.rows = acc.array.rows;
+  hw.cols = acc.array.cols;
   const arch::OffChipBandwidth off = arch::offChipBandwidth(acc);
   hw.offchip_bandwidth = off.bytes_per_cycle;
   hw.offchip_latency = acc.levels.at(0).latency;
@@ -123,11 +171,23 @@ Hardware hardwareOf(const arch::Accelerator& acc) {
   hw.dma_inflight = acc.dma.max_inflight;
   hw.dma_request = std::max(1, acc.dma.max_request_bytes);
   hw.dma_row_requests = acc.dma.row_requests;
+  hw.local_level = static_cast<int>(hw.levels.size());
   hw.levels.push_back(localLevel(acc));
+  if (const arch::StorageLevel* c = acc.level(arch::LevelKind::ClusterBuffer)) {
+    hw.levels.push_back(clusterLevel(acc, *c));
+  }
+  hw.array_level = static_cast<int>(hw.levels.size()) - 1;
   hw.levels.push_back(peLevel(acc));
+  if (acc.array.hasRegisters()) hw.levels.push_back(registerLevel(acc.array));
+  int64_t copies = 1;
+  for (Level& l : hw.levels) {
+    l.instances = copies;
+    copies *= l.fanout;
+    if (static_cast<int>(&l - hw.levels.data()) == hw.array_level) copies *= hw.arrayPes();
+  }
+  hw.arrays = 1;
+  for (int l = 0; l <= hw.array_level; ++l) hw.arrays *= hw.levels[size_t(l)].fanout;
   const arch::ComputeArray& a = acc.array;
-  hw.rows = a.rows;
-  hw.cols = a.cols;
   hw.systolic = a.kind == arch::ArrayKind::Systolic;
   // Systolic links forward operands PE to PE (a multicast in space) and add partial sums down
   // the columns (a reduction); a spatial array has what its NoC section says.
@@ -141,9 +201,6 @@ Hardware hardwareOf(const arch::Accelerator& acc) {
   if (!hw.systolic) hw.fill_drain = std::max(0.0, a.pipeline_latency);
   hw.weight_double_buffered = a.weight_double_buffered;
   hw.accum_dtype = a.accum_dtype;
-  (void)kIn;
-  (void)kW;
-  (void)kOut;
   return hw;
 }
 

@@ -1,10 +1,13 @@
 // The accelerator as the loop-nest model sees it: a chain of storage levels from the tensors'
-// off-chip homes down to the PEs, with the spatial fan-out (the NoC) between the innermost
-// shared level and the PEs' register files. Built once per accelerator from arch::Accelerator;
-// both array families read the same fields:
+// off-chip homes down to the MACs, each level with a fan-out below it (instances of everything
+// further in) and the array's own fan-out (rows x cols, the NoC) between the last shared level
+// and the PEs. A tree of identical subtrees is a chain with fan-outs: Timeloop's view too.
+// Built once per accelerator from arch::Accelerator:
 //   Gemmini-like: dram -> (l2) -> scratchpad [inputs, weights] + accumulator [outputs]
 //                 -> systolic links -> PE registers (one element of the stationary tensor)
 //   Eyeriss-like: dram -> (l2) -> global buffer -> multicast NoC -> PE scratch pads
+//   Simba-like:   dram -> global buffer -(16 PEs)-> PE buffers -(8 x 8)-> weight registers
+//   TPU-like:     dram -> unified buffer -(4 MXUs)-> 128 x 128 systolic arrays
 #pragma once
 
 #include <array>
@@ -30,6 +33,14 @@ struct Level {
   std::array<double, kTensors> read_pj{};
   std::array<double, kTensors> write_pj{};
   double latency = 0;  // off-chip: a DMA request's round trip when this level serves it (cycles)
+  // The fan-out below this level: copies of everything further in per copy of this level. The
+  // array's rows x cols are not here (Hardware::rows, cols, below Hardware::array()).
+  int fanout = 1;
+  bool fanout_multicast = false;  // one read feeds every instance needing the value
+  bool fanout_reduction = false;  // the instances' partial sums add up in the network
+  double fanout_bandwidth = 0;    // bytes/cycle into one instance; 0 = unlimited
+  double fanout_pj = 0;           // per byte per instance reached
+  int64_t instances = 1;          // copies of this level in the design (fan-outs above it)
 };
 
 struct Hardware {
@@ -57,10 +68,25 @@ struct Hardware {
   DType accum_dtype = DType::Int32;
   int dram = 0;  // index of the DRAM level
   int l2 = -1;   // index of the L2, -1 if none
+  // -1 (a chain built by hand): the first level not off chip, the last one not per PE.
+  int local_level = -1;  // the first on-chip level: where the DMA delivers tiles
+  int array_level = -1;  // the last shared level, right above the array's fan-out
+  int64_t arrays = 1;    // copies of the array (the product of the levels' fan-outs)
 
-  int pe() const { return static_cast<int>(levels.size()) - 1; }
-  int local() const { return pe() - 1; }
-  int64_t pes() const { return static_cast<int64_t>(rows) * cols; }
+  int local() const { return local_level >= 0 ? local_level : firstWhere(false); }
+  int array() const { return array_level >= 0 ? array_level : firstWhere(true) - 1; }
+  int pe() const { return array() + 1; }  // the first per-PE level
+  int64_t arrayPes() const { return static_cast<int64_t>(rows) * cols; }
+  int64_t pes() const { return arrayPes() * arrays; }  // every PE of every array
+  bool hasFanouts() const { return arrays > 1; }
+
+ private:
+  int firstWhere(bool per_pe) const {
+    for (size_t i = 0; i < levels.size(); ++i) {
+      if (per_pe ? levels[i].per_pe : !levels[i].off_chip) return static_cast<int>(i);
+    }
+    return static_cast<int>(levels.size());
+  }
 };
 
 // The nest view of `acc`. The PE level of a systolic array holds one element of a tensor (its

@@ -4,16 +4,24 @@
 
 namespace tessel::dataflows::nest {
 
-int64_t Mapping::tile(int level, Dim d, int local) const {
-  int64_t t = level <= local ? spatial(d) : 1;
-  for (size_t l = static_cast<size_t>(level); l < levels.size(); ++l) t *= levels[l].factor[at(d)];
+int64_t Mapping::tile(int level, Dim d, int array) const {
+  int64_t t = level <= array ? spatial(d) : 1;
+  for (size_t l = static_cast<size_t>(level); l < levels.size(); ++l) {
+    t *= levels[l].factor[at(d)] * levels[l].spatial[at(d)];
+  }
   return t;
 }
 
-Factors Mapping::tileAt(int level, int local) const {
+Factors Mapping::tileAt(int level, int array) const {
   Factors f = kOnes;
-  for (Dim d : kAllDims) f[at(d)] = tile(level, d, local);
+  for (Dim d : kAllDims) f[at(d)] = tile(level, d, array);
   return f;
+}
+
+int64_t Mapping::allSpatial(Dim d) const {
+  int64_t s = spatial(d);
+  for (const LevelLoops& l : levels) s *= l.spatial[at(d)];
+  return s;
 }
 
 namespace {
@@ -49,6 +57,14 @@ std::string spatialText(const Factors& rows, const Factors& cols, const Problem&
          (c.empty() ? std::string(" -") : c);
 }
 
+std::string factorsText(const Factors& f, const Problem& p) {
+  std::string s;
+  for (Dim d : kAllDims) {
+    if (f[at(d)] > 1) s += (s.empty() ? "" : " ") + p.dimName(d) + ":" + std::to_string(f[at(d)]);
+  }
+  return s.empty() ? "-" : s;
+}
+
 std::string Mapping::loopNest(const Problem& p, const Hardware& hw) const {
   std::string out;
   std::string indent;
@@ -58,7 +74,12 @@ std::string Mapping::loopNest(const Problem& p, const Hardware& hw) const {
     const std::string loops = loopsText(levels[l], p, "  ");
     out += label + pad + indent + (loops.empty() ? "(no loops)" : loops) + "\n";
     indent += "  ";
-    if (static_cast<int>(l) == hw.local()) {
+    if (hw.levels[l].fanout > 1) {
+      out += std::string(34, ' ') + indent + "parallel x" + std::to_string(hw.levels[l].fanout) +
+             " " + factorsText(levels[l].spatial, p) + "\n";
+      indent += "  ";
+    }
+    if (static_cast<int>(l) == hw.array()) {
       out += std::string(34, ' ') + indent + "parallel " + spatialText(rows, cols, p) + "\n";
       indent += "  ";
     }
@@ -71,6 +92,7 @@ std::string Mapping::brief(const Problem& p, const Hardware& hw) const {
   for (size_t i = levels.size(); i-- > 0;) {
     std::string f;
     for (Dim d : levels[i].order) f += " " + p.dimName(d) + std::to_string(levels[i].factor[at(d)]);
+    if (hw.levels[i].fanout > 1) s += " | " + hw.levels[i].name + " parallel " + factorsText(levels[i].spatial, p);
     s += " | " + hw.levels[i].name + (f.empty() ? " -" : f);
   }
   return s + (double_buffered ? "" : " | single-buffered");
@@ -87,6 +109,9 @@ std::vector<std::pair<std::string, std::string>> Mapping::flatten(const Problem&
     }
     kv.emplace_back(hw.levels[l].name,
                     (f.empty() ? std::string("-") : f) + " keeps " + keepsText(levels[l]));
+    if (hw.levels[l].fanout > 1) {
+      kv.emplace_back(hw.levels[l].name + ".parallel", factorsText(levels[l].spatial, p));
+    }
   }
   kv.emplace_back("double_buffered", double_buffered ? "true" : "false");
   return kv;
@@ -109,6 +134,15 @@ std::string checkShape(const Mapping& m, const Problem& p, const Hardware& hw) {
   }
   for (size_t l = 0; l < m.levels.size(); ++l) {
     const LevelLoops& ll = m.levels[l];
+    int64_t fan = 1;
+    for (Dim d : kAllDims) {
+      if (ll.spatial[at(d)] < 1) return "spatial factors must be >= 1";
+      fan *= ll.spatial[at(d)];
+    }
+    if (fan > hw.levels[l].fanout) {
+      return hw.levels[l].name + ": spatial factors " + std::to_string(fan) + " exceed its fan-out of " +
+             std::to_string(hw.levels[l].fanout);
+    }
     for (Dim d : kAllDims) {
       if (ll.factor[at(d)] < 1) return "factors must be >= 1";
       const auto n = std::count(ll.order.begin(), ll.order.end(), d);
@@ -125,9 +159,9 @@ std::string checkShape(const Mapping& m, const Problem& p, const Hardware& hw) {
     }
   }
   for (Dim d : kAllDims) {
-    if (m.tile(0, d, hw.local()) < p.of(d)) {
+    if (m.tile(0, d, hw.array()) < p.of(d)) {
       return "the factors of " + p.dimName(d) + " cover " +
-             std::to_string(m.tile(0, d, hw.local())) + " of its " + std::to_string(p.of(d));
+             std::to_string(m.tile(0, d, hw.array())) + " of its " + std::to_string(p.of(d));
     }
   }
   return "";

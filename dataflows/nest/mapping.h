@@ -20,12 +20,15 @@ struct LevelLoops {
   Factors factor = kOnes;
   SmallVector<Dim, kDims> order;  // outermost first; every dim with factor > 1 appears once
   std::array<bool, kTensors> keeps{true, true, true};  // false = the tensor bypasses this level
+  // Spatial factors over the level's fan-out (Level::fanout; product <= it): each instance
+  // below takes one part. The array's fan-out has its own (Mapping::rows, cols).
+  Factors spatial = kOnes;
 };
 
 struct Mapping {
   SmallVector<LevelLoops, 6> levels;  // like Hardware::levels, outermost first; the last is the PE
   Factors rows = kOnes;            // spatial factors across array rows (product <= rows)
-  Factors cols = kOnes;            // and columns
+  Factors cols = kOnes;            // and columns (the fan-out below Hardware::array())
   bool double_buffered = true;     // on-chip tiles are double-buffered: loads hide under compute
   // How inputs and weights come into the local memory. Nest: when the loop nest changes their
   // tile (trailing loops they do not depend on leave it in place). EveryTile: moved in again by
@@ -36,11 +39,14 @@ struct Mapping {
   enum class Reload : uint8_t { Nest, EveryTile, Once };
   std::array<Reload, 2> reload{Reload::Nest, Reload::Nest};
 
-  // Elements along d of the tile held at `level` (its factors and everything below, spatial
-  // included when level is at or above the fan-out).
-  int64_t tile(int level, Dim d, int local) const;
-  Factors tileAt(int level, int local) const;
-  int64_t spatial(Dim d) const { return rows[at(d)] * cols[at(d)]; }
+  // Elements along d of the tile one instance of `level` holds: its factors and everything
+  // below, the spatial factors of its fan-out and those below included (`array` is
+  // Hardware::array(), the level above rows and cols).
+  int64_t tile(int level, Dim d, int array) const;
+  Factors tileAt(int level, int array) const;
+  int64_t spatial(Dim d) const { return rows[at(d)] * cols[at(d)]; }  // the array's
+  // Every fan-out's spatial factor along d: the array's and the levels'.
+  int64_t allSpatial(Dim d) const;
   // Readable loop nest, one loop per line, e.g.
   //   dram           for n in [0:4)
   //   scratchpad     for k in [0:12)
@@ -56,6 +62,9 @@ struct Mapping {
 
 // "rows k:16  cols n:16": spatial factors over the array's rows and columns ("-" for none).
 std::string spatialText(const Factors& rows, const Factors& cols, const Problem& p);
+
+// "k:4 p:2": the factors > 1 ("-" for none).
+std::string factorsText(const Factors& f, const Problem& p);
 
 // "" when the mapping is well formed for (p, hw): one entry per level, orders list exactly the
 // dims with factor > 1, spatial products within the array, every extent covered, nothing kept

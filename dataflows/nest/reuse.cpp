@@ -172,16 +172,21 @@ double windowElements(const WindowAxis& ax, const SmallVector<WindowLoop, 16>& l
 
 Nest::Nest(const Problem& p, const Mapping& m, const Hardware& hw) : p_(p), hw_(hw) {
   for (size_t l = 0; l < m.levels.size(); ++l) {
+    const int li = static_cast<int>(l);
     for (Dim d : m.levels[l].order) {
-      if (m.levels[l].factor[at(d)] > 1) loops_.push_back({d, m.levels[l].factor[at(d)], int(l), false});
+      if (m.levels[l].factor[at(d)] > 1) loops_.push_back({d, m.levels[l].factor[at(d)], li, false});
     }
-    if (static_cast<int>(l) == hw.local()) {
+    // The level's fan-out, then (at the last shared level) the array's rows and columns.
+    auto spread = [&](const Factors& f, bool array) {
+      const int fan = __builtin_ctzll(fanBit(li, array));
       for (Dim d : kAllDims) {
-        if (m.rows[at(d)] > 1) loops_.push_back({d, m.rows[at(d)], int(l), true});
+        if (f[at(d)] > 1) loops_.push_back({d, f[at(d)], li, true, fan});
       }
-      for (Dim d : kAllDims) {
-        if (m.cols[at(d)] > 1) loops_.push_back({d, m.cols[at(d)], int(l), true});
-      }
+    };
+    spread(m.levels[l].spatial, false);
+    if (li == hw.array()) {
+      spread(m.rows, true);
+      spread(m.cols, true);
     }
   }
   for (size_t i = 0; i < loops_.size(); ++i) of_dim_[at(loops_[i].d)] |= uint64_t{1} << i;
@@ -190,7 +195,7 @@ Nest::Nest(const Problem& p, const Mapping& m, const Hardware& hw) : p_(p), hw_(
 size_t Nest::cut(int level) const {
   size_t c = 0;
   for (const Loop& x : loops_) {
-    if (x.level < level || (x.spatial && level > hw_.local())) ++c;
+    if (x.level < level) ++c;
   }
   return c;
 }
@@ -203,7 +208,7 @@ int Nest::innermostRelevant(Operand t, size_t cut) const {
   return j;
 }
 
-double Nest::volume(Operand t, size_t cut, bool reuse, Space space) const {
+double Nest::volume(Operand t, size_t cut, bool reuse, uint64_t collapse) const {
   const int jstar = innermostRelevant(t, cut);
   const bool input = t == Operand::Input;
   const bool halo = reuse && input && jstar >= 0 && isWindow(loops_[size_t(jstar)].d);
@@ -229,7 +234,7 @@ double Nest::volume(Operand t, size_t cut, bool reuse, Space space) const {
       e = false;
     } else if (x.spatial) {
       // A multicast feeds all PEs that share a value; a reduction sums theirs on the way.
-      e = space == Space::All || Problem::relevant(t, x.d);
+      e = !(collapse >> x.fan & 1) || Problem::relevant(t, x.d);
     } else if (reuse) {
       e = static_cast<int>(i) <= jstar;
     }
@@ -238,7 +243,7 @@ double Nest::volume(Operand t, size_t cut, bool reuse, Space space) const {
       WindowRole role = WindowRole::Inner;
       if (i < cut) {
         if (x.spatial) {
-          role = space == Space::All ? WindowRole::PeSum : WindowRole::PeUnion;
+          role = collapse >> x.fan & 1 ? WindowRole::PeUnion : WindowRole::PeSum;
         } else {
           role = halo && static_cast<int>(i) >= slide ? WindowRole::Run : WindowRole::Outer;
         }

@@ -21,10 +21,15 @@ struct Loop {
   int64_t f = 1;
   int level = 0;
   bool spatial = false;
+  int fan = -1;  // a spatial loop's fan-out: fanBit(level, array?)
 };
 
+// Fan-outs as bits of a mask: the fan-out below level l is bit 2l, the array's (below
+// Hardware::array()) bit 2l + 1.
+inline uint64_t fanBit(int level, bool array) { return uint64_t{1} << (2 * level + (array ? 1 : 0)); }
+
 // How the spatial loops above a cut count: every PE's copy (All), or one transfer per distinct
-// value when the NoC multicasts inputs / reduces partial sums (Collapse).
+// value when the NoC multicasts inputs / reduces partial sums (Collapse, every fan-out).
 enum class Space : uint8_t { All, Collapse };
 
 // The mapping flattened into one list of loops, outermost first: each level's temporal loops in
@@ -45,7 +50,12 @@ class Nest {
   // outside it, with no other temporal loop between (the next tile is the adjacent one). Under Collapse, PEs that need the same
   // value at the same time take one transfer; a value one PE already holds is not credited to
   // another. Exact, partial tiles included (see windowElements).
-  double volume(Operand t, size_t cut, bool reuse, Space space) const;
+  // `collapse`: the fan-outs (fanBit) whose copies share one transfer per distinct value; the
+  // spatial loops of the others count every copy.
+  double volume(Operand t, size_t cut, bool reuse, uint64_t collapse) const;
+  double volume(Operand t, size_t cut, bool reuse, Space space) const {
+    return volume(t, cut, reuse, space == Space::All ? uint64_t{0} : ~uint64_t{0});
+  }
 
   // Distinct tiles of the level below a cut over time, one PE's view (spatial loops excluded).
   double fills(Operand t, size_t cut) const;

@@ -7,19 +7,30 @@ namespace tessel::dataflows::nest {
 
 namespace {
 
-// Array steps along one dim: the nested tiles of each level, down to an array tile spread over
-// its PEs (spatial factor s, each PE running t steps): the longest PE takes min(t, elements).
-// `e` elements starting at level `from` (1 = below DRAM: the whole extent; local: one tile).
+// Array steps along one dim: `e` elements in a tile of level `from` (1 = below DRAM: the whole
+// extent; local: one tile). Within a tile of level l, its temporal loop runs its child tiles one
+// after another; its fan-out's copies, then (below the last shared level) the array's PEs, take
+// one piece each side by side, so the longest piece counts; in a PE every element is a step.
 double stepsAlong(const Mapping& m, const Hardware& hw, Dim d, int64_t e, int from) {
-  SmallVector<int64_t, 8> sizes;
-  for (int l = from; l <= hw.local(); ++l) sizes.push_back(m.tile(l, d, hw.local()));
-  const int64_t t = m.tile(hw.pe(), d, hw.local());
-  sizes.push_back(t * m.spatial(d));
-  // steps(e, i): e elements inside a tile of level i (sizes[i] the child tile size).
+  struct Split {
+    int64_t child;
+    bool parallel;
+  };
+  SmallVector<Split, 16> splits;
+  const int array = hw.array();
+  for (int l = from; l <= array; ++l) {
+    const int64_t below = m.tile(l + 1, d, array);
+    const int64_t fan = m.levels[size_t(l)].spatial[at(d)];
+    const int64_t pes = l == array ? m.spatial(d) : 1;
+    splits.push_back({fan * pes * below, false});
+    if (fan > 1) splits.push_back({pes * below, true});
+    if (pes > 1) splits.push_back({below, true});
+  }
   auto steps = [&](auto&& self, int64_t x, size_t i) -> double {
-    if (i == sizes.size()) return static_cast<double>(std::min(t, x));
-    const int64_t child = sizes[i];
+    if (i == splits.size()) return static_cast<double>(x);
+    const int64_t child = splits[i].child;
     if (x <= child) return self(self, x, i + 1);
+    if (splits[i].parallel) return self(self, child, i + 1);
     const int64_t full = x / child, rem = x % child;
     return static_cast<double>(full) * self(self, child, i + 1) + (rem ? self(self, rem, i + 1) : 0.0);
   };
@@ -37,7 +48,7 @@ SmallVector<TileClass, 16> tileClasses(const Problem& p, const Mapping& m, const
   SmallVector<TileClass, 16> classes;
   classes.push_back(TileClass{});
   for (Dim d : kAllDims) {
-    const int64_t e = p.of(d), g = std::min(e, m.tile(hw.local(), d, hw.local()));
+    const int64_t e = p.of(d), g = std::min(e, m.tile(hw.local(), d, hw.array()));
     const int64_t full = e / g, rem = e % g;
     const size_t n = classes.size();
     for (size_t i = 0; i < n; ++i) {
@@ -86,8 +97,11 @@ double levelTime(const Hardware& hw, const Cost& c, int l) {
   return time;
 }
 
-double pingPong(double work, double move, double latency) {
-  return std::max({work, move, (move + latency + work) / 2});
+// One buffer half's cycle spans two tiles: its transfers, the loads' round trip and its compute.
+// `move` is every transfer of the half (a store included), `loads` the part that must come in:
+// their requests go out while a store still drains, so the round trip hides behind it.
+double pingPong(double work, double move, double latency, double loads) {
+  return std::max({work, move, (std::max(move, loads + latency) + work) / 2});
 }
 
 double overlapped(const Problem& p, const Mapping& m, const Hardware& hw, const Cost& c,
@@ -96,7 +110,8 @@ double overlapped(const Problem& p, const Mapping& m, const Hardware& hw, const 
   if (o.ideal_memory || c.offchip <= 0) return busy;
   const auto classes = tileClasses(p, m, hw);
   if (classes.empty()) {  // too many tile shapes: the average tile
-    return std::max({tiles * pingPong(busy / tiles, rest / tiles, hw.offchip_latency), busy, rest});
+    const double move = rest / tiles;
+    return std::max({tiles * pingPong(busy / tiles, move, hw.offchip_latency, move), busy, rest});
   }
   const double scale = rest / c.offchip;
   // The binding off-chip level's time, per tensor.
@@ -136,11 +151,12 @@ double overlapped(const Problem& p, const Mapping& m, const Hardware& hw, const 
       average += per_tile;
       fill_time[t] = f[t] > 0 ? per_tile / f[t] : 0;
     }
-    double load = 0, loads = (1 - f[order[0]]) * work;
+    double load = 0, in = 0, loads = (1 - f[order[0]]) * work;
     for (size_t j = 0; j < kTensors; ++j) {
       load += fill_time[order[j]];
+      if (order[j] != 2) in += fill_time[order[j]];
       const double next = j + 1 < kTensors ? f[order[j + 1]] : 0.0;
-      loads += (f[order[j]] - next) * pingPong(work, load, hw.offchip_latency);
+      loads += (f[order[j]] - next) * pingPong(work, load, hw.offchip_latency, in);
     }
     const bool reloads = c.reads[size_t(bind)][2] > 0;
     const double outputs =
@@ -169,7 +185,7 @@ double timeArray(const Problem& p, const Mapping& m, const Hardware& hw, const C
   c.array = c.steps / o.mac_rate;
   double tiles = 1;
   for (Dim d : kAllDims) {
-    tiles *= static_cast<double>(ceilDiv(p.of(d), std::min(p.of(d), m.tile(local, d, local))));
+    tiles *= static_cast<double>(ceilDiv(p.of(d), std::min(p.of(d), m.tile(local, d, hw.array()))));
   }
   c.tiles = tiles;
   if (hw.systolic) {
@@ -208,10 +224,10 @@ PerTensor requestBytes(const Problem& p, const Mapping& m, const Hardware& hw) {
     r[t] = hw.dma_request;
     if (!hw.dma_row_requests) continue;
     const Dim d = run[t];
-    auto elements = std::min(p.of(d), m.tile(local, d, local));
+    auto elements = std::min(p.of(d), m.tile(local, d, hw.array()));
     // A grouped convolution's channels of consecutive groups are adjacent (channel = g *
     // per_group + c): a tile that spans a group's whole run continues into the next group's.
-    if (!p.gemm && elements == p.of(d)) elements *= std::min(p.of(Dim::G), m.tile(local, Dim::G, local));
+    if (!p.gemm && elements == p.of(d)) elements *= std::min(p.of(Dim::G), m.tile(local, Dim::G, hw.array()));
     const double bytes = static_cast<double>(elements) * sizeOf(dt[t]);
     r[t] = bytes / std::ceil(bytes / hw.dma_request);
   }
@@ -239,23 +255,32 @@ void timeOp(const Problem& p, const Mapping& m, const Hardware& hw, const CostOp
   const int local = hw.local();
   const double pes = static_cast<double>(hw.pes());
   const double tiles = timeArray(p, m, hw, o, nest, c);
-  // Ports: each local pool and the NoC move their bytes at their bandwidth.
-  const Level& ll = hw.levels[size_t(local)];
-  std::array<double, kTensors> pool{};
-  for (size_t t = 0; t < kTensors; ++t) {
-    if (ll.bandwidth[t] > 0) {
-      pool[size_t(ll.pool_of[t])] += (c.reads[size_t(local)][t] + c.writes[size_t(local)][t]) / ll.bandwidth[t];
+  // Ports: each on-chip pool and each network move their bytes at their bandwidth, every copy of
+  // a level or network in parallel.
+  for (int l = local; l <= hw.array(); ++l) {
+    const Level& ll = hw.levels[size_t(l)];
+    std::array<double, kTensors> pool{};
+    for (size_t t = 0; t < kTensors; ++t) {
+      if (ll.bandwidth[t] > 0) {
+        pool[size_t(ll.pool_of[t])] += (c.reads[size_t(l)][t] + c.writes[size_t(l)][t]) /
+                                       (ll.bandwidth[t] * static_cast<double>(ll.instances));
+      }
+    }
+    c.local = std::max(c.local, *std::max_element(pool.begin(), pool.end()));
+    if (ll.fanout > 1 && ll.fanout_bandwidth > 0) {
+      const auto& got = c.fanout_delivered[size_t(l)];
+      const double links = ll.fanout_bandwidth * static_cast<double>(ll.fanout * ll.instances);
+      c.noc = std::max(c.noc, (got[0] + got[1] + got[2]) / links);
     }
   }
-  c.local = *std::max_element(pool.begin(), pool.end());
   const double noc_total = c.noc_bytes[0] + c.noc_bytes[1] + c.noc_bytes[2];
-  c.noc = hw.noc_bandwidth > 0 ? noc_total / hw.noc_bandwidth : 0;
+  if (hw.noc_bandwidth > 0) c.noc = std::max(c.noc, noc_total / (hw.noc_bandwidth * double(hw.arrays)));
   double prologue = 0, epilogue = 0, edges = 0;
   if (!o.ideal_memory) {
     for (int l = 0; l < local; ++l) c.offchip = std::max(c.offchip, levelTime(hw, c, l));
     // The first tile's loads cannot hide behind compute, nor the last tile's store; they take
     // the whole path (DRAM, and the L2 when there is one) at the rate their requests stream.
-    const Factors tile = m.tileAt(local, local);
+    const Factors tile = m.tileAt(local, hw.array());
     auto bw = [&](Operand t) {
       const double r = offchipRate(hw, hw.dram, c.request_bytes[at(t)]);
       return r > 0 ? r : 1e300;
@@ -279,7 +304,7 @@ void timeOp(const Problem& p, const Mapping& m, const Hardware& hw, const CostOp
       double distinct = 1;
       for (Dim d : kAllDims) {
         if (Problem::relevant(x, d)) {
-          distinct *= static_cast<double>(ceilDiv(p.of(d), std::min(p.of(d), m.tile(local, d, local))));
+          distinct *= static_cast<double>(ceilDiv(p.of(d), std::min(p.of(d), m.tile(local, d, hw.array()))));
         }
       }
       fills[size_t(t)] = distinct;

@@ -11,9 +11,49 @@ namespace {
 struct Hop {
   int par = 0, ch = 0;
   bool mac = false;      // the child is the MACs
-  bool crosses = false;  // the hop crosses the NoC (shared level above, PEs or MACs below)
+  bool crosses = false;  // the hop crosses a fan-out (the array's NoC or a level's)
   size_t cut = 0;        // the nest's cut above the child's tile
+  uint64_t fans = 0;     // the fan-outs it crosses (fanBit)
+  uint64_t shared = 0;   // those that multicast (operands) or reduce (outputs)
 };
+
+// Every fan-out between par and ch (ch = the MACs when past the last level), and which of them
+// share transfers for tensor t.
+void crossings(const Hardware& hw, Operand t, Hop& h) {
+  const bool out = t == Operand::Output;
+  for (int l = h.par; l < h.ch && l < static_cast<int>(hw.levels.size()); ++l) {
+    const Level& lv = hw.levels[size_t(l)];
+    if (lv.fanout > 1) {
+      h.fans |= fanBit(l, false);
+      if (out ? lv.fanout_reduction : lv.fanout_multicast) h.shared |= fanBit(l, false);
+    }
+    if (l == hw.array()) {
+      h.fans |= fanBit(l, true);
+      if (out ? hw.reduction : hw.multicast) h.shared |= fanBit(l, true);
+    }
+  }
+  h.crosses = h.fans != 0;
+}
+
+// The bytes each crossed fan-out carries: into its network, the fan-outs inside it sharing
+// (`sent`), and what its copies receive (`delivered`: only the ones further in share). The
+// array's goes to noc_bytes / delivered, a level's to fanout_sent / fanout_delivered.
+template <typename Volume>
+void countNetworks(const Hop& h, size_t ts, double bytes, double extra, const Volume& volume,
+                   Cost& c) {
+  for (uint64_t b = h.fans; b; b &= b - 1) {
+    const uint64_t bit = b & -b;
+    const uint64_t inner = h.shared & ~((bit << 1) - 1);  // shared fan-outs further in
+    const double sent = (volume(inner | (h.shared & bit)) + extra) * bytes;
+    const double got = (volume(inner) + extra) * bytes;
+    const int id = __builtin_ctzll(bit);
+    if (id % 2 == 1) {
+      c.noc_bytes[ts] += sent, c.delivered[ts] += got;
+    } else {
+      c.fanout_sent[size_t(id / 2)][ts] += sent, c.fanout_delivered[size_t(id / 2)][ts] += got;
+    }
+  }
+}
 
 // Inputs and weights: the parent reads what moves down (once per multicast), the child writes
 // what it receives.
@@ -26,15 +66,16 @@ void countOperand(const Problem& p, const Mapping& m, const Hardware& hw, const 
   Mapping::Reload how = h.ch <= local ? m.reload[ts] : Mapping::Reload::Nest;
   if (how == Mapping::Reload::EveryTile && h.ch != local) how = Mapping::Reload::Nest;
   const bool reuse = !h.mac && how != Mapping::Reload::EveryTile;
-  const Space space = h.crosses && hw.multicast ? Space::Collapse : Space::All;
-  double u = nest.volume(t, h.cut, reuse, space);
-  double dlv = h.crosses ? nest.volume(t, h.cut, reuse, Space::All) : u;
-  if (how == Mapping::Reload::Once) u = dlv = p.elements(t);
+  auto volume = [&](uint64_t collapse) {
+    return how == Mapping::Reload::Once ? p.elements(t) : nest.volume(t, h.cut, reuse, collapse);
+  };
+  const double u = volume(h.shared);
+  const double dlv = h.crosses ? volume(0) : u;
   double b = sizeOf(t == Operand::Input ? p.input_dtype : p.weight_dtype);
   if (t == Operand::Input && hw.levels[size_t(h.par)].off_chip && !h.crosses) b *= p.im2col_unique;
   c.reads[size_t(h.par)][ts] += u * b;
-  if (!h.mac) c.writes[size_t(h.ch)][ts] += dlv * b;
-  if (h.crosses) c.noc_bytes[ts] += u * b, c.delivered[ts] += dlv * b;
+  if (!h.mac) c.writes[size_t(h.ch)][ts] += dlv * b, c.fills[size_t(h.ch)][ts] += dlv * b;
+  countNetworks(h, ts, b, 0, volume, c);
 }
 
 // Partial sums. Every residency of an output in the child ends by sending it up: `u` updates
@@ -53,36 +94,34 @@ void countOutput(const Problem& p, const Hardware& hw, const CostOptions& o, con
   const size_t ts = at(Operand::Output);
   const double elements = p.elements(Operand::Output);
   const double acc_b = sizeOf(hw.accum_dtype);
-  const Space space = h.crosses && hw.reduction ? Space::Collapse : Space::All;
   const bool reuse = !h.mac;  // every MAC updates its sum
-  const double u = nest.volume(Operand::Output, h.cut, reuse, space);
-  auto other = [&](Space s) { return s == space ? u : nest.volume(Operand::Output, h.cut, reuse, s); };
-  const double residencies = h.crosses ? other(Space::All) : u;
-  const double groups = h.crosses ? other(Space::Collapse) : u;
+  auto volume = [&](uint64_t collapse) { return nest.volume(Operand::Output, h.cut, reuse, collapse); };
+  const double u = volume(h.shared);
+  const double residencies = h.crosses ? volume(0) : u;
+  const double groups = h.crosses ? volume(~uint64_t{0}) : u;
   // Updates the parent must read for: u less each element's fresh start in the parent. A
   // per-PE parent (the MACs' register) starts fresh in every residency that is not a refill.
   double fresh = elements;
-  if (h.par == hw.pe() && h.par != o.home[ts]) fresh = pe.residencies - std::max(0.0, pe.groups - elements);
+  if (hw.levels[size_t(h.par)].per_pe && h.par != o.home[ts]) {
+    fresh = pe.residencies - std::max(0.0, pe.groups - elements);
+  }
   const double again = std::max(0.0, u - fresh);
   const double refills = h.mac ? 0.0 : std::max(0.0, groups - elements);
   const Level& lp = hw.levels[size_t(h.par)];
-  if (lp.off_chip) {
-    // The last update of each element is the result, at the output's width.
-    c.writes[size_t(h.par)][ts] += std::min(u, elements) * sizeOf(p.output_dtype) +
-                                   std::max(0.0, u - elements) * acc_b;
-  } else {
-    c.writes[size_t(h.par)][ts] += u * acc_b;
-  }
+  // The last update of each element off chip is the result, at the output's width.
+  const double up = lp.off_chip ? std::min(u, elements) * sizeOf(p.output_dtype) +
+                                      std::max(0.0, u - elements) * acc_b
+                                : u * acc_b;
+  c.writes[size_t(h.par)][ts] += up;
+  c.updates[size_t(h.par)][ts] += up;
   c.reads[size_t(h.par)][ts] += again * acc_b;
-  if (h.ch == hw.pe()) pe = {residencies, groups};
+  if (!h.mac && hw.levels[size_t(h.ch)].per_pe) pe = {residencies, groups};
   if (!h.mac) {
     c.reads[size_t(h.ch)][ts] += residencies * acc_b;
     c.writes[size_t(h.ch)][ts] += refills * acc_b;
+    c.fills[size_t(h.ch)][ts] += refills * acc_b;
   }
-  if (h.crosses) {
-    c.noc_bytes[ts] += (u + refills) * acc_b;
-    c.delivered[ts] += (residencies + refills) * acc_b;
-  }
+  countNetworks(h, ts, acc_b, refills, volume, c);
 }
 
 }  // namespace
@@ -90,9 +129,12 @@ void countOutput(const Problem& p, const Hardware& hw, const CostOptions& o, con
 void countTransfers(const Problem& p, const Mapping& m, const Hardware& hw, const CostOptions& o,
                     const Nest& nest, Cost& c) {
   const size_t nl = hw.levels.size();
-  const int pe = hw.pe(), local = hw.local();
   c.reads.assign(nl, PerTensor{});
   c.writes.assign(nl, PerTensor{});
+  c.fills.assign(nl, PerTensor{});
+  c.updates.assign(nl, PerTensor{});
+  c.fanout_sent.assign(nl, PerTensor{});
+  c.fanout_delivered.assign(nl, PerTensor{});
   for (int ti = 0; ti < kTensors; ++ti) {
     const auto t = static_cast<Operand>(ti);
     const auto ts = static_cast<size_t>(ti);
@@ -109,7 +151,7 @@ void countTransfers(const Problem& p, const Mapping& m, const Hardware& hw, cons
       h.ch = chain[i + 1];
       h.mac = h.ch == static_cast<int>(nl);
       h.cut = h.mac ? nest.size() : nest.cut(h.ch);
-      h.crosses = h.par <= local && (h.mac || h.ch == pe);
+      crossings(hw, t, h);
       if (t == Operand::Output) {
         countOutput(p, hw, o, nest, h, pe_residencies, c);
       } else {

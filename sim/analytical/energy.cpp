@@ -7,8 +7,8 @@ void addEnergy(OpStats& s, const arch::Accelerator& acc, const EnergyParts& part
     const auto& lv = acc.levels[l];
     double pj = 0;
     for (size_t x = 0; x < kNumOperands; ++x) {
-      pj += static_cast<double>(s.traffic[l].read_bytes[x]) * lv.read_energy_pj_per_byte;
-      pj += static_cast<double>(s.traffic[l].write_bytes[x]) * lv.write_energy_pj_per_byte;
+      pj += static_cast<double>(s.traffic[l].read_bytes[x]) * lv.readPj(static_cast<int>(x));
+      pj += static_cast<double>(s.traffic[l].write_bytes[x]) * lv.writePj(static_cast<int>(x));
     }
     s.energy_pj.emplace_back(lv.name, pj);
   }

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "sim/analytical/energy.h"
+#include "sim/analytical/nest_accesses.h"
 #include "util/checked.h"
 #include "util/error.h"
 
@@ -33,7 +34,8 @@ void fillNestStats(OpStats& s, const dataflows::OpPlan& plan, const arch::Accele
                    bool ideal_memory) {
   const dataflows::Mapping& mp = plan.mapping;
   const dataflows::nest::Hardware& hw = *mp.hw;
-  const dataflows::nest::Cost c = nestCost(plan, acc, ideal_memory).cost;
+  const NestCost nc = nestCost(plan, acc, ideal_memory);
+  const dataflows::nest::Cost& c = nc.cost;
   const double busy = std::max({c.array, c.local, c.noc});
   s.cycles_by_cause[static_cast<size_t>(Cause::Compute)] = c.compute;
   s.cycles_by_cause[static_cast<size_t>(Cause::FillDrain)] = c.array - c.compute;
@@ -66,6 +68,7 @@ void fillNestStats(OpStats& s, const dataflows::OpPlan& plan, const arch::Accele
   s.noc_bytes = checked::toCount(c.noc_bytes[0] + c.noc_bytes[1] + c.noc_bytes[2], [&] {
     return "op '" + plan.op->name + "': NoC bytes";
   });
+  fillNestAccesses(s, nc, mp.nest, hw, plan.op->name);
   s.mapping = mp.flatten();
   s.loop_nest = mp.loopNest(plan.problem);
 }

@@ -36,7 +36,13 @@ BlockModels buildModels(const arch::Accelerator& acc, const nest::Hardware& hw, 
   for (size_t i = 0; i < acc.levels.size(); ++i) {
     m.port_bandwidth[i] = acc.levels[i].bandwidth * std::max(1, acc.levels[i].ports);
   }
-  m.noc_bandwidth = hw.noc_bandwidth;
+  // A level under a fan-out has a port per copy, every copy's array its own NoC: the bytes the
+  // commands carry are all copies', moved side by side.
+  for (const nest::Level& l : hw.levels) {
+    const int a = l.arch_level[0];
+    if (a >= 0 && !l.off_chip && l.arch_level[2] == a) m.port_bandwidth[size_t(a)] *= double(l.instances);
+  }
+  m.noc_bandwidth = hw.noc_bandwidth * static_cast<double>(hw.arrays);
   m.entries = {acc.controller.load_entries, acc.controller.execute_entries,
                acc.controller.store_entries};
   return m;
@@ -171,7 +177,7 @@ class SystemcEngine final : public Engine {
     }
     s.cycles = 0;
     for (double v : s.cycles_by_cause) s.cycles += v;
-    const double peak = static_cast<double>(acc_.array.rows) * acc_.array.cols *
+    const double peak = static_cast<double>(acc_.array.rows) * acc_.array.cols * static_cast<double>(acc_.arrays()) *
                         acc_.array.macRate(plan.problem.input_dtype);
     s.utilization = gemm && s.cycles > 0 && peak > 0
                         ? std::min(1.0, static_cast<double>(s.macs) / (s.cycles * peak))

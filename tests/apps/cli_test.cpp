@@ -108,6 +108,32 @@ TEST(Cli, BadYamlIsLocatedAndExitsTwo) {
   EXPECT_EQ(tessel("run --arch " + path + " --workload gpt2").code, 2);
 }
 
+// The chosen mapping written as Timeloop map.yaml and pinned again: the same mapping, the same
+// cycles; a misspelled level in it is located.
+TEST(Cli, EmittedMappingsPinTheSameMapping) {
+  const std::string a = tempPath("emit_a.yaml"), b = tempPath("emit_b.yaml");
+  const std::string ja = tempPath("emit_a.json"), jb = tempPath("emit_b.json");
+  const std::string args = "run -q --arch " + config("eyeriss-like") +
+                           " --workload conv:H=14,W=14,C=8,K=16,R=3,S=3,pad=1";
+  Result r = tessel(args + " --emit-mapping " + a + " --json " + ja);
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_EQ(slurp(a).rfind("op: conv\nmapping:\n", 0), 0u) << slurp(a);
+  r = tessel(args + " --mapping " + a + " --emit-mapping " + b + " --json " + jb);
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_EQ(slurp(a), slurp(b));
+  EXPECT_EQ(nlohmann::json::parse(slurp(ja))["totals"]["cycles"],
+            nlohmann::json::parse(slurp(jb))["totals"]["cycles"]);
+  std::string text = slurp(a);
+  const auto pos = text.find("target: global_buffer");
+  text.replace(pos, 21, "target: global_bufer");
+  std::ofstream(b) << text;
+  const int line = 1 + static_cast<int>(std::count(text.begin(), text.begin() + long(pos), '\n'));
+  r = tessel(args + " --mapping " + b);
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_NE(r.out.find(b + ":" + std::to_string(line) + ":13:"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("did you mean 'global_buffer'"), std::string::npos) << r.out;
+}
+
 TEST(Cli, BadWorkloadAndOptionsExitTwo) {
   const std::string arch = " --arch " + config("gemmini-default");
   Result r = tessel("run" + arch + " --workload gtp2");

@@ -625,7 +625,7 @@ struct Coverage {
         above |= !l.spatial && c.loops[j].spatial && c.loops[j].d == l.d;
       }
     }
-    for (Dim d : kAllDims) part |= p.of(d) % c.m.tile(1, d, c.hw.local()) != 0;
+    for (Dim d : kAllDims) part |= p.of(d) % c.m.tile(1, d, c.hw.array()) != 0;
     temporal_above_spatial += above;
     spatial_window += window_sp;
     diagonal += rs && pq;

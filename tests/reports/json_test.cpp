@@ -101,6 +101,28 @@ TEST(ReportsJson, OpRecord) {
   EXPECT_FALSE(sampleJson()["ops"][1].contains("waits"));
 }
 
+TEST(ReportsJson, AccessesListTheTensorsEachLevelHoldsOrMoved) {
+  const Json op = sampleJson()["ops"][0];
+  // dram holds all three; the scratchpad inputs and weights (no output row: not held, no
+  // bytes); the PEs weights only: 3 + 2 + 1 rows, outermost level first.
+  ASSERT_EQ(op["accesses"].size(), 6u);
+  EXPECT_EQ(op["accesses"][0].dump(),
+            R"({"level":"dram","instances":1,"tensor":"input","reads":1024,"fills":0,)"
+            R"("updates":0,"read_bytes":1024,"fill_bytes":0,"update_bytes":0})");
+  EXPECT_EQ(op["accesses"][2]["tensor"], "output");
+  EXPECT_EQ(op["accesses"][2]["updates"], 512);
+  EXPECT_EQ(op["accesses"][4]["fills"], 4096);  // scratchpad weights
+  EXPECT_EQ(op["accesses"][5]["level"], "pe");
+  EXPECT_EQ(op["accesses"][5]["instances"], 16);
+  EXPECT_EQ(op["network"].dump(),
+            R"([{"level":"scratchpad","kind":"array","fanout":16,"instances":1,)"
+            R"("sent_bytes":{"input":2048,"weight":8192,"output":0},)"
+            R"("delivered_bytes":{"input":8192,"weight":8192,"output":0}}])");
+  // Ops without a loop nest: empty arrays, never absent.
+  EXPECT_EQ(sampleJson()["ops"][1]["accesses"].dump(), "[]");
+  EXPECT_EQ(sampleJson()["ops"][1]["network"].dump(), "[]");
+}
+
 TEST(ReportsJson, ByteIdenticalAcrossWritesAndBuilds) {
   const std::string a = toJsonString(sample::sampleRun());
   const std::string b = toJsonString(sample::sampleRun());

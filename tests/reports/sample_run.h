@@ -19,6 +19,20 @@ inline sim::LevelTraffic traffic(std::string level, std::array<int64_t, 3> read,
   return t;
 }
 
+// One level's accesses of a loop nest, with words = bytes (every tensor one byte wide).
+inline sim::LevelAccesses accesses(std::string level, int64_t instances, std::array<bool, 3> holds,
+                                   std::array<int64_t, 3> reads, std::array<int64_t, 3> fills,
+                                   std::array<int64_t, 3> updates) {
+  sim::LevelAccesses a;
+  a.level = std::move(level);
+  a.instances = instances;
+  a.holds = holds;
+  a.reads = a.read_bytes = reads;
+  a.fills = a.fill_bytes = fills;
+  a.updates = a.update_bytes = updates;
+  return a;
+}
+
 inline sim::OpStats op(int id, std::string name, models::OpKind kind, models::OpClass cls,
                        sim::Placement placement) {
   sim::OpStats s;
@@ -51,6 +65,13 @@ inline sim::RunStats sampleRun() {
   // DRAM: 1024 + 4096 + 512 = 5632; Scratchpad: 2048 + 8192 + 1024 + 4096 = 15360.
   qkv.traffic = {traffic("DRAM", {1024, 4096, 0}, {0, 0, 512}),
                  traffic("Scratchpad", {2048, 8192, 0}, {1024, 4096, 0})};
+  // The same bytes by nest level, in words: the scratchpad's fills are DRAM's reads, the PEs'
+  // weight fills the bytes the NoC delivered. The PEs hold no inputs or outputs: no rows.
+  qkv.accesses = {accesses("dram", 1, {true, true, true}, {1024, 4096, 0}, {}, {0, 0, 512}),
+                  accesses("scratchpad", 1, {true, true, false}, {2048, 8192, 0},
+                           {1024, 4096, 0}, {}),
+                  accesses("pe", 16, {false, true, false}, {0, 19200, 0}, {0, 8192, 0}, {})};
+  qkv.networks = {{"scratchpad", "array", 16, 1, {2048, 8192, 0}, {8192, 8192, 0}}};
   qkv.energy_pj = {{"mac", 1000.5}, {"DRAM", 2000}};
   qkv.utilization = 0.8;
   // The keys dataflows::Mapping::flatten() writes.

@@ -168,6 +168,24 @@ TEST(ReportsTable, TheMappingIsNeverCut) {
   EXPECT_THAT(tableString(run, narrow), HasSubstr("xyz"));
 }
 
+TEST(ReportsTable, AccessesOnlyWhenAskedAndOnlyForOpsWithANest) {
+  EXPECT_THAT(tableString(sample::sampleRun()), Not(HasSubstr("Accesses of")));
+  TableOptions o;
+  o.accesses = true;
+  const std::string t = tableString(sample::sampleRun(), o);
+  EXPECT_THAT(t, HasSubstr("Accesses of h0.attn.qkv"));
+  EXPECT_THAT(t, Not(HasSubstr("Accesses of h0.softmax")));
+  // level, instances, tensor, reads, fills, updates (words), as sample_run.h sets them.
+  EXPECT_GE(lineIndex(t, "level instances tensor reads fills updates"), 0) << t;
+  EXPECT_GE(lineIndex(t, "dram 1 output 0 0 512"), 0) << t;
+  EXPECT_GE(lineIndex(t, "scratchpad 1 weight 8,192 4,096 0"), 0) << t;
+  EXPECT_GE(lineIndex(t, "pe 16 weight 19,200 8,192 0"), 0) << t;
+  EXPECT_LT(lineIndex(t, "scratchpad 1 output 0 0 0"), 0) << t;  // not held, never moved
+  // Networks: bytes sent and delivered per tensor, zero tensors left out.
+  EXPECT_GE(lineIndex(t, "scratchpad NoC 16 input 2,048 8,192"), 0) << t;
+  EXPECT_LT(lineIndex(t, "scratchpad NoC 16 output 0 0"), 0) << t;
+}
+
 TEST(ReportsTable, EnergyLineOnlyWhenNonzero) {
   sim::RunStats run = sample::sampleRun();
   for (sim::OpStats& op : run.ops) op.energy_pj.clear();

@@ -66,7 +66,7 @@ void lowerGemm(const dataflows::OpPlan& plan, const analytical::NestCost& nc, Ge
     for (nest::Dim d : m.levels[size_t(l)].order) {
       const int64_t f = m.levels[size_t(l)].factor[nest::at(d)];
       if (f <= 1) continue;
-      loops.push_back({d, f, m.tile(l + 1, d, local)});
+      loops.push_back({d, f, m.tile(l + 1, d, hw.array())});
       visits *= f;
       if (visits > kMaxTiles) {
         throw InfeasibleError("op '" + plan.op->name + "': its mapping visits more than " +
@@ -80,7 +80,7 @@ void lowerGemm(const dataflows::OpPlan& plan, const analytical::NestCost& nc, Ge
   bool revisits = false;
   for (const OuterLoop& l : loops) revisits |= !nest::Problem::relevant(Operand::Output, l.d);
   nest::Factors tile{};
-  for (nest::Dim d : nest::kAllDims) tile[nest::at(d)] = std::min(p.of(d), m.tile(local, d, local));
+  for (nest::Dim d : nest::kAllDims) tile[nest::at(d)] = std::min(p.of(d), m.tile(local, d, hw.array()));
 
   out.tiles = 0;
   out.enumerated_bytes = {};

@@ -1,0 +1,71 @@
+// The shipped Gemmini-like and Eyeriss-like designs give exactly the numbers they gave before
+// storage levels and fan-outs became a tree (tests/apps/data/tree_golden.json, written by the
+// model before the change), also when written with the tree's keys at their identity values.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "tests/cli_runner.h"
+
+namespace tessel {
+namespace {
+
+using nlohmann::json;
+
+json golden() {
+  return json::parse(testing::slurp(std::string(TESSEL_SOURCE_DIR) + "/tests/apps/data/tree_golden.json"));
+}
+
+json runJson(const std::string& arch, const std::string& workload, const std::string& extra) {
+  const std::string out = ::testing::TempDir() + "tessel_tree_golden.json";
+  const auto r = testing::runTessel("run --arch " + std::string(TESSEL_SOURCE_DIR) + "/configs/arch/" +
+                                    arch + ".yaml --workload '" + workload + "' --ideal-memory -q --json " +
+                                    out + " " + extra);
+  EXPECT_EQ(r.code, 0) << r.out;
+  return r.code == 0 ? json::parse(testing::slurp(out)) : json();
+}
+
+void expectSame(const json& want, const json& got) {
+  for (const auto& [key, value] : want["totals"].items()) {
+    EXPECT_EQ(got["totals"][key], value) << key;
+  }
+  std::vector<json> ops;
+  for (const auto& o : got["ops"]) {
+    if (o["placement"] == "array") ops.push_back(o);
+  }
+  ASSERT_EQ(ops.size(), want["array_ops"].size());
+  for (size_t i = 0; i < ops.size(); ++i) {
+    const json& w = want["array_ops"][i];
+    SCOPED_TRACE(w["name"].get<std::string>());
+    EXPECT_EQ(ops[i]["name"], w["name"]);
+    EXPECT_EQ(ops[i]["cycles"], w["cycles"]);
+    EXPECT_EQ(ops[i]["energy_pj"], w["energy_pj"]);
+    EXPECT_EQ(ops[i]["traffic"], w["traffic"]);
+    EXPECT_EQ(ops[i]["register_file_bytes"], w["register_file_bytes"]);
+    EXPECT_EQ(ops[i]["noc_bytes"], w["noc_bytes"]);
+  }
+}
+
+// The identity tree keys: one copy under the local memory, the energies each tensor already has.
+std::string asTree(const std::string& arch) {
+  const std::string local = arch == "eyeriss-like" ? "global_buffer" : "scratchpad";
+  return "-p '" + local + ".fanout={instances: 1, multicast: true}'";
+}
+
+class TreeGolden : public ::testing::TestWithParam<size_t> {};
+
+TEST_P(TreeGolden, ReproducesTheNumbersOfTheFixedTemplate) {
+  const json g = golden();
+  const json& run = g["runs"][GetParam()];
+  const std::string arch = run["arch"], workload = run["workload"];
+  SCOPED_TRACE(arch + " " + workload);
+  expectSame(run, runJson(arch, workload, ""));
+  expectSame(run, runJson(arch, workload, asTree(arch)));
+}
+
+INSTANTIATE_TEST_SUITE_P(ShippedDesigns, TreeGolden, ::testing::Range<size_t>(0, 10));
+
+TEST(TreeGoldenFile, HasOneRunPerDesignAndWorkload) { EXPECT_EQ(golden()["runs"].size(), 10u); }
+
+}  // namespace
+}  // namespace tessel
