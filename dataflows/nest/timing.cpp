@@ -82,7 +82,8 @@ SmallVector<TileClass, 16> tileClasses(const Problem& p, const Mapping& m, const
 //  - outputs: an output half cycles through its residency's computes (1/f tiles), the
 //    pipeline's tail (the last results leaving the array), its store and, when partial sums
 //    come back, their reload and round trip, over two residencies:
-//    (work + f (tail + store [+ reload + latency])) / 2.
+//    (work + f (tail + store [+ reload + latency])) / 2, the store and reload at the share of
+//    the DMA the other tensors' loads leave them.
 // `rest` is the off-chip time left once the first tile's loads and the last tile's store are
 // taken out (the prologue and the epilogue); it overlaps the first n - 1 tiles' work, and the
 // last tile's work waits for its own operands, alone.
@@ -158,9 +159,13 @@ double overlapped(const Problem& p, const Mapping& m, const Hardware& hw, const 
       const double next = j + 1 < kTensors ? f[order[j + 1]] : 0.0;
       loads += (f[order[j]] - next) * pingPong(work, load, hw.offchip_latency, in);
     }
+    // The output half's store and reload share the DMA with the other tensors' loads, which
+    // keep it busy a fraction `other` of the time: they move at what is left.
     const bool reloads = c.reads[size_t(bind)][2] > 0;
-    const double outputs =
-        (work + f[2] * (c.pipeline_tail + fill_time[2] + (reloads ? hw.offchip_latency : 0))) / 2;
+    const double other = average - f[2] * fill_time[2];
+    const double busy_share = other > 0 ? other / std::max(work, average) : 0;
+    const double outputs = (work + f[2] * (c.pipeline_tail + fill_time[2] / (1 - busy_share) +
+                                           (reloads ? hw.offchip_latency : 0))) / 2;
     const double per_tile = std::max({loads, outputs, average});
     sum += k.count * per_tile;
   }
