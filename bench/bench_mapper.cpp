@@ -67,6 +67,14 @@ void BM_SearchResnet50ShiDianNaoOs(benchmark::State& s) {
   searchWorkload(s, "shidiannao-like", "os", "resnet50");
 }
 
+// Hierarchies: spatial factors searched at every fan-out too.
+void BM_SearchResnet50SimbaWs(benchmark::State& s) {
+  searchWorkload(s, "simba-like", "ws", "resnet50");
+}
+void BM_SearchGpt2SmallTpuV4iWs(benchmark::State& s) {
+  searchWorkload(s, "tpu-v4i-like", "ws", "gpt2-small");
+}
+
 }  // namespace
 
 BENCHMARK(BM_SearchResnet50GemminiWs)->Unit(benchmark::kMillisecond)->Iterations(3);
@@ -74,5 +82,7 @@ BENCHMARK(BM_SearchGpt2SmallGemminiWs)->Unit(benchmark::kMillisecond)->Iteration
 BENCHMARK(BM_SearchResnet50EyerissRs)->Unit(benchmark::kMillisecond)->Iterations(3);
 BENCHMARK(BM_SearchGpt2SmallEyerissRs)->Unit(benchmark::kMillisecond)->Iterations(3);
 BENCHMARK(BM_SearchResnet50ShiDianNaoOs)->Unit(benchmark::kMillisecond)->Iterations(3);
+BENCHMARK(BM_SearchResnet50SimbaWs)->Unit(benchmark::kMillisecond)->Iterations(3);
+BENCHMARK(BM_SearchGpt2SmallTpuV4iWs)->Unit(benchmark::kMillisecond)->Iterations(3);
 
 BENCHMARK_MAIN();

@@ -261,7 +261,7 @@ std::string whyNotRunnable(const Dataflow& df, const arch::Accelerator& acc) {
     static const char* const kTensor[] = {"inputs", "weights", "outputs"};
     const nest::Hardware hw = nest::hardwareOf(acc);
     for (size_t t = 0; t < 3; ++t) {
-      if (df.nest.pe_keeps[t] && !hw.levels.back().can_hold[t]) {
+      if (df.nest.pe_keeps[t] && !hw.levels[size_t(hw.pe())].can_hold[t]) {
         return what + " keeps " + kTensor[t] + " in the PEs, but accelerator '" + acc.name +
                "' has no register file for them (array.register_file)";
       }

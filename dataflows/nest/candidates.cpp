@@ -300,6 +300,15 @@ std::vector<Mapping> pairMoves(const Mapping& m, const Problem& p, const Hardwar
   Mapping flip = m;
   flip.double_buffered = !m.double_buffered;
   if (checkCapacity(p, flip, hw).empty()) out.push_back(flip);
+  // Registers below a PE's register file: kept or passed by, whichever costs less.
+  for (size_t l = size_t(hw.pe()) + 1; l < m.levels.size(); ++l) {
+    for (size_t t = 0; t < kTensors; ++t) {
+      if (!hw.levels[l].can_hold[t]) continue;
+      Mapping x = m;
+      x.levels[l].keeps[t] = !x.levels[l].keeps[t];
+      if (checkCapacity(p, x, hw).empty()) out.push_back(std::move(x));
+    }
+  }
   // A tensor the dataflow lets bypass a level: streamed past it, or kept when the level can.
   for (Role r : {Role::L2, Role::Local}) {
     const int l = levelOf(r, hw);
@@ -426,6 +435,13 @@ Mapping skeleton(const Problem& p, const Hardware& hw, const Constraints& c, con
     for (size_t t = 0; t < kTensors; ++t) {
       m.levels[l].keeps[t] = hw.levels[l].can_hold[t];
       if (static_cast<int>(l) == hw.pe()) m.levels[l].keeps[t] = hw.levels[l].can_hold[t] && c.pe_keeps[t];
+      // Registers below the register file keep what one element of fits.
+      if (static_cast<int>(l) > hw.pe()) {
+        const auto x = static_cast<Operand>(t);
+        const DType dt = x == Operand::Input ? p.input_dtype : x == Operand::Weight ? p.weight_dtype : hw.accum_dtype;
+        const double room = hw.levels[l].pool_bytes[size_t(hw.levels[l].pool_of[t])];
+        m.levels[l].keeps[t] = m.levels[l].keeps[t] && (room < 0 || room >= bytesOf(dt));
+      }
     }
   }
   if (hw.l2 >= 0) {

@@ -3,6 +3,9 @@
 // model before the change), also when written with the tree's keys at their identity values.
 #include <gtest/gtest.h>
 
+#include <string>
+#include <tuple>
+
 #include <nlohmann/json.hpp>
 
 #include "tests/cli_runner.h"
@@ -66,6 +69,32 @@ TEST_P(TreeGolden, ReproducesTheNumbersOfTheFixedTemplate) {
 INSTANTIATE_TEST_SUITE_P(ShippedDesigns, TreeGolden, ::testing::Range<size_t>(0, 10));
 
 TEST(TreeGoldenFile, HasOneRunPerDesignAndWorkload) { EXPECT_EQ(golden()["runs"].size(), 10u); }
+
+// The hierarchy designs run every workload kind on both engines: the same bytes on every op, and
+// whole runs within 5% of each other (single ops may differ more, as on the other designs:
+// docs/systemc-engine.md).
+class HierarchyDesigns : public ::testing::TestWithParam<std::tuple<std::string, std::string>> {};
+
+TEST_P(HierarchyDesigns, BothEnginesRunEveryWorkload) {
+  const auto& [arch, workload] = GetParam();
+  const bool seq = workload.rfind("gpt2", 0) == 0 || workload.rfind("bert", 0) == 0;
+  const auto r = testing::runTessel("xval --arch " + std::string(TESSEL_SOURCE_DIR) + "/configs/arch/" +
+                                    arch + ".yaml --workload '" + workload + "' --top 0" +
+                                    (seq ? " --seq 128" : ""));
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("identical on every op"), std::string::npos) << r.out;
+  const auto at = r.out.find("ratio ");
+  ASSERT_NE(at, std::string::npos) << r.out;
+  const double ratio = std::stod(r.out.substr(at + 6));
+  EXPECT_NEAR(ratio, 1.0, 0.05) << r.out;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Shipped, HierarchyDesigns,
+    ::testing::Combine(::testing::Values("simba-like", "tpu-v4i-like"),
+                       ::testing::Values("gpt2-small", "bert-base", "resnet50",
+                                         "gemm:M=512,K=768,N=2304",
+                                         "conv:H=56,W=56,C=64,K=64,R=3,S=3,stride=1,pad=1")));
 
 }  // namespace
 }  // namespace tessel

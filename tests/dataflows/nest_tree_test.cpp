@@ -137,6 +137,55 @@ TEST(NestTree, AnIdleFanOutHalvesTheSpeed) {
   EXPECT_EQ(c.fanout_delivered[1][kI], c.fanout_sent[1][kI]);
 }
 
+// One PE with a register file and, below it, a one-byte weight register (a second level inside
+// the PE). GEMM M=4 (p), N=1, K=2 (c): the register file loops over c (2), the register level
+// over p (4); the register keeps the weight while p turns, the register file the outputs.
+//   weights: 2 B from DRAM to the buffer to the register file; the register file sends each
+//     once to the register (2 B read, 2 B filled); the MACs read the register 8 times.
+//   outputs: 8 updates in the register file (32 B), 4 of them re-reading a sum (16 B) and 4
+//     drains (16 B) to the buffer; the buffer sends 4 results of 1 B to DRAM.
+// Without the register the MACs read the weight from the register file: 8 reads, not 2.
+TEST(NestTree, RegistersInsideAPeServeTheStationaryWeight) {
+  Hardware hw = tinyNest(1, 1, false, 1 << 20, 64);
+  Level reg = hw.levels[2];
+  reg.name = "registers";
+  reg.can_hold = {false, true, false};
+  reg.pool_bytes = {0, 1, 0};
+  reg.read_pj = reg.write_pj = {0.5, 0.5, 0.5};
+  hw.levels.push_back(reg);
+  const Problem p = gemmProblem(1, 4, 1, 2);
+  Mapping m;
+  m.levels.resize(4);
+  m.levels[2].factor = dims({{Dim::C, 2}});
+  m.levels[2].order = {Dim::C};
+  m.levels[2].keeps = {false, true, true};
+  m.levels[3].factor = dims({{Dim::P, 4}});
+  m.levels[3].order = {Dim::P};
+  m.levels[3].keeps = {false, true, false};
+  ASSERT_EQ(checkShape(m, p, hw), "");
+  CostOptions o;
+  o.ideal_memory = true;
+  const auto c = evaluate(p, m, hw, o);
+  ASSERT_TRUE(c.ok) << c.reason;
+  EXPECT_EQ(c.reads[3][kW], 8);
+  EXPECT_EQ(c.fills[3][kW], 2);
+  EXPECT_EQ(c.reads[2][kW], 2);
+  EXPECT_EQ(c.fills[2][kW], 2);
+  EXPECT_EQ(c.reads[1][kW], 2);
+  EXPECT_EQ(c.reads[1][kI], 8);
+  EXPECT_EQ(c.updates[2][kO], 32);
+  EXPECT_EQ(c.reads[2][kO], 32);
+  EXPECT_EQ(c.updates[1][kO], 16);
+  EXPECT_EQ(c.reads[1][kO], 16);
+  EXPECT_EQ(c.updates[0][kO], 4);
+  EXPECT_EQ(c.steps, 8);
+  m.levels[3].keeps = {false, false, false};
+  const auto without = evaluate(p, m, hw, o);
+  ASSERT_TRUE(without.ok);
+  EXPECT_EQ(without.reads[2][kW], 8);
+  EXPECT_EQ(without.reads[3][kW], 0);
+}
+
 // Spatial factors beyond a fan-out are refused by name.
 TEST(NestTree, SpatialFactorsBeyondAFanOutAreRefused) {
   const Hardware hw = twoFanOuts();
