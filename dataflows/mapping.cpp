@@ -51,8 +51,10 @@ std::vector<std::pair<std::string, std::string>> Mapping::flatten() const {
               std::to_string(std::min(t[nest::at(d)], loops.of(d)));
     }
     kv.emplace_back("local_tile", tile);
-    if (evaluated > 0) {  // a search ran (heuristic and pinned mappings have no such figures)
+    if (evaluated > 0) {  // a search ran, or a pinned mapping was costed (1 of 1)
       kv.emplace_back("searched", std::to_string(evaluated) + " of " + std::to_string(space));
+    }
+    if (evaluated > 0 && bound.steps > 0) {  // only a search computes the bound
       // Against the dataflow's own bound, what the array's shape costs under it (that bound over
       // the bound on every PE) and the product of the two (latency over the bound on every PE).
       kv.emplace_back("gap_to_bound", std::to_string(gap));

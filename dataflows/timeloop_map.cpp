@@ -273,17 +273,18 @@ void readKeeps(Reading& r, yaml::MapReader& e, int l) {
 void readEntry(Reading& r, const yaml::Node& entry) {
   yaml::MapReader e(entry);
   const int l = targetLevel(r, e.require("target", "the level the directive is for"));
-  const yaml::Node type_node = e.require("type", "temporal, spatial, datatype or bypass");
-  const std::string& type = type_node.scalar("temporal, spatial, datatype or bypass");
+  const char* const kTypes = "temporal, spatial, datatype, dataspace or bypass";
+  const yaml::Node type_node = e.require("type", kTypes);
+  const std::string& type = type_node.scalar(kTypes);
   if (type == "temporal") {
     readTemporal(r, e, l);
   } else if (type == "spatial") {
     readSpatial(r, e, l);
-  } else if (type == "datatype" || type == "bypass") {
-    readKeeps(r, e, l);
+  } else if (type == "datatype" || type == "dataspace" || type == "bypass") {
+    readKeeps(r, e, l);  // Timeloop's three names for one directive (its tutorial's: dataspace)
   } else {
-    const std::vector<std::string> types{"temporal", "spatial", "datatype", "bypass"};
-    type_node.fail("expected temporal, spatial, datatype or bypass, got '" + type + "'" +
+    const std::vector<std::string> types{"temporal", "spatial", "datatype", "dataspace", "bypass"};
+    type_node.fail("expected " + std::string(kTypes) + ", got '" + type + "'" +
                    didYouMean(type, types));
   }
   e.finish();

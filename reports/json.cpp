@@ -97,7 +97,8 @@ Json accesses(const sim::OpStats& op) {
                      {"updates", a.updates[t]},
                      {"read_bytes", a.read_bytes[t]},
                      {"fill_bytes", a.fill_bytes[t]},
-                     {"update_bytes", a.update_bytes[t]}});
+                     {"update_bytes", a.update_bytes[t]},
+                     {"timeloop_reads", a.timeloop_reads[t]}});
     }
   }
   return out;

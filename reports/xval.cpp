@@ -20,8 +20,8 @@ bool sameAccesses(const sim::OpStats& a, const sim::OpStats& b) {
   for (size_t l = 0; l < a.accesses.size(); ++l) {
     const sim::LevelAccesses &x = a.accesses[l], &y = b.accesses[l];
     if (x.level != y.level || x.reads != y.reads || x.fills != y.fills || x.updates != y.updates ||
-        x.read_bytes != y.read_bytes || x.fill_bytes != y.fill_bytes ||
-        x.update_bytes != y.update_bytes) {
+        x.timeloop_reads != y.timeloop_reads || x.read_bytes != y.read_bytes ||
+        x.fill_bytes != y.fill_bytes || x.update_bytes != y.update_bytes) {
       return false;
     }
   }

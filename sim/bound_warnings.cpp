@@ -89,8 +89,11 @@ std::vector<std::string> boundWarnings(const std::vector<dataflows::OpPlan>& pla
   for (size_t i = 0; i < plans.size() && i < ops.size(); ++i) {
     const dataflows::OpPlan& plan = plans[i];
     const dataflows::Mapping& m = plan.mapping;
-    // Only searched mappings carry a bound (a heuristic's or a pinned mapping has none).
-    if (plan.placement != dataflows::Placement::Array || !m.has_nest || m.evaluated <= 0) continue;
+    // Only searched mappings carry a bound (a heuristic's or a pinned mapping has none: no steps).
+    if (plan.placement != dataflows::Placement::Array || !m.has_nest || m.evaluated <= 0 ||
+        m.bound.steps <= 0) {
+      continue;
+    }
     // At most 1/8, with room for rounding: one row in eight is named.
     if (m.bound.share <= kSmallArrayShare * (1 + 1e-9)) add(found, plan.op->name, shapeText(plan));
     if (1 + m.gap > kFarFromBound && ops[i].cycles > 0) {

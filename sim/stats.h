@@ -48,6 +48,9 @@ struct LevelAccesses {
   int64_t instances = 1;                        // copies of the level in the design
   std::array<bool, kNumOperands> holds{};       // the tensor lives here or the mapping keeps it
   std::array<int64_t, kNumOperands> reads{}, fills{}, updates{};  // words
+  // Reads as Timeloop's "Scalar reads" count them: outputs leave out the partial sums the level
+  // sends up to its parent (Timeloop folds that read into the parent's update).
+  std::array<int64_t, kNumOperands> timeloop_reads{};  // words
   std::array<int64_t, kNumOperands> read_bytes{}, fill_bytes{}, update_bytes{};
 
   // Reports list a tensor at a level when the level holds it or it moved there.

@@ -60,6 +60,7 @@ class Nest {
   // Distinct tiles of the level below a cut over time, one PE's view (spatial loops excluded).
   double fills(Operand t, size_t cut) const;
 
+
  private:
   int innermostRelevant(Operand t, size_t cut) const;
   // The positions along d that start a non-empty tile: combinations of d's enumerated loops

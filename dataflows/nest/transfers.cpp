@@ -84,13 +84,15 @@ void countOperand(const Problem& p, const Mapping& m, const Hardware& hw, const 
 // (one per reduced group: its other PEs start at zero). So of the updates the parent takes, all
 // but one per element either accumulate into it or follow a refill it sent: each costs the
 // parent a read. In a PE the MACs' accumulates read the register except on a fresh start.
-// The PE level's output residencies, every PE's (All) and one per reduced group (Collapse).
-struct PeResidencies {
-  double residencies = 0, groups = 0;
+// Copies of a level under a fan-out that splits a dim outputs ignore each hold their own partial
+// sum of an element: each starts it at zero once, and refills come per copy.
+// A level's output residencies (every copy's) and the refills among them.
+struct Residencies {
+  double residencies = 0, refills = 0;
 };
 
 void countOutput(const Problem& p, const Hardware& hw, const CostOptions& o, const Nest& nest,
-                 const Hop& h, PeResidencies& pe, Cost& c) {
+                 const Hop& h, std::vector<Residencies>& res, Cost& c) {
   const size_t ts = at(Operand::Output);
   const double elements = p.elements(Operand::Output);
   const double acc_b = sizeOf(hw.accum_dtype);
@@ -98,15 +100,17 @@ void countOutput(const Problem& p, const Hardware& hw, const CostOptions& o, con
   auto volume = [&](uint64_t collapse) { return nest.volume(Operand::Output, h.cut, reuse, collapse); };
   const double u = volume(h.shared);
   const double residencies = h.crosses ? volume(0) : u;
-  const double groups = h.crosses ? volume(~uint64_t{0}) : u;
-  // Updates the parent must read for: u less each element's fresh start in the parent. A
-  // per-PE parent (the MACs' register) starts fresh in every residency that is not a refill.
-  double fresh = elements;
-  if (hw.levels[size_t(h.par)].per_pe && h.par != o.home[ts]) {
-    fresh = pe.residencies - std::max(0.0, pe.groups - elements);
-  }
+  // Child copies the crossed fan-outs join form a group: a refill goes to one of them, the others
+  // start at zero.
+  const double groups = h.crosses ? volume(h.fans) : u;
+  // Updates the parent must read for: u less its fresh starts, every residency of it that is
+  // not a refill (the home: each element once).
+  const Residencies& rp = res[size_t(h.par)];
+  const double fresh = h.par == o.home[ts] ? elements : rp.residencies - rp.refills;
   const double again = std::max(0.0, u - fresh);
-  const double refills = h.mac ? 0.0 : std::max(0.0, groups - elements);
+  // A group's residency starts at zero when it is the first of its element in a parent
+  // residency that itself started at zero; every other one is a refill.
+  const double refills = h.mac ? 0.0 : std::max(0.0, groups - fresh);
   const Level& lp = hw.levels[size_t(h.par)];
   // The last update of each element off chip is the result, at the output's width.
   const double up = lp.off_chip ? std::min(u, elements) * sizeOf(p.output_dtype) +
@@ -115,7 +119,7 @@ void countOutput(const Problem& p, const Hardware& hw, const CostOptions& o, con
   c.writes[size_t(h.par)][ts] += up;
   c.updates[size_t(h.par)][ts] += up;
   c.reads[size_t(h.par)][ts] += again * acc_b;
-  if (!h.mac && hw.levels[size_t(h.ch)].per_pe) pe = {residencies, groups};
+  if (!h.mac) res[size_t(h.ch)] = {residencies, refills};
   if (!h.mac) {
     c.reads[size_t(h.ch)][ts] += residencies * acc_b;
     c.writes[size_t(h.ch)][ts] += refills * acc_b;
@@ -144,7 +148,7 @@ void countTransfers(const Problem& p, const Mapping& m, const Hardware& hw, cons
       if (m.levels[size_t(l)].keeps[ts]) chain.push_back(l);
     }
     chain.push_back(static_cast<int>(nl));  // the MACs
-    PeResidencies pe_residencies;  // set by the hop into the PEs, read by the hop out of them
+    std::vector<Residencies> residencies(nl);  // set by the hop into a level, read by the hop out
     for (size_t i = 0; i + 1 < chain.size(); ++i) {
       Hop h;
       h.par = chain[i];
@@ -153,7 +157,7 @@ void countTransfers(const Problem& p, const Mapping& m, const Hardware& hw, cons
       h.cut = h.mac ? nest.size() : nest.cut(h.ch);
       crossings(hw, t, h);
       if (t == Operand::Output) {
-        countOutput(p, hw, o, nest, h, pe_residencies, c);
+        countOutput(p, hw, o, nest, h, residencies, c);
       } else {
         countOperand(p, m, hw, nest, t, h, c);
       }

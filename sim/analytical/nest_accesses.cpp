@@ -66,6 +66,32 @@ LevelAccesses levelAccesses(const NestCost& nc, const nest::Mapping& m, const ne
   return a;
 }
 
+// Words of partial sums level l sends up to its parent (the next level out holding outputs),
+// every copy's, before a network reduces them: the parent's updates when no network lies between
+// the two, else what the innermost network between them delivered less the partial sums it
+// carried back down (l's fills).
+double sentUp(const std::vector<LevelAccesses>& acc, const nest::Cost& c, const nest::Problem& p,
+              const nest::Hardware& hw, size_t l) {
+  const auto out = static_cast<size_t>(Operand::Output);
+  if (!acc[l].holds[out]) return 0;
+  size_t par = l;
+  do {
+    if (par == 0) return 0;  // l is the outputs' home: no parent
+    --par;
+  } while (!acc[par].holds[out]);
+  double delivered = -1;
+  const auto array = static_cast<size_t>(hw.array());
+  if (array >= par && array < l) {
+    delivered = c.delivered[out];  // the array's NoC is inside every level's fan-out
+  } else {
+    for (size_t k = l; k-- > par && delivered < 0;) {
+      if (hw.levels[k].fanout > 1) delivered = entry(c.fanout_delivered, k, out);
+    }
+  }
+  if (delivered < 0) return static_cast<double>(acc[par].updates[out]);
+  return (delivered - entry(c.fills, l, out)) / wordBytes(p, hw, out);
+}
+
 NetworkTraffic network(const std::string& level, const char* kind, int64_t fanout,
                        int64_t instances, const PerTensor& sent, const PerTensor& delivered,
                        const Counter& count) {
@@ -87,6 +113,13 @@ void fillNestAccesses(OpStats& s, const NestCost& nc, const nest::Mapping& m,
   s.networks.clear();
   for (size_t l = 0; l < hw.levels.size(); ++l) {
     s.accesses.push_back(levelAccesses(nc, m, hw, l, count));
+  }
+  for (size_t l = 0; l < hw.levels.size(); ++l) {
+    LevelAccesses& a = s.accesses[l];
+    a.timeloop_reads = a.reads;
+    const auto out = static_cast<size_t>(Operand::Output);
+    a.timeloop_reads[out] -=
+        count(sentUp(s.accesses, c, nc.problem, hw, l), a.level, "words of partial sums sent up");
     const nest::Level& lv = hw.levels[l];
     if (lv.fanout <= 1) continue;
     const PerTensor none{};

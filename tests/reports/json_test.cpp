@@ -108,7 +108,8 @@ TEST(ReportsJson, AccessesListTheTensorsEachLevelHoldsOrMoved) {
   ASSERT_EQ(op["accesses"].size(), 6u);
   EXPECT_EQ(op["accesses"][0].dump(),
             R"({"level":"dram","instances":1,"tensor":"input","reads":1024,"fills":0,)"
-            R"("updates":0,"read_bytes":1024,"fill_bytes":0,"update_bytes":0})");
+            R"("updates":0,"read_bytes":1024,"fill_bytes":0,"update_bytes":0,)"
+            R"("timeloop_reads":1024})");
   EXPECT_EQ(op["accesses"][2]["tensor"], "output");
   EXPECT_EQ(op["accesses"][2]["updates"], 512);
   EXPECT_EQ(op["accesses"][4]["fills"], 4096);  // scratchpad weights

@@ -27,7 +27,7 @@ inline sim::LevelAccesses accesses(std::string level, int64_t instances, std::ar
   a.level = std::move(level);
   a.instances = instances;
   a.holds = holds;
-  a.reads = a.read_bytes = reads;
+  a.reads = a.read_bytes = a.timeloop_reads = reads;  // no partial sums go up
   a.fills = a.fill_bytes = fills;
   a.updates = a.update_bytes = updates;
   return a;
