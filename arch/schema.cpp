@@ -1,40 +1,18 @@
 // THE table: every accelerator YAML parameter. Reading (arch/reader.cpp), defaults
 // (arch/defaults.cpp) and the documentation (schemaDoc) all come from here. The rows are
 // written in the vocabulary of arch/schema_rows.h; the SFU/host op lists and the host's default
-// costs per op are in arch/op_costs.cpp.
+// costs per op are in arch/op_costs.cpp; the storage levels' rows in arch/schema_levels.cpp.
 #include "arch/schema.h"
 
 #include "arch/building.h"
 #include "arch/op_costs.h"
+#include "arch/schema_levels.h"
 #include "arch/schema_rows.h"
 
 namespace tessel::arch {
 namespace {
 
 using T = ValueType;
-
-const std::vector<std::string> kTensors = {"inputs", "weights", "outputs"};
-
-Apply holdsApply() {
-  return [](Building& b, const Value& v) {
-    Holds h;
-    for (const auto& n : v.names) {
-      h.inputs |= n == "inputs";
-      h.weights |= n == "weights";
-      h.outputs |= n == "outputs";
-    }
-    b.level().holds = h;
-  };
-}
-
-// Energies of a storage level; the derivation is in arch/defaults.cpp.
-void addEnergies(std::vector<ParamSpec>& ps, const std::string& ratio) {
-  const std::string how = ratio + " x array.mac_energy per byte (Eyeriss ratio)";
-  ps.push_back(der("read_energy", T::EnergyPerByte, how, "energy per byte read",
-                   into(lvl, &StorageLevel::read_energy_pj_per_byte)));
-  ps.push_back(der("write_energy", T::EnergyPerByte, how, "energy per byte written",
-                   into(lvl, &StorageLevel::write_energy_pj_per_byte)));
-}
 
 }  // namespace
 
@@ -69,164 +47,6 @@ std::vector<ParamSpec> topParams() {
   };
 }
 
-std::vector<ParamSpec> dramParams() {
-  std::vector<ParamSpec> ps = {
-      opt("capacity", T::Bytes, "0 B", "size; 0 = unbounded",
-          into(lvl, &StorageLevel::capacity_bytes)),
-      pos(req("bandwidth", T::Bandwidth, "bytes per cycle between DRAM and the next level in",
-              into(lvl, &StorageLevel::bandwidth))),
-      req("latency", T::Time, "cycles from a request to its first byte",
-          into(lvl, &StorageLevel::latency)),
-  };
-  addEnergies(ps, "200");
-  return ps;
-}
-
-std::vector<ParamSpec> l2Params() {
-  std::vector<ParamSpec> ps = {
-      pos(req("capacity", T::Bytes, "size", into(lvl, &StorageLevel::capacity_bytes))),
-      pos(req("bandwidth", T::Bandwidth, "bytes per cycle between the L2 and the local memories",
-              into(lvl, &StorageLevel::bandwidth))),
-      req("latency", T::Time, "cycles from a request to its first byte",
-          into(lvl, &StorageLevel::latency)),
-      pos(opt("banks", T::Integer, "1", "independently addressed banks",
-              into(lvl, &StorageLevel::banks))),
-      pos(among(kTensors, opt("holds", T::NameList, "[inputs, weights, outputs]",
-                              "tensors it may hold", holdsApply()))),
-  };
-  addEnergies(ps, "6");
-  return ps;
-}
-
-// scratchpad, accumulator and global_buffer: local SRAMs next to the array. `extra` rows
-// follow `holds`.
-std::vector<ParamSpec> localParams(const std::string& holds, ParamSpec row_width,
-                                   const std::string& bandwidth_how,
-                                   std::vector<ParamSpec> extra = {}) {
-  std::vector<ParamSpec> ps = {
-      pos(req("capacity", T::Bytes, "size", into(lvl, &StorageLevel::capacity_bytes))),
-      pos(opt("banks", T::Integer, "1", "independently addressed banks",
-              into(lvl, &StorageLevel::banks))),
-      std::move(row_width),
-      pos(opt("ports", T::Integer, "1", "read/write ports per bank (2 = dual-ported)",
-              into(lvl, &StorageLevel::ports))),
-      pos(among(kTensors, opt("holds", T::NameList, holds, "tensors it may hold", holdsApply()))),
-  };
-  for (auto& p : extra) ps.push_back(std::move(p));
-  ps.push_back(
-      pos(der("bandwidth", T::Bandwidth, bandwidth_how,
-              "bytes per cycle it can deliver to the array", into(lvl, &StorageLevel::bandwidth))));
-  ps.push_back(opt("latency", T::Time, "1 cycle", "cycles from a request to its first byte",
-                   into(lvl, &StorageLevel::latency)));
-  addEnergies(ps, "6");
-  return ps;
-}
-
-ParamSpec rowWidth(const std::string& how) {
-  return pos(der("row_width", T::Bytes, how, "bytes per row (one row per bank per cycle)",
-                 into(lvl, &StorageLevel::row_bytes)));
-}
-
-const char* const kBanksTimesRow = "banks x row_width per cycle";
-
-std::vector<ParamSpec> scratchpadParams() {
-  return localParams("[inputs, weights]", rowWidth("array.cols x bytes of array.input_dtype"),
-                     kBanksTimesRow);
-}
-
-std::vector<ParamSpec> accumulatorParams() {
-  return localParams("[outputs]", rowWidth("array.cols x bytes of array.accum_dtype"),
-                     kBanksTimesRow,
-                     {der("dtype", T::DTypeName, "array.accum_dtype",
-                          "element type accumulated; must equal array.accum_dtype",
-                          into(lvl, &StorageLevel::dtype))});
-}
-
-std::vector<ParamSpec> globalBufferParams() {
-  return localParams("[inputs, weights, outputs]",
-                     opt("row_width", T::Bytes, "0 B", "bytes per row; 0 = not row-organized",
-                         into(lvl, &StorageLevel::row_bytes)),
-                     "banks x row_width per cycle; required when row_width is 0");
-}
-
-// A buffer under a fan-out, one per instance: one pool, or a pool per tensor.
-Apply clusterCapacityApply() {
-  return [](Building& b, const Value& v) {
-    StorageLevel& l = b.level();
-    l.partitioned = !v.pairs.empty();
-    l.tensor_capacity = {};
-    if (!l.partitioned) {
-      l.capacity_bytes = v.bytes;
-      return;
-    }
-    l.capacity_bytes = 0;
-    for (const auto& [tensor, bytes] : v.pairs) {
-      const size_t t = tensor == "inputs" ? 0 : tensor == "weights" ? 1 : 2;
-      l.tensor_capacity[t] = static_cast<uint64_t>(bytes);
-      l.capacity_bytes += static_cast<uint64_t>(bytes);
-    }
-  };
-}
-
-std::vector<ParamSpec> clusterBufferParams() {
-  std::vector<ParamSpec> ps = {
-      pos(among(kTensors,
-                req("capacity", T::TensorBytes,
-                    "size of ONE instance: one pool all its tensors share, or one per tensor "
-                    "({inputs: 8 KiB, weights: 32 KiB, outputs: 3 KiB}; tensors left out bypass it)",
-                    clusterCapacityApply()))),
-      pos(opt("banks", T::Integer, "1", "independently addressed banks",
-              into(lvl, &StorageLevel::banks))),
-      opt("row_width", T::Bytes, "0 B", "bytes per row; 0 = not row-organized",
-          into(lvl, &StorageLevel::row_bytes)),
-      pos(opt("ports", T::Integer, "1", "read/write ports per bank (2 = dual-ported)",
-              into(lvl, &StorageLevel::ports))),
-      pos(among(kTensors, der("holds", T::NameList,
-                              "the tensors capacity names, else [inputs, weights, outputs]",
-                              "tensors it may hold", holdsApply()))),
-      pos(der("bandwidth", T::Bandwidth, "banks x row_width per cycle; required when row_width is 0",
-              "bytes per cycle ONE instance delivers to the array below it",
-              into(lvl, &StorageLevel::bandwidth))),
-      opt("latency", T::Time, "1 cycle", "cycles from a request to its first byte",
-          into(lvl, &StorageLevel::latency)),
-  };
-  addEnergies(ps, "6");
-  return ps;
-}
-
-// The fan-out below a shared local memory: several arrays (or clusters) under one buffer.
-std::vector<ParamSpec> fanoutParams() {
-  auto fan = [](Building& b) -> Fanout& { return b.level().fanout; };
-  auto field = [fan](auto member) -> Apply {
-    return [fan, member](Building& b, const Value& v) { assign(fan(b).*member, v); };
-  };
-  return {
-      upTo(4096, pos(req("instances", T::Integer,
-                          "copies of what lies below (the cluster buffers and the array, or the "
-                          "array)",
-                          field(&Fanout::instances)))),
-      opt("mesh_x", T::Integer, "0", "instances per mesh row (reports only); 0 = one row",
-          field(&Fanout::mesh_x)),
-      opt("multicast", T::Boolean, "false", "one read can feed every instance that needs it",
-          field(&Fanout::multicast)),
-      opt("reduction", T::Boolean, "false", "partial sums of the instances add up in the network",
-          field(&Fanout::reduction)),
-      opt("bandwidth", T::Bandwidth, "0 B/cycle",
-          "bytes per cycle into ONE instance; 0 = unlimited", field(&Fanout::bandwidth)),
-      der("energy", T::EnergyPerByte, "noc.energy",
-          "energy per byte per instance it reaches", field(&Fanout::energy_pj_per_byte)),
-  };
-}
-
-// Per-tensor energies of a level, read and write apart (an Accelergy-style table).
-std::vector<ParamSpec> tensorEnergyParams(size_t t) {
-  return {
-      der("read_energy", T::EnergyPerByte, "the level's read_energy", "energy per byte read",
-          [t](Building& b, const Value& v) { b.level().tensor_read_pj[t] = v.number; }),
-      der("write_energy", T::EnergyPerByte, "the level's write_energy", "energy per byte written",
-          [t](Building& b, const Value& v) { b.level().tensor_write_pj[t] = v.number; }),
-  };
-}
 
 std::vector<ParamSpec> dmaParams() {
   return {
@@ -332,7 +152,7 @@ std::vector<ParamSpec> arrayParams() {
       among(epilogueOpNames(), opt("epilogue_ops", T::NameList, "[]",
                                    "ops applied on the accumulator path, never leaving the array",
                                    into(arr, &ComputeArray::epilogue_ops))),
-      among(kTensors,
+      among(tensorNames(),
             opt("register_file", T::TensorBytes, "0 B",
                 "register file per PE: one size all tensors share, or a scratch pad per tensor "
                 "({inputs: 24 B, weights: 448 B, outputs: 48 B}); 0 = none (systolic arrays "
@@ -341,7 +161,7 @@ std::vector<ParamSpec> arrayParams() {
       der("register_file_energy", T::EnergyPerByte, "1 x mac_energy per byte (Eyeriss ratio)",
           "energy per byte read or written in a PE register file",
           into(arr, &ComputeArray::rf_energy_pj_per_byte)),
-      among(kTensors,
+      among(tensorNames(),
             opt("registers", T::TensorBytes, "0 B",
                 "a second level inside each PE, below the register file: registers per tensor "
                 "({weights: 2 B}); 0 = none",
@@ -450,25 +270,6 @@ std::vector<ParamSpec> layoutParams() {
           "multiple of this, else the host does; 0 = never",
           into(layout, &Layout::device_lowering_align)),
   };
-}
-
-std::vector<SectionSpec> levelChildren(const std::string& key, bool fanout) {
-  std::vector<SectionSpec> out;
-  if (fanout) {
-    out.push_back({key + ".fanout", false,
-                   "several copies of what lies below this buffer (arrays, or cluster buffers "
-                   "with their arrays), fed over one network",
-                   fanoutParams(), nullptr});
-  }
-  out.push_back({key + ".tensors", false,
-                 "per-tensor energies of this level: {inputs: {read_energy: .., write_energy: ..}, ...}",
-                 {}, nullptr});
-  for (size_t t = 0; t < kTensors.size(); ++t) {
-    out.push_back({key + ".tensors." + kTensors[t], false,
-                   "energies of " + kTensors[t] + " in this level, read and write apart",
-                   tensorEnergyParams(t), nullptr});
-  }
-  return out;
 }
 
 SectionSpec levelSection(const std::string& key, LevelKind kind, bool required,
