@@ -97,14 +97,20 @@ Level clusterLevel(const arch::Accelerator& acc, const arch::StorageLevel& s) {
   return l;
 }
 
-// Registers inside each PE, below its register file: one pool per tensor.
-Level registerLevel(const arch::ComputeArray& a) {
+// A level inside each PE: no arch level of its own, one energy per byte for every tensor.
+Level perPeLevel(const std::string& name, double pj) {
   Level l;
-  l.name = "registers";
+  l.name = name;
   l.per_pe = true;
   l.arch_level = {-1, -1, -1};
-  l.read_pj.fill(a.reg_energy_pj_per_byte);
-  l.write_pj.fill(a.reg_energy_pj_per_byte);
+  l.read_pj.fill(pj);
+  l.write_pj.fill(pj);
+  return l;
+}
+
+// Registers inside each PE, below its register file: one pool per tensor.
+Level registerLevel(const arch::ComputeArray& a) {
+  Level l = perPeLevel("registers", a.reg_energy_pj_per_byte);
   l.pool_of = {0, 1, 2};
   l.pool_bytes = {double(a.reg_input_bytes), double(a.reg_weight_bytes), double(a.reg_output_bytes)};
   l.can_hold = {a.reg_input_bytes > 0, a.reg_weight_bytes > 0, a.reg_output_bytes > 0};
@@ -115,12 +121,7 @@ Level registerLevel(const arch::ComputeArray& a) {
 // weight, or an output in OS). A spatial PE has its register file, shared or split per tensor.
 Level peLevel(const arch::Accelerator& acc) {
   const arch::ComputeArray& a = acc.array;
-  Level l;
-  l.name = "pe";
-  l.per_pe = true;
-  l.arch_level = {-1, -1, -1};
-  l.read_pj.fill(a.rf_energy_pj_per_byte);
-  l.write_pj.fill(a.rf_energy_pj_per_byte);
+  Level l = perPeLevel("pe", a.rf_energy_pj_per_byte);
   if (a.kind == arch::ArrayKind::Systolic) {
     // One element of any dtype the array computes (an FP16 weight on an INT8 + FP16 array).
     double widest = std::max(bytesOf(a.input_dtype), bytesOf(a.weight_dtype));
