@@ -70,3 +70,34 @@ double StorageLevel::writePj(int tensor) const {
 }
 
 }  // namespace tessel::arch
+
+namespace tessel::arch {
+
+int64_t Accelerator::instancesOf(size_t level) const {
+  int64_t n = 1;
+  for (size_t i = 0; i < level && i < levels.size(); ++i) {
+    // The accumulator sits beside the scratchpad, not below its fan-out.
+    const bool sibling = levels[i].kind == LevelKind::Scratchpad && levels[level].kind == LevelKind::Accumulator;
+    if (!sibling) n *= levels[i].fanout.instances;
+  }
+  return n;
+}
+
+double Accelerator::peakMacsPerCycle() const {
+  return static_cast<double>(array.rows) * array.cols * static_cast<double>(arrays()) *
+         array.macRate(array.input_dtype);
+}
+
+double Silicon::totalArea() const {
+  double sum = 0;
+  for (const auto& [component, mm2] : area_mm2) sum += mm2;
+  return sum;
+}
+
+double Silicon::totalLeakage() const {
+  double sum = 0;
+  for (const auto& [component, mw] : leakage_mw) sum += mw;
+  return sum;
+}
+
+}  // namespace tessel::arch

@@ -62,6 +62,10 @@ struct StorageLevel {
   std::array<double, 3> tensor_write_pj{-1, -1, -1};
   double readPj(int tensor) const;
   double writePj(int tensor) const;
+  // Silicon of ONE instance (derived from the technology, or given): on-chip levels only.
+  double area_mm2 = 0;
+  double leakage_mw = 0;
+  std::string dram_type;  // DRAM only: "ddr4", "lpddr4", "hbm2"... (tech::dramTypes())
 };
 
 // The DMA engine that moves tiles between off-chip levels and the local memories.
@@ -119,6 +123,13 @@ struct ComputeArray {
   // maxpool...). These never leave the array's memories.
   std::vector<std::string> epilogue_ops;
   double mac_energy_pj = 0;
+  // Silicon of ONE array (derived from the technology, or given): MACs and pipeline
+  // registers (area_mm2), register files and registers (register_file_area_mm2), leakage.
+  double mac_area_um2 = 0;  // one MAC unit of input_dtype
+  double area_mm2 = 0;
+  double register_file_area_mm2 = 0;
+  double leakage_mw = 0;
+  double register_file_leakage_mw = 0;
   double pipeline_latency = -1;  // fill/drain cycles per tile; <0 = rows + cols - 2 (skew)
 
   double macRate(DType t) const;  // MACs/PE/cycle for t, 0 if unsupported
@@ -140,6 +151,8 @@ struct Sfu {
   bool integer = true;           // integer (I-BERT) or floating-point arithmetic
   double cycles_per_vector = 1;  // per pass over `lanes` elements
   double energy_pj_per_element = 0;
+  double area_mm2 = 0;  // derived from the technology, or given
+  double leakage_mw = 0;
   bool supports(const std::string& op) const;
 };
 
@@ -173,6 +186,25 @@ struct Layout {
   int64_t device_lowering_align = 0;
 };
 
+// The process the design is built in (docs/technology.md). Energies, areas and leakage the
+// YAML leaves out are derived from its table.
+struct Technology {
+  std::string node = "45nm";  // a shipped table (tech::shippedNodes())
+  std::string table;          // or a user's table file ("" = the shipped node)
+  double voltage = 0;         // V; 0 = the node's nominal
+};
+
+// On-chip area and leakage of the chip, per component (each on-chip level, register_file,
+// array, sfu): every instance under the fan-outs and every core (the L2 once). Filled by
+// arch::load; the devices of arch/cores.h keep the whole chip's.
+struct Silicon {
+  std::vector<std::pair<std::string, double>> area_mm2;
+  std::vector<std::pair<std::string, double>> leakage_mw;
+  double pe_pitch_mm = 0;  // side of one PE (MAC + its registers), for wire lengths
+  double totalArea() const;
+  double totalLeakage() const;
+};
+
 struct Accelerator {
   std::string name;
   std::string source;  // file it came from
@@ -187,6 +219,8 @@ struct Accelerator {
   Host host;
   Cores cores;
   Layout layout;
+  Technology technology;
+  Silicon silicon;  // derived at load
   // Valid but questionable choices ("the scratchpad cannot hold one full array tile"), each
   // "FILE:LINE:COL: at PATH: message". Not hardware: left out of hash().
   std::vector<std::string> warnings;
@@ -194,6 +228,11 @@ struct Accelerator {
   const StorageLevel* level(LevelKind kind) const;  // first level of that kind, or nullptr
   // Instances of the array: the product of every level's fan-out.
   int64_t arrays() const;
+  // Copies of storage level i in one core: the product of the fan-outs above it (the
+  // accumulator beside the scratchpad is not under the scratchpad's).
+  int64_t instancesOf(size_t level) const;
+  // Peak MACs per cycle of every array of one core at the array's input dtype.
+  double peakMacsPerCycle() const;
   // Stable hash of the canonical spec (hex), for reports and sweep caches.
   std::string hash() const;
   // The text hash() digests: every hardware parameter, one "key=value" per line. name,

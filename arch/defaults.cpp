@@ -3,18 +3,10 @@
 
 #include "arch/building.h"
 #include "arch/schema.h"
+#include "arch/silicon.h"
 
 namespace tessel::arch {
 namespace {
-
-// Energy per access relative to one MAC (Eyeriss: Chen, Emer, Sze, ISCA 2016): RF 1x,
-// NoC / neighbouring PE 2x, global buffer 6x, DRAM 200x. One byte counts as one access;
-// every on-chip SRAM level (L2, scratchpad, accumulator, global buffer) uses the buffer ratio.
-constexpr double kRfRatio = 1;
-constexpr double kNocRatio = 2;
-constexpr double kSramRatio = 6;
-constexpr double kDramRatio = 200;
-constexpr double kSfuRatio = 1;  // assumed: one MAC-sized ALU operation per element per pass
 
 bool isLocal(LevelKind k) {
   return k == LevelKind::Scratchpad || k == LevelKind::Accumulator || k == LevelKind::GlobalBuffer ||
@@ -41,9 +33,6 @@ void deriveLevel(const Building& b, StorageLevel& l) {
   if (!b.isGiven(p + "bandwidth") && isLocal(l.kind)) {
     l.bandwidth = static_cast<double>(l.banks) * l.row_bytes;
   }
-  const double ratio = l.kind == LevelKind::DRAM ? kDramRatio : kSramRatio;
-  if (!b.isGiven(p + "read_energy")) l.read_energy_pj_per_byte = ratio * a.mac_energy_pj;
-  if (!b.isGiven(p + "write_energy")) l.write_energy_pj_per_byte = ratio * a.mac_energy_pj;
 }
 
 // Host costs in sfuOpNames() order, so equal specs serialize (and hash) equally.
@@ -63,18 +52,8 @@ void deriveDefaults(Building& b) {
   ComputeArray& a = acc.array;
   for (auto& l : acc.levels) deriveLevel(b, l);
   if (!b.isGiven("array.throughput")) a.macs_per_cycle = {{a.input_dtype, 1.0}};
-  if (!b.isGiven("array.register_file_energy"))
-    a.rf_energy_pj_per_byte = kRfRatio * a.mac_energy_pj;
-  if (!b.isGiven("noc.energy")) acc.noc.energy_pj_per_byte = kNocRatio * a.mac_energy_pj;
-  for (auto& l : acc.levels) {
-    if (!b.isGiven(l.name + ".fanout.energy")) l.fanout.energy_pj_per_byte = acc.noc.energy_pj_per_byte;
-  }
-  if (!b.isGiven("array.register_energy")) a.reg_energy_pj_per_byte = a.rf_energy_pj_per_byte;
-  if (acc.sfu && !b.isGiven("sfu.energy"))
-    acc.sfu->energy_pj_per_element = kSfuRatio * a.mac_energy_pj;
-  if (!b.isGiven("host.energy_per_byte"))
-    acc.host.energy_pj_per_byte = acc.levels.at(0).read_energy_pj_per_byte;
   sortHostCosts(acc.host);
+  deriveSilicon(b);
 }
 
 }  // namespace tessel::arch

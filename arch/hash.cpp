@@ -65,6 +65,8 @@ void putLevel(Canon& c, const StorageLevel& l) {
   c.put(p + "read_energy", l.read_energy_pj_per_byte);
   c.put(p + "write_energy", l.write_energy_pj_per_byte);
   c.put(p + "dtype", nameOf(l.dtype));
+  c.put(p + "area", l.area_mm2);
+  c.put(p + "leakage", l.leakage_mw);
   // Only when set: designs written before fan-outs and per-tensor energies keep their hashes.
   const Fanout& f = l.fanout;
   if (f.instances != 1) {
@@ -113,6 +115,11 @@ void putArray(Canon& c, const ComputeArray& a) {
   }
   c.put("array.epilogue_ops", a.epilogue_ops);
   c.put("array.mac_energy", a.mac_energy_pj);
+  c.put("array.mac_area", a.mac_area_um2);
+  c.put("array.area", a.area_mm2);
+  c.put("array.leakage", a.leakage_mw);
+  c.put("array.register_file_area", a.register_file_area_mm2);
+  c.put("array.register_file_leakage", a.register_file_leakage_mw);
   c.put("array.pipeline_latency", a.pipeline_latency);
 }
 
@@ -156,6 +163,8 @@ void putRest(Canon& c, const Accelerator& acc) {
     c.put("sfu.integer", acc.sfu->integer);
     c.put("sfu.cycles_per_vector", acc.sfu->cycles_per_vector);
     c.put("sfu.energy", acc.sfu->energy_pj_per_element);
+    c.put("sfu.area", acc.sfu->area_mm2);
+    c.put("sfu.leakage", acc.sfu->leakage_mw);
   }
   const Host& h = acc.host;
   c.put("host.clock", h.clock_hz);
@@ -174,7 +183,7 @@ void putRest(Canon& c, const Accelerator& acc) {
 
 std::string Accelerator::canonical() const {
   Canon c;
-  c.put("format", std::string_view("tessel-arch-1"));  // bump when the serialization changes
+  c.put("format", std::string_view("tessel-arch-2"));  // 2: silicon (area, leakage)  // bump when the serialization changes
   c.put("clock", clock_hz);
   for (const auto& l : levels) putLevel(c, l);
   putArray(c, array);

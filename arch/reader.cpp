@@ -128,6 +128,15 @@ void convertQuantity(const ParamSpec& p, const yaml::Node& n, const Building& b,
     case T::FlopRate:
       v.number = units::parseFlopRate(n.scalar("a FLOP rate"), at);
       break;
+    case T::Area:
+      v.number = units::parseArea(n.scalar("an area"), at);
+      break;
+    case T::Power:
+      v.number = units::parsePower(n.scalar("a power"), at);
+      break;
+    case T::Voltage:
+      v.number = units::parseVoltage(n.scalar("a voltage"), at);
+      break;
     case T::Integer:
       v.number = n.as<int>();
       break;

@@ -8,6 +8,7 @@
 #include "arch/op_costs.h"
 #include "arch/schema_levels.h"
 #include "arch/schema_rows.h"
+#include "tech/technology.h"
 
 namespace tessel::arch {
 namespace {
@@ -158,7 +159,8 @@ std::vector<ParamSpec> arrayParams() {
                 "({inputs: 24 B, weights: 448 B, outputs: 48 B}); 0 = none (systolic arrays "
                 "keep one element in a pipeline register)",
                 registerFileApply())),
-      der("register_file_energy", T::EnergyPerByte, "1 x mac_energy per byte (Eyeriss ratio)",
+      der("register_file_energy", T::EnergyPerByte,
+          "the technology's register file per bit x 8 (pipeline flip-flops without one)",
           "energy per byte read or written in a PE register file",
           into(arr, &ComputeArray::rf_energy_pj_per_byte)),
       among(tensorNames(),
@@ -166,11 +168,24 @@ std::vector<ParamSpec> arrayParams() {
                 "a second level inside each PE, below the register file: registers per tensor "
                 "({weights: 2 B}); 0 = none",
                 registersApply())),
-      der("register_energy", T::EnergyPerByte, "register_file_energy",
+      der("register_energy", T::EnergyPerByte, "the technology's flip-flop per bit x 8",
           "energy per byte read or written in a PE's registers",
           into(arr, &ComputeArray::reg_energy_pj_per_byte)),
-      opt("mac_energy", T::Energy, "0.2 pJ", "energy of one MAC",
+      der("mac_energy", T::Energy, "the technology's MAC of input_dtype", "energy of one MAC",
           into(arr, &ComputeArray::mac_energy_pj)),
+      der("mac_area", T::Area, "the technology's MAC of input_dtype", "area of one MAC unit",
+          [](Building& b, const Value& v) { b.acc.array.mac_area_um2 = v.number * 1e6; }),
+      der("area", T::Area, "rows x cols x (mac_area + pipeline flip-flops)",
+          "area of ONE array's PEs without their register files",
+          into(arr, &ComputeArray::area_mm2)),
+      der("leakage", T::Power, "the technology's logic and flip-flop leakage",
+          "leakage of ONE array's PEs without their register files", into(arr, &ComputeArray::leakage_mw)),
+      der("register_file_area", T::Area, "rows x cols x (register_file + registers) x area per bit",
+          "area of ONE array's register files and registers",
+          into(arr, &ComputeArray::register_file_area_mm2)),
+      der("register_file_leakage", T::Power, "rows x cols x bits x leakage per bit",
+          "leakage of ONE array's register files and registers",
+          into(arr, &ComputeArray::register_file_leakage_mw)),
       der("pipeline_latency", T::Time, "rows + cols - 2 (operand skew)",
           "fill/drain cycles per array tile", into(arr, &ComputeArray::pipeline_latency)),
   };
@@ -191,7 +206,8 @@ std::vector<ParamSpec> nocParams() {
           into(noc, &Noc::multicast)),
       opt("reduction", T::Boolean, "false", "partial sums can be added in the network",
           into(noc, &Noc::reduction)),
-      der("energy", T::EnergyPerByte, "2 x array.mac_energy per byte (Eyeriss ratio)",
+      der("energy", T::EnergyPerByte,
+          "a wire one PE pitch long + a flip-flop per hop (mesh, systolic); a bus: the array's width",
           "energy per byte per hop (per transfer on a bus); partial sums pay a hop per PE",
           into(noc, &Noc::energy_pj_per_byte)),
   };
@@ -207,8 +223,12 @@ std::vector<ParamSpec> sfuParams() {
                 [](Building& b, const Value& v) { b.acc.sfu->integer = v.text == "integer"; })),
       pos(opt("cycles_per_vector", T::Real, "1", "cycles per pass over `lanes` elements",
               into(sfu, &Sfu::cycles_per_vector))),
-      der("energy", T::Energy, "1 x array.mac_energy", "energy per element per pass",
+      der("energy", T::Energy, "the technology's add (int or fp)", "energy per element per pass",
           into(sfu, &Sfu::energy_pj_per_element)),
+      der("area", T::Area, "lanes x the technology's MAC (int16 or fp32)", "silicon area",
+          into(sfu, &Sfu::area_mm2)),
+      der("leakage", T::Power, "the technology's logic leakage x area", "leakage power",
+          into(sfu, &Sfu::leakage_mw)),
   };
 }
 
@@ -257,6 +277,23 @@ std::vector<ParamSpec> coresParams() {
       opt("fused_sync", T::Time, "0 cycles",
           "cycles a fused device (every core on one op) spends per op keeping its cores in step",
           into(cores, &Cores::fused_sync_cycles)),
+  };
+}
+
+std::vector<ParamSpec> technologyParams() {
+  auto t = [](Building& b) -> Technology& { return b.acc.technology; };
+  return {
+      among(tech::shippedNodes(),
+            opt("node", T::Choice, "45nm",
+                "process node: a shipped table of energies and areas (docs/technology.md); "
+                "default assumed",
+                [t](Building& b, const Value& v) { t(b).node = v.text; })),
+      opt("table", T::Text, "\"\"",
+          "your own table file in the shipped format (relative to this file); replaces node",
+          [t](Building& b, const Value& v) { t(b).table = v.text; }),
+      der("voltage", T::Voltage, "the node's nominal voltage",
+          "supply: dynamic energy scales with V^2, leakage with V",
+          [t](Building& b, const Value& v) { t(b).voltage = v.number; }),
   };
 }
 
@@ -318,6 +355,8 @@ std::vector<SectionSpec> makeSchema() {
        "identical cores sharing the DRAM and the L2; run apart, or fused as one wider device",
        coresParams(), nullptr},
       {"layout", false, "how the accelerator wants graph inputs laid out", layoutParams(), nullptr},
+      {"technology", false, "the process: energies, areas and leakage left out derive from it",
+       technologyParams(), nullptr},
   };
   // Each level's children follow it: its fan-out and its per-tensor energies.
   for (size_t i = s.size(); i-- > 1;) {

@@ -25,6 +25,9 @@ enum class ValueType : uint8_t {
   Energy,         // "0.2 pJ"
   EnergyPerByte,  // "20 pJ/B"
   FlopRate,       // "32 GFLOP/s"
+  Area,           // "0.5 mm2", "1200 um2" -> mm^2
+  Power,          // "2 mW" -> mW
+  Voltage,        // "0.8 V" -> V
   Integer,
   Real,
   Boolean,

@@ -3,6 +3,7 @@
 #include "arch/schema_levels.h"
 
 #include "arch/schema_rows.h"
+#include "tech/technology.h"
 
 namespace tessel::arch {
 namespace {
@@ -22,13 +23,23 @@ Apply holdsApply() {
   };
 }
 
-// Energies of a storage level; the derivation is in arch/defaults.cpp.
-void addEnergies(std::vector<ParamSpec>& ps, const std::string& ratio) {
-  const std::string how = ratio + " x array.mac_energy per byte (Eyeriss ratio)";
+// Energies of a storage level; the derivation is in arch/silicon.cpp.
+void addEnergies(std::vector<ParamSpec>& ps, const std::string& how) {
   ps.push_back(der("read_energy", T::EnergyPerByte, how, "energy per byte read",
                    into(lvl, &StorageLevel::read_energy_pj_per_byte)));
-  ps.push_back(der("write_energy", T::EnergyPerByte, how, "energy per byte written",
-                   into(lvl, &StorageLevel::write_energy_pj_per_byte)));
+  ps.push_back(der("write_energy", T::EnergyPerByte, how + " x the node's write ratio",
+                   "energy per byte written", into(lvl, &StorageLevel::write_energy_pj_per_byte)));
+}
+
+const char* const kSramHow = "the technology's SRAM model at this capacity / banks and ports";
+
+// On-chip levels: area and leakage of one instance, derived from the SRAM model.
+void addSilicon(std::vector<ParamSpec>& ps) {
+  addEnergies(ps, kSramHow);
+  ps.push_back(der("area", T::Area, kSramHow, "silicon area of one instance",
+                   into(lvl, &StorageLevel::area_mm2)));
+  ps.push_back(der("leakage", T::Power, kSramHow, "leakage power of one instance",
+                   into(lvl, &StorageLevel::leakage_mw)));
 }
 
 }  // namespace
@@ -46,8 +57,12 @@ std::vector<ParamSpec> dramParams() {
               into(lvl, &StorageLevel::bandwidth))),
       req("latency", T::Time, "cycles from a request to its first byte",
           into(lvl, &StorageLevel::latency)),
+      among(tech::dramTypes(),
+            opt("type", T::Choice, "ddr4",
+                "memory type; sets the energy per bit (configs/tech/dram.yaml; default assumed)",
+                into(lvl, &StorageLevel::dram_type))),
   };
-  addEnergies(ps, "200");
+  addEnergies(ps, "8 x the DRAM type's pJ/bit");
   return ps;
 }
 
@@ -63,7 +78,7 @@ std::vector<ParamSpec> l2Params() {
       pos(among(tensorNames(), opt("holds", T::NameList, "[inputs, weights, outputs]",
                               "tensors it may hold", holdsApply()))),
   };
-  addEnergies(ps, "6");
+  addSilicon(ps);
   return ps;
 }
 
@@ -87,7 +102,7 @@ std::vector<ParamSpec> localParams(const std::string& holds, ParamSpec row_width
               "bytes per cycle it can deliver to the array", into(lvl, &StorageLevel::bandwidth))));
   ps.push_back(opt("latency", T::Time, "1 cycle", "cycles from a request to its first byte",
                    into(lvl, &StorageLevel::latency)));
-  addEnergies(ps, "6");
+  addSilicon(ps);
   return ps;
 }
 
@@ -159,7 +174,7 @@ std::vector<ParamSpec> clusterBufferParams() {
       opt("latency", T::Time, "1 cycle", "cycles from a request to its first byte",
           into(lvl, &StorageLevel::latency)),
   };
-  addEnergies(ps, "6");
+  addSilicon(ps);
   return ps;
 }
 
@@ -182,7 +197,7 @@ std::vector<ParamSpec> fanoutParams() {
           field(&Fanout::reduction)),
       opt("bandwidth", T::Bandwidth, "0 B/cycle",
           "bytes per cycle into ONE instance; 0 = unlimited", field(&Fanout::bandwidth)),
-      der("energy", T::EnergyPerByte, "noc.energy",
+      der("energy", T::EnergyPerByte, "a wire as long as one instance's side (sqrt of its area)",
           "energy per byte per instance it reaches", field(&Fanout::energy_pj_per_byte)),
   };
 }

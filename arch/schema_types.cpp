@@ -24,6 +24,12 @@ ValueRange valueRange(ValueType t) {
       return {1e-9, 1e9, "pJ"};
     case T::FlopRate:
       return {1e3, 1e21, "FLOP/s"};
+    case T::Area:
+      return {1e-12, 1e5, "mm2"};
+    case T::Power:
+      return {1e-9, 1e9, "mW"};
+    case T::Voltage:
+      return {0.05, 5, "V"};
     case T::Integer:
       return {1, static_cast<double>(1 << 20), ""};
     default:
@@ -49,6 +55,12 @@ std::string_view unitOf(ValueType t) {
       return "energy per byte (pJ/B)";
     case T::FlopRate:
       return "FLOP rate (GFLOP/s, ...)";
+    case T::Area:
+      return "area (um2, mm2)";
+    case T::Power:
+      return "power (uW, mW, W)";
+    case T::Voltage:
+      return "voltage (V, mV)";
     case T::Integer:
       return "integer";
     case T::Real:

@@ -63,7 +63,26 @@ void energyLine(std::ostringstream& out, const Accelerator& acc) {
     out << ",";
   }
   out << " RF " << formatNumber(acc.array.rf_energy_pj_per_byte) << ", NoC "
-      << formatNumber(acc.noc.energy_pj_per_byte) << " pJ\n";
+      << formatNumber(acc.noc.energy_pj_per_byte) << " pJ per hop";
+  if (acc.sfu) out << ", SFU " << formatNumber(acc.sfu->energy_pj_per_element) << " pJ/element";
+  out << "\n";
+}
+
+// The process and what it gives: area and leakage per component, the PE pitch.
+void siliconLines(std::ostringstream& out, const Accelerator& acc) {
+  const Technology& t = acc.technology;
+  out << "technology: " << (t.table.empty() ? t.node : t.table) << " at " << formatNumber(t.voltage)
+      << " V; DRAM " << acc.levels.at(0).dram_type << "; PE pitch "
+      << formatNumber(acc.silicon.pe_pitch_mm * 1000) << " um; MAC " << formatNumber(acc.array.mac_area_um2)
+      << " um2\n";
+  const Silicon& s = acc.silicon;
+  out << "area " << formatNumber(s.totalArea()) << " mm2, leakage " << formatNumber(s.totalLeakage())
+      << " mW:";
+  for (size_t i = 0; i < s.area_mm2.size(); ++i) {
+    out << " " << s.area_mm2[i].first << " " << formatNumber(s.area_mm2[i].second) << " mm2 / "
+        << formatNumber(s.leakage_mw[i].second) << " mW" << (i + 1 < s.area_mm2.size() ? "," : "");
+  }
+  out << "\n";
 }
 
 void arrayLines(std::ostringstream& out, const ComputeArray& a) {
@@ -153,6 +172,7 @@ std::string summary(const Accelerator& acc) {
   hostLines(out, acc);
   coresLines(out, acc);
   energyLine(out, acc);
+  siliconLines(out, acc);
   for (const auto& w : acc.warnings) out << "warning: " << w << "\n";
   return out.str();
 }

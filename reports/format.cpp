@@ -58,6 +58,12 @@ std::string fixedText(double v, int decimals) {
   return toText(normalizeZero(v), std::chars_format::fixed, decimals);
 }
 
+std::string significant(double v, int digits) {
+  if (v == 0 || !std::isfinite(v)) return fixedText(v, 0);
+  const int magnitude = static_cast<int>(std::floor(std::log10(std::fabs(v))));
+  return fixedText(v, std::max(0, digits - 1 - magnitude));
+}
+
 std::string engSeconds(double seconds) {
   return scaled(seconds * 1e12, {"ps", "ns", "us", "ms", "s"}, 1000, 2);
 }

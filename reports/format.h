@@ -35,6 +35,9 @@ std::string cyclesText(double cycles);
 std::string percentText(double fraction);
 // Fixed-point with the given decimals.
 std::string fixedText(double v, int decimals);
+// `digits` significant digits, fixed-point (no exponent): 0.000123 -> "0.000123", 1234.5 -> "1235"
+// with 3 digits and more shown for large integers parts ("1235", not "1.23e+03").
+std::string significant(double v, int digits);
 
 // Text cut to `width` characters, ending in "..." when cut.
 std::string cut(std::string_view s, int width);

@@ -45,9 +45,23 @@ Json totals(const sim::RunStats& run) {
   for (const std::string& level : run.level_names) levels[level] = run.bytesAt(level);
   Json energy = Json::object();
   for (const auto& [component, pj] : run.energyByComponent()) energy[component] = roundQuantity(pj);
+  energy["static"] = roundQuantity(run.staticEnergyPj());
+  Json leakage = Json::object();
+  for (const auto& [component, pj] : run.staticEnergyByComponent()) leakage[component] = roundQuantity(pj);
+  Json area = Json::object();
+  for (const auto& [component, mm2] : run.area_mm2) area[component] = roundQuantity(mm2);
   return {{"cycles", roundQuantity(run.totalCycles())},
           {"seconds", roundQuantity(run.seconds())},
           {"energy_pj", roundQuantity(run.energyTotalPj())},
+          {"dynamic_energy_pj", roundQuantity(run.dynamicEnergyPj())},
+          {"static_energy_pj", roundQuantity(run.staticEnergyPj())},
+          {"power_w", roundQuantity(run.powerW())},
+          {"energy_per_mac_pj", roundQuantity(run.energyPerMacPj())},
+          {"area_mm2", roundQuantity(run.areaMm2())},
+          {"tops", roundQuantity(run.tops())},
+          {"peak_tops", roundQuantity(run.peakTops())},
+          {"tops_per_w", roundQuantity(run.topsPerW())},
+          {"tops_per_mm2", roundQuantity(run.topsPerMm2())},
           {"macs", run.totalMacs()},
           {"utilization", roundRatio(run.utilization())},
           {"dram_bytes", dramBytes(run)},
@@ -55,6 +69,8 @@ Json totals(const sim::RunStats& run) {
           {"register_file_bytes", run.registerFileBytes()},
           {"noc_bytes", run.nocBytes()},
           {"energy_by_component", energy},
+          {"static_energy_by_component", leakage},
+          {"area_by_component", area},
           {"energy_by_tensor", perTensor(run.energyByOperand())}};
 }
 

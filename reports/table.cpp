@@ -46,7 +46,20 @@ void writeTotals(const sim::RunStats& run, std::ostream& os) {
   line("utilization", percentText(run.utilization()) + " %");
   line("DRAM bytes", binaryBytes(dram) + " (" + withCommas(dram) + " B)");
   const double energy = run.energyTotalPj();
-  if (energy != 0) line("energy", engEnergyPj(energy));
+  if (energy != 0) {
+    line("energy", engEnergyPj(energy) + " (dynamic " + engEnergyPj(run.dynamicEnergyPj()) + ", static " +
+                       engEnergyPj(run.staticEnergyPj()) + ")");
+    line("power", significant(run.powerW(), 3) + " W");
+    if (run.totalMacs() > 0) {
+      line("energy per MAC", significant(run.energyPerMacPj(), 3) + " pJ");
+      line("TOPS/W", significant(run.topsPerW(), 3) + "  (" + significant(run.tops(), 3) + " TOPS of " +
+                         significant(run.peakTops(), 3) + " peak)");
+    }
+  }
+  if (run.areaMm2() > 0) {
+    line("area", significant(run.areaMm2(), 3) + " mm2");
+    if (run.totalMacs() > 0) line("TOPS/mm2", significant(run.topsPerMm2(), 3));
+  }
 }
 
 // One breakdown line: label, cycles, percent of the run, and optionally an op count.
@@ -124,15 +137,35 @@ void writeEnergy(const sim::RunStats& run, std::ostream& os) {
   if (total <= 0) return;
   os << "\n" << padRight("Energy by component", kLabel - 1) << padLeft("energy", kNumber)
      << padLeft("%", kPercent) << "\n";
-  for (const auto& [name, pj] : run.energyByComponent()) {
-    if (pj == 0) continue;
+  auto row = [&](std::string_view name, double pj) {
     os << "  " << padRight(name, kLabel - 3) << padLeft(engEnergyPj(pj), kNumber)
        << padLeft(percentText(pj / total), kPercent) << "\n";
+  };
+  for (const auto& [name, pj] : run.energyByComponent()) {
+    if (pj != 0) row(name, pj);
   }
+  if (run.staticEnergyPj() > 0) row("static (leakage)", run.staticEnergyPj());
   const auto by_tensor = run.energyByOperand();
   if (by_tensor[0] + by_tensor[1] + by_tensor[2] <= 0) return;
   os << "  by tensor, array ops: inputs " << engEnergyPj(by_tensor[0]) << ", weights "
      << engEnergyPj(by_tensor[1]) << ", outputs " << engEnergyPj(by_tensor[2]) << "\n";
+}
+
+// On-chip area per component, and the leakage it draws.
+void writeArea(const sim::RunStats& run, std::ostream& os) {
+  const double total = run.areaMm2();
+  if (total <= 0) return;
+  os << "\n" << padRight("Area by component", kLabel - 1) << padLeft("mm2", kNumber)
+     << padLeft("%", kPercent) << padLeft("leakage", kNumber) << "\n";
+  for (size_t i = 0; i < run.area_mm2.size(); ++i) {
+    const auto& [name, mm2] = run.area_mm2[i];
+    const double mw = i < run.leakage_mw.size() ? run.leakage_mw[i].second : 0.0;
+    os << "  " << padRight(name, kLabel - 3) << padLeft(significant(mm2, 3), kNumber)
+       << padLeft(percentText(mm2 / total), kPercent) << padLeft(significant(mw, 3) + " mW", kNumber) << "\n";
+  }
+  os << "  " << padRight("total", kLabel - 3) << padLeft(significant(total, 3), kNumber)
+     << padLeft(percentText(1.0), kPercent) << padLeft(significant(run.leakageMw(), 3) + " mW", kNumber)
+     << "\n";
 }
 
 }  // namespace
@@ -145,6 +178,7 @@ void writeTable(const sim::RunStats& run, std::ostream& os, const TableOptions& 
   writeWaits(run, os);
   writeLevels(run, os);
   writeEnergy(run, os);
+  writeArea(run, os);
   if (options.top_n != 0) writeTopOps(run, os, options.top_n, options.width);
   if (options.accesses) writeAccesses(run, os);
 }

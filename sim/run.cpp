@@ -38,6 +38,9 @@ RunStats evaluatePlans(const models::Graph& graph, const arch::Accelerator& acc,
   run.offchip_bytes_per_cycle = bw.bytes_per_cycle;
   run.offchip_limit = bw.limit;
   run.offchip_why = bw.why;
+  run.area_mm2 = acc.silicon.area_mm2;
+  run.leakage_mw = acc.silicon.leakage_mw;
+  run.peak_macs_per_cycle = acc.peakMacsPerCycle();
   run.warnings = acc.warnings;
   run.workload_warnings = graph.warnings;
   for (const auto& level : acc.levels) run.level_names.push_back(level.name);

@@ -95,10 +95,61 @@ int64_t RunStats::totalMacs() const {
   return sum;
 }
 
-double RunStats::energyTotalPj() const {
+double RunStats::dynamicEnergyPj() const {
   double sum = 0;
   for (const OpStats& op : ops) sum += op.energyTotal();
   return sum;
+}
+
+double RunStats::energyTotalPj() const { return dynamicEnergyPj() + staticEnergyPj(); }
+
+double RunStats::leakageMw() const {
+  double sum = 0;
+  for (const auto& [component, mw] : leakage_mw) sum += mw;
+  return sum;
+}
+
+// mW x s = 1e-3 J = 1e9 pJ.
+double RunStats::staticEnergyPj() const { return leakageMw() * seconds() * 1e9; }
+
+std::vector<std::pair<std::string, double>> RunStats::staticEnergyByComponent() const {
+  std::vector<std::pair<std::string, double>> out;
+  for (const auto& [component, mw] : leakage_mw) out.emplace_back(component, mw * seconds() * 1e9);
+  return out;
+}
+
+double RunStats::areaMm2() const {
+  double sum = 0;
+  for (const auto& [component, mm2] : area_mm2) sum += mm2;
+  return sum;
+}
+
+double RunStats::powerW() const {
+  const double s = seconds();
+  return s > 0 ? energyTotalPj() * 1e-12 / s : 0.0;
+}
+
+double RunStats::energyPerMacPj() const {
+  const int64_t macs = totalMacs();
+  return macs > 0 ? energyTotalPj() / static_cast<double>(macs) : 0.0;
+}
+
+double RunStats::tops() const {
+  const double s = seconds();
+  return s > 0 ? 2.0 * static_cast<double>(totalMacs()) / s * 1e-12 : 0.0;
+}
+
+double RunStats::peakTops() const { return 2.0 * peak_macs_per_cycle * clock_hz * 1e-12; }
+
+// 2 x MACs / (pJ x 1e-12) ops per joule = ops/s per watt; / 1e12 for tera.
+double RunStats::topsPerW() const {
+  const double e = energyTotalPj();
+  return e > 0 ? 2.0 * static_cast<double>(totalMacs()) / e : 0.0;
+}
+
+double RunStats::topsPerMm2() const {
+  const double a = areaMm2();
+  return a > 0 ? tops() / a : 0.0;
 }
 
 namespace {

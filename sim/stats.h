@@ -144,11 +144,29 @@ struct RunStats {
   // (sim/bound_warnings.h): named, with the reason.
   std::vector<std::string> mapping_warnings;
   std::vector<OpStats> ops;
+  // The design's silicon, from arch::Accelerator::costs (every core): area and leakage power
+  // per on-chip component, and the peak MAC rate of every array.
+  std::vector<std::pair<std::string, double>> area_mm2;    // component -> mm^2
+  std::vector<std::pair<std::string, double>> leakage_mw;  // component -> mW, always drawn
+  double peak_macs_per_cycle = 0;
 
   double totalCycles() const;
   double seconds() const { return totalCycles() / clock_hz; }
   int64_t totalMacs() const;
+  // Energy = dynamic (the ops' accesses, MACs, networks, SFU, host) + static (leakage power x
+  // the run's time).
   double energyTotalPj() const;
+  double dynamicEnergyPj() const;
+  double staticEnergyPj() const;
+  std::vector<std::pair<std::string, double>> staticEnergyByComponent() const;
+  double areaMm2() const;
+  double leakageMw() const;
+  double powerW() const;          // energy / time
+  double energyPerMacPj() const;  // energy / MACs (0 without MACs)
+  double tops() const;            // 2 x MACs / time, in 1e12 ops/s
+  double peakTops() const;        // 2 x peak MACs/cycle x clock
+  double topsPerW() const;        // 2 x MACs / energy
+  double topsPerMm2() const;      // tops() / area (0 without area)
   double utilization() const;  // cycle-weighted mean of the ops' utilization, <= 1
   int64_t bytesAt(std::string_view level) const;
   int64_t registerFileBytes() const;

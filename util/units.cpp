@@ -186,6 +186,29 @@ double parseEnergyPerByte(std::string_view text, const SourceLocation& where) {
   return read(text, q, where).canonical();
 }
 
+double parseArea(std::string_view text, const SourceLocation& where) {
+  const Quantity q{"an area",
+                   "0.5 mm2",
+                   {{"um2", 1, 1e6}, {"um^2", 1, 1e6}, {"mm2", 1}, {"mm^2", 1}, {"cm2", 100}, {"cm^2", 100}},
+                   false,
+                   ""};
+  return read(text, q, where).canonical();
+}
+
+double parsePower(std::string_view text, const SourceLocation& where) {
+  const Quantity q{"a power",
+                   "2 mW",
+                   {{"nW", 1, 1e6}, {"uW", 1, 1e3}, {"mW", 1}, {"W", 1e3}},
+                   false,
+                   ""};
+  return read(text, q, where).canonical();
+}
+
+double parseVoltage(std::string_view text, const SourceLocation& where) {
+  const Quantity q{"a voltage", "0.8 V", {{"mV", 1, 1e3}, {"V", 1}}, false, ""};
+  return read(text, q, where).canonical();
+}
+
 double parseFlopRate(std::string_view text, const SourceLocation& where) {
   const Quantity q{"a FLOP rate",
                    "32 GFLOP/s",

@@ -38,6 +38,15 @@ double parseEnergy(std::string_view text, const SourceLocation& where);
 // Picojoules per byte: an energy unit over B (e.g. "20 pJ/B"). A unit is required.
 double parseEnergyPerByte(std::string_view text, const SourceLocation& where);
 
+// Square millimetres: um2, mm2, cm2 (also written um^2, mm^2). A unit is required.
+double parseArea(std::string_view text, const SourceLocation& where);
+
+// Milliwatts: nW, uW, mW, W. A unit is required.
+double parsePower(std::string_view text, const SourceLocation& where);
+
+// Volts: mV, V. A unit is required.
+double parseVoltage(std::string_view text, const SourceLocation& where);
+
 // Floating-point operations per second: FLOP/s, kFLOP/s, MFLOP/s, GFLOP/s, TFLOP/s, PFLOP/s.
 double parseFlopRate(std::string_view text, const SourceLocation& where);
 

@@ -1,0 +1,192 @@
+// Need::Derived energies, areas and leakage: each from the design's technology table
+// (tech/technology.h) and the hardware's own geometry, unless the YAML gives it.
+//   MAC: the node's MAC of array.input_dtype.
+//   PE: MAC + pipeline flip-flops (input, weight twice for the preload, accumulator) + its
+//       register file and registers; the PE pitch is the side of that area.
+//   SRAM levels: tech::sram at one instance's capacity, banks and ports; per-tensor pools of a
+//       cluster buffer each at their own capacity.
+//   DRAM: 8 x the type's pJ/bit, whatever the MAC.
+//   Networks: a wire one PE pitch long plus the receiving flip-flop per hop (systolic, mesh);
+//       a bus the array's width per transfer; a level's fan-out one instance's side per copy.
+#include <cmath>
+#include <filesystem>
+
+#include "arch/building.h"
+#include "arch/silicon.h"
+#include "tech/memory.h"
+#include "tech/technology.h"
+
+namespace tessel::arch {
+namespace {
+
+bool onChip(LevelKind k) { return k != LevelKind::DRAM; }
+
+tech::Technology loadTechnology(const Building& b) {
+  const Technology& t = b.acc.technology;
+  try {
+    if (t.table.empty()) return tech::shippedTechnology(t.node, t.voltage);
+    std::filesystem::path path(t.table);
+    if (path.is_relative() && !b.acc.source.empty()) {
+      path = std::filesystem::path(b.acc.source).parent_path() / path;
+    }
+    return tech::technologyFromFile(path.string(), t.voltage);
+  } catch (const ConfigError& e) {
+    b.fail(t.table.empty() ? "technology.node" : "technology.table", e.what());
+  }
+}
+
+// Bytes of pipeline flip-flops in one PE: the input passing through, the weight and the one
+// preloading behind it, the partial sum (Gemmini's PE.scala holds these; assumed for others).
+uint64_t pipelineBytes(const ComputeArray& a) {
+  return static_cast<uint64_t>(bytesOf(a.input_dtype) + 2 * bytesOf(a.weight_dtype) + bytesOf(a.accum_dtype));
+}
+
+uint64_t registerBytes(const ComputeArray& a) {
+  return static_cast<uint64_t>(a.pe_register_file_bytes);
+}
+uint64_t secondRegisterBytes(const ComputeArray& a) {
+  return static_cast<uint64_t>(a.reg_input_bytes + a.reg_weight_bytes + a.reg_output_bytes);
+}
+
+void deriveArray(Building& b, const tech::Technology& t) {
+  ComputeArray& a = b.acc.array;
+  const tech::OpCost* mac = t.macOf(a.input_dtype);
+  if (mac == nullptr && !(b.isGiven("array.mac_energy") && b.isGiven("array.mac_area"))) {
+    b.fail("array.input_dtype", "the technology table " + t.source + " has no MAC for " +
+                                    std::string(nameOf(a.input_dtype)) + "; give array.mac_energy and array.mac_area");
+  }
+  if (!b.isGiven("array.mac_energy")) a.mac_energy_pj = mac->energy_pj * t.dynamicScale();
+  if (!b.isGiven("array.mac_area")) a.mac_area_um2 = mac->area_um2;
+  const double pes = static_cast<double>(a.rows) * a.cols;
+  const tech::MemoryCost flops = tech::cellStorage(t, t.flip_flop, pipelineBytes(a));
+  if (!b.isGiven("array.area")) a.area_mm2 = pes * (a.mac_area_um2 * 1e-6 + flops.area_mm2);
+  if (!b.isGiven("array.leakage")) {
+    a.leakage_mw = pes * (tech::logicLeakageMw(t, a.mac_area_um2) + flops.leakage_mw);
+  }
+  const tech::MemoryCost rf = tech::cellStorage(t, t.register_file, registerBytes(a));
+  const tech::MemoryCost regs = tech::cellStorage(t, t.flip_flop, secondRegisterBytes(a));
+  if (!b.isGiven("array.register_file_area")) a.register_file_area_mm2 = pes * (rf.area_mm2 + regs.area_mm2);
+  if (!b.isGiven("array.register_file_leakage")) {
+    a.register_file_leakage_mw = pes * (rf.leakage_mw + regs.leakage_mw);
+  }
+  if (!b.isGiven("array.register_file_energy")) {
+    a.rf_energy_pj_per_byte = registerBytes(a) > 0 ? rf.read_pj_per_byte : flops.read_pj_per_byte;
+  }
+  if (!b.isGiven("array.register_energy")) a.reg_energy_pj_per_byte = flops.read_pj_per_byte;
+}
+
+// One instance of an on-chip level, or the DRAM's per-byte energy.
+void deriveLevel(Building& b, const tech::Technology& t, StorageLevel& l) {
+  const std::string p = l.name + ".";
+  if (l.kind == LevelKind::DRAM) {
+    const double pj = 8.0 * tech::dramPjPerBit(l.dram_type);
+    if (!b.isGiven(p + "read_energy")) l.read_energy_pj_per_byte = pj;
+    if (!b.isGiven(p + "write_energy")) l.write_energy_pj_per_byte = pj;
+    return;
+  }
+  const tech::MemoryCost c = tech::sram(t, {l.capacity_bytes, l.banks, l.ports});
+  if (!b.isGiven(p + "read_energy")) l.read_energy_pj_per_byte = c.read_pj_per_byte;
+  if (!b.isGiven(p + "write_energy")) l.write_energy_pj_per_byte = c.write_pj_per_byte;
+  if (!b.isGiven(p + "area")) l.area_mm2 = c.area_mm2;
+  if (!b.isGiven(p + "leakage")) l.leakage_mw = c.leakage_mw;
+  if (!l.partitioned) return;
+  // Per-tensor pools are separate memories: each at its own size, its area and leakage summed.
+  double area = 0, leakage = 0;
+  static const char* const kTensors[] = {"inputs", "weights", "outputs"};
+  for (size_t x = 0; x < 3; ++x) {
+    if (l.tensor_capacity[x] == 0) continue;
+    const tech::MemoryCost pool = tech::sram(t, {l.tensor_capacity[x], l.banks, l.ports});
+    const std::string tp = p + "tensors." + kTensors[x] + ".";
+    if (!b.isGiven(tp + "read_energy") && !b.isGiven(p + "read_energy")) l.tensor_read_pj[x] = pool.read_pj_per_byte;
+    if (!b.isGiven(tp + "write_energy") && !b.isGiven(p + "write_energy")) l.tensor_write_pj[x] = pool.write_pj_per_byte;
+    area += pool.area_mm2;
+    leakage += pool.leakage_mw;
+  }
+  if (!b.isGiven(p + "area")) l.area_mm2 = area;
+  if (!b.isGiven(p + "leakage")) l.leakage_mw = leakage;
+}
+
+double pePitchMm(const ComputeArray& a) {
+  const double pes = static_cast<double>(a.rows) * a.cols;
+  return std::sqrt((a.area_mm2 + a.register_file_area_mm2) / pes);
+}
+
+void deriveNetworks(Building& b, const tech::Technology& t, double pitch_mm) {
+  Accelerator& acc = b.acc;
+  const ComputeArray& a = acc.array;
+  if (!b.isGiven("noc.energy")) {
+    const double hop = acc.noc.kind == "bus" ? tech::wirePjPerByte(t, pitch_mm * std::max(a.rows, a.cols))
+                                             : tech::wirePjPerByte(t, pitch_mm) +
+                                                   tech::cellStorage(t, t.flip_flop, 1).write_pj_per_byte;
+    acc.noc.energy_pj_per_byte = hop;
+  }
+  // A fan-out hop crosses one copy of what lies below the level: the arrays and the levels with
+  // more instances than it.
+  const double arrays = static_cast<double>(acc.arrays()) * (a.area_mm2 + a.register_file_area_mm2);
+  for (size_t i = 0; i < acc.levels.size(); ++i) {
+    StorageLevel& l = acc.levels[i];
+    if (b.isGiven(l.name + ".fanout.energy")) continue;
+    double below = arrays;
+    for (size_t j = i + 1; j < acc.levels.size(); ++j) {
+      const int64_t n = acc.instancesOf(j);
+      if (n > acc.instancesOf(i)) below += static_cast<double>(n) * acc.levels[j].area_mm2;
+    }
+    const double copies = static_cast<double>(acc.instancesOf(i)) * l.fanout.instances;
+    l.fanout.energy_pj_per_byte = tech::wirePjPerByte(t, std::sqrt(below / copies));
+  }
+}
+
+void deriveSfu(Building& b, const tech::Technology& t) {
+  if (!b.acc.sfu) return;
+  Sfu& s = *b.acc.sfu;
+  const tech::OpCost& add = s.integer ? t.int_add : t.fp_add;
+  if (!b.isGiven("sfu.energy")) s.energy_pj_per_element = add.energy_pj * t.dynamicScale();
+  // A lane: one multiply-add of the SFU's arithmetic (assumed: I-BERT's integer kernels need
+  // 16-bit products into 32-bit sums; float SFUs compute in fp32).
+  const tech::OpCost* lane = t.macOf(s.integer ? DType::Int16 : DType::FP32);
+  const double lane_um2 = lane != nullptr ? lane->area_um2 : add.area_um2;
+  if (!b.isGiven("sfu.area")) s.area_mm2 = s.lanes * lane_um2 * 1e-6;
+  if (!b.isGiven("sfu.leakage")) s.leakage_mw = tech::logicLeakageMw(t, s.area_mm2 * 1e6);
+}
+
+// The chip's silicon per component: each on-chip level times its instances, the arrays' PEs
+// and register files, the SFU; every core's (the L2 is shared, once).
+Silicon summarize(const Accelerator& acc, double pitch_mm) {
+  Silicon s;
+  s.pe_pitch_mm = pitch_mm;
+  const double cores = acc.cores.count;
+  for (size_t i = 0; i < acc.levels.size(); ++i) {
+    const StorageLevel& l = acc.levels[i];
+    if (!onChip(l.kind)) continue;
+    const double n = static_cast<double>(acc.instancesOf(i)) * (l.kind == LevelKind::L2 ? 1 : cores);
+    s.area_mm2.emplace_back(l.name, n * l.area_mm2);
+    s.leakage_mw.emplace_back(l.name, n * l.leakage_mw);
+  }
+  const double arrays = static_cast<double>(acc.arrays()) * cores;
+  s.area_mm2.emplace_back("register_file", arrays * acc.array.register_file_area_mm2);
+  s.leakage_mw.emplace_back("register_file", arrays * acc.array.register_file_leakage_mw);
+  s.area_mm2.emplace_back("array", arrays * acc.array.area_mm2);
+  s.leakage_mw.emplace_back("array", arrays * acc.array.leakage_mw);
+  if (acc.sfu) {
+    s.area_mm2.emplace_back("sfu", cores * acc.sfu->area_mm2);
+    s.leakage_mw.emplace_back("sfu", cores * acc.sfu->leakage_mw);
+  }
+  return s;
+}
+
+}  // namespace
+
+void deriveSilicon(Building& b) {
+  const tech::Technology t = loadTechnology(b);
+  Accelerator& acc = b.acc;
+  if (!b.isGiven("technology.voltage")) acc.technology.voltage = t.voltage;
+  deriveArray(b, t);
+  for (auto& l : acc.levels) deriveLevel(b, t, l);
+  const double pitch = pePitchMm(acc.array);
+  deriveNetworks(b, t, pitch);
+  deriveSfu(b, t);
+  if (!b.isGiven("host.energy_per_byte")) acc.host.energy_pj_per_byte = acc.levels.at(0).read_energy_pj_per_byte;
+  acc.silicon = summarize(acc, pitch);
+}
+
+}  // namespace tessel::arch

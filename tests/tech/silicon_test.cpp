@@ -1,0 +1,192 @@
+// Energies, areas and leakage a design derives from its technology (arch/silicon.cpp): a tiny
+// design on the round-number table derived by hand, explicit energies kept as given, static
+// energy as leakage x time, and the mechanisms the issue named (links vs MACs, DRAM vs MAC).
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+
+#include "arch/load.h"
+#include "dataflows/dataflow.h"
+#include "models/workload.h"
+#include "sim/run.h"
+#include "tech/technology.h"
+#include "util/error.h"
+
+namespace tessel {
+namespace {
+
+using ::testing::HasSubstr;
+
+const std::string kRound = std::string(TESSEL_SOURCE_DIR) + "/tests/tech/data/round.yaml";
+
+// `scratchpad` adds keys to the scratchpad's mapping.
+std::string tinyDesign(const std::string& scratchpad = "") {
+  return "name: tiny\n"
+         "clock: 1 GHz\n"
+         "technology: {table: " + kRound + "}\n"
+         "dram: {bandwidth: 16 B/cycle, latency: 100 cycles, type: lpddr4}\n"
+         "scratchpad: {capacity: 8 KiB" + scratchpad + "}\n"
+         "accumulator: {capacity: 4 KiB}\n"
+         "array: {rows: 4, cols: 4, dataflows: [ws, os]}\n";
+}
+
+double component(const std::vector<std::pair<std::string, double>>& parts, const std::string& name) {
+  for (const auto& [n, v] : parts) {
+    if (n == name) return v;
+  }
+  ADD_FAILURE() << "no component " << name;
+  return 0;
+}
+
+// The round table (tests/tech/data/round.yaml), a 4 x 4 int8 systolic array:
+//   MAC 0.5 pJ, 100 um2. Pipeline flip-flops per PE: input 1 + weight 2 x 1 + accumulator 4 =
+//   7 B = 56 bits: 224 um2, 56 x 200 pW. Array: 16 x (100 + 224) um2 = 5,184 um2; leakage
+//   16 x (100 um2 x 1,000 pW/um2 + 11,200 pW) = 1,779,200 pW = 1.7792e-3 mW.
+//   PE pitch sqrt(5,184 / 16) = 18 um. A hop: 8 x 0.1 pJ/bit/mm x 0.018 mm + a flip-flop write
+//   8 x 0.02 = 0.0144 + 0.16 = 0.1744 pJ/B. No register file: the "register_file" energy is
+//   the pipeline flip-flops', 0.16 pJ/B.
+//   Scratchpad 8 KiB: 65,536 bits, (0.01 + 0.001 x 256) x 8 = 2.128 pJ/B read, x 1.5 write;
+//   0.065536 mm2, 6.5536e-4 mW. Accumulator 4 KiB: 32,768 bits: 0.032768 mm2.
+//   DRAM lpddr4: 8 x the shipped table's pJ/bit, whatever the MAC.
+TEST(Silicon, ATinyDesignByHand) {
+  const arch::Accelerator a = arch::loadString(tinyDesign(), "tiny.yaml");
+  EXPECT_DOUBLE_EQ(a.array.mac_energy_pj, 0.5);
+  EXPECT_DOUBLE_EQ(a.array.mac_area_um2, 100);
+  EXPECT_NEAR(a.array.area_mm2, 5184e-6, 1e-15);
+  EXPECT_NEAR(a.array.leakage_mw, 1.7792e-3, 1e-15);
+  EXPECT_NEAR(a.silicon.pe_pitch_mm, 0.018, 1e-12);
+  EXPECT_NEAR(a.noc.energy_pj_per_byte, 0.1744, 1e-12);
+  EXPECT_NEAR(a.array.rf_energy_pj_per_byte, 0.16, 1e-12);
+  const arch::StorageLevel& sp = a.levels[1];
+  EXPECT_NEAR(sp.read_energy_pj_per_byte, 2.128, 1e-12);
+  EXPECT_NEAR(sp.write_energy_pj_per_byte, 3.192, 1e-12);
+  EXPECT_NEAR(sp.area_mm2, 0.065536, 1e-15);
+  EXPECT_NEAR(sp.leakage_mw, 6.5536e-4, 1e-15);
+  EXPECT_NEAR(a.levels[2].area_mm2, 0.032768, 1e-15);
+  EXPECT_DOUBLE_EQ(a.levels[0].read_energy_pj_per_byte, 8 * tech::dramPjPerBit("lpddr4"));
+  EXPECT_NEAR(a.silicon.totalArea(), 0.065536 + 0.032768 + 5184e-6, 1e-12);
+  EXPECT_NEAR(component(a.silicon.area_mm2, "array"), 5184e-6, 1e-15);
+  EXPECT_NEAR(component(a.silicon.area_mm2, "register_file"), 0, 1e-15);
+}
+
+// A register file of 32 B per PE: 256 bits x 2 um2 = 512 um2 per PE, 16 PEs = 8,192 um2; its
+// energy 8 x 0.05 = 0.4 pJ/B. The pitch grows: sqrt((5,184 + 8,192) / 16) = sqrt(836) um.
+TEST(Silicon, ARegisterFileAddsAreaAndWidensThePitch) {
+  const arch::Accelerator a = arch::loadString(tinyDesign(), "tiny.yaml",
+                                               {"array.kind=spatial", "array.register_file=32 B", "noc.kind=mesh",
+                                                "array.dataflows=[ws]"});
+  EXPECT_NEAR(a.array.register_file_area_mm2, 8192e-6, 1e-15);
+  EXPECT_NEAR(a.array.rf_energy_pj_per_byte, 0.4, 1e-12);
+  EXPECT_NEAR(a.silicon.pe_pitch_mm, std::sqrt(836.0) * 1e-3, 1e-12);
+}
+
+// Four arrays under the scratchpad: the array's silicon counts four times; a fan-out hop is a
+// wire as long as one array's side, sqrt(5,184 um2) = 72 um: 8 x 0.1 x 0.072 pJ/B.
+TEST(Silicon, FanOutCopiesCountEveryInstance) {
+  const arch::Accelerator a = arch::loadString(tinyDesign(", fanout: {instances: 4}"), "tiny.yaml");
+  EXPECT_NEAR(component(a.silicon.area_mm2, "array"), 4 * 5184e-6, 1e-15);
+  EXPECT_NEAR(a.levels[1].fanout.energy_pj_per_byte, 8 * 0.1 * std::sqrt(5184e-6), 1e-12);
+}
+
+// Explicit energies, the way an Accelergy table gives them, are kept exactly; leakage given as
+// 0 leaves no static energy, so the run's energy is the access counts times those numbers.
+TEST(Silicon, ExplicitEnergiesAreKeptAsGiven) {
+  const arch::Accelerator a = arch::loadString(
+      tinyDesign(", tensors: {inputs: {read_energy: 1.5 pJ/B, write_energy: 2.5 pJ/B},"
+                 " weights: {read_energy: 3 pJ/B, write_energy: 4 pJ/B}}"),
+      "tiny.yaml",
+      {"array.mac_energy=0.25 pJ", "dram.read_energy=100 pJ/B", "dram.write_energy=120 pJ/B",
+       "accumulator.read_energy=7 pJ/B", "accumulator.write_energy=9 pJ/B", "noc.energy=0.5 pJ/B",
+       "array.register_file_energy=0.125 pJ/B", "scratchpad.leakage=0 mW", "accumulator.leakage=0 mW",
+       "array.leakage=0 mW"});
+  EXPECT_DOUBLE_EQ(a.levels[1].readPj(0), 1.5);
+  EXPECT_DOUBLE_EQ(a.levels[1].writePj(1), 4);
+  EXPECT_DOUBLE_EQ(a.levels[0].writePj(2), 120);
+  EXPECT_DOUBLE_EQ(a.noc.energy_pj_per_byte, 0.5);
+  models::WorkloadOptions o;
+  const models::Graph g = models::build("gemm:M=16,K=16,N=16", o);
+  const sim::RunStats r = sim::simulate(g, a, dataflows::loadDataflow("ws"), {});
+  ASSERT_EQ(r.ops.size(), 1u);
+  EXPECT_EQ(r.staticEnergyPj(), 0.0);
+  // Every storage level's energy is its bytes times the given per-tensor energies.
+  const double given_read[3][3] = {{100, 100, 100}, {1.5, 3, 0}, {7, 7, 7}};
+  const double given_write[3][3] = {{120, 120, 120}, {2.5, 4, 0}, {9, 9, 9}};
+  for (size_t l = 0; l < 3; ++l) {
+    double expect = 0;
+    for (size_t t = 0; t < 3; ++t) {
+      expect += static_cast<double>(r.ops[0].traffic[l].read_bytes[t]) * given_read[l][t] +
+                static_cast<double>(r.ops[0].traffic[l].write_bytes[t]) * given_write[l][t];
+    }
+    EXPECT_NEAR(component(r.ops[0].energy_pj, a.levels[l].name), expect, 1e-9) << a.levels[l].name;
+  }
+  EXPECT_DOUBLE_EQ(component(r.ops[0].energy_pj, "array"), 16 * 16 * 16 * 0.25);
+  EXPECT_DOUBLE_EQ(r.energyTotalPj(), r.dynamicEnergyPj());
+}
+
+// Static energy is the leakage power times the run's time: twice the work, twice the leakage.
+TEST(Silicon, StaticEnergyIsLeakageTimesTime) {
+  const arch::Accelerator a = arch::loadString(tinyDesign(), "tiny.yaml");
+  models::WorkloadOptions o;
+  const auto small = sim::simulate(models::build("gemm:M=64,K=64,N=64", o), a, dataflows::loadDataflow("ws"), {});
+  const auto large = sim::simulate(models::build("gemm:M=128,K=64,N=64", o), a, dataflows::loadDataflow("ws"), {});
+  EXPECT_NEAR(small.staticEnergyPj(), a.silicon.totalLeakage() * small.seconds() * 1e9, 1e-9);
+  EXPECT_GT(large.seconds(), small.seconds());
+  EXPECT_NEAR(large.staticEnergyPj() / small.staticEnergyPj(), large.seconds() / small.seconds(), 1e-12);
+  EXPECT_NEAR(small.energyTotalPj(), small.dynamicEnergyPj() + small.staticEnergyPj(), 1e-6);
+  EXPECT_NEAR(small.powerW(), small.energyTotalPj() * 1e-12 / small.seconds(), 1e-12);
+  EXPECT_NEAR(small.areaMm2(), a.silicon.totalArea(), 1e-15);
+}
+
+// A systolic hop is a wire one PE pitch long and the flip-flop that receives the byte: a fraction
+// of a MAC per byte (the old Eyeriss ratio made it 2x a MAC). Output-stationary moves one input
+// and one weight byte a hop per MAC, so its links cost less than its MACs; weight-stationary
+// moves a 4-byte partial sum down a hop per MAC as well, and pays for it.
+TEST(Silicon, SystolicLinksCostLessThanTheMacs) {
+  const arch::Accelerator a = arch::loadFile(std::string(TESSEL_SOURCE_DIR) + "/configs/arch/gemmini-default.yaml");
+  EXPECT_LT(a.noc.energy_pj_per_byte, a.array.mac_energy_pj / 2);
+  models::WorkloadOptions o;
+  const models::Graph g = models::build("gemm:M=256,K=256,N=256", o);
+  const auto os = sim::simulate(g, a, dataflows::loadDataflow("os"), {}).energyByComponent();
+  EXPECT_LT(component(os, "noc"), component(os, "array"));
+  const auto ws = sim::simulate(g, a, dataflows::loadDataflow("ws"), {}).energyByComponent();
+  EXPECT_GT(component(ws, "noc"), component(os, "noc"));
+}
+
+// DRAM energy comes from the memory type: a different MAC leaves it alone.
+TEST(Silicon, TheMacDoesNotSetTheDramEnergy) {
+  const std::string gemmini = std::string(TESSEL_SOURCE_DIR) + "/configs/arch/gemmini-default.yaml";
+  const arch::Accelerator a = arch::loadFile(gemmini);
+  const arch::Accelerator b = arch::loadFile(gemmini, {"array.mac_energy=5 pJ"});
+  EXPECT_EQ(a.levels[0].read_energy_pj_per_byte, b.levels[0].read_energy_pj_per_byte);
+  EXPECT_EQ(a.levels[1].read_energy_pj_per_byte, b.levels[1].read_energy_pj_per_byte);
+  const arch::Accelerator hbm = arch::loadFile(gemmini, {"dram.type=hbm2"});
+  EXPECT_DOUBLE_EQ(hbm.levels[0].read_energy_pj_per_byte, 8 * tech::dramPjPerBit("hbm2"));
+}
+
+std::string loadError(const std::string& yaml, const std::vector<std::string>& p = {}) {
+  try {
+    arch::loadString(yaml, "tiny.yaml", p);
+  } catch (const ConfigError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(Silicon, BadTechnologyInputIsLocated) {
+  EXPECT_THAT(loadError(tinyDesign(), {"technology={node: 29nm}"}),
+              AllOf(HasSubstr("technology.node"), HasSubstr("28nm")));
+  EXPECT_THAT(loadError(tinyDesign(), {"dram.type=ddr9"}), AllOf(HasSubstr("dram.type"), HasSubstr("ddr4")));
+  EXPECT_THAT(loadError(tinyDesign(), {"technology={table: /nonexistent/t.yaml}"}),
+              HasSubstr("technology.table"));
+  EXPECT_THAT(loadError(tinyDesign(), {"technology.voltage=5 V"}), HasSubstr("voltage"));
+  EXPECT_THAT(loadError(tinyDesign(), {"scratchpad.area=-1 mm2"}), HasSubstr("scratchpad.area"));
+  // The round table has no bf16 MAC: name the dtype and what to give instead.
+  EXPECT_THAT(loadError(tinyDesign(), {"array.input_dtype=bf16", "array.weight_dtype=bf16", "array.accum_dtype=fp32",
+                                       "accumulator.dtype=fp32"}),
+              AllOf(HasSubstr("bf16"), HasSubstr("array.mac_energy")));
+}
+
+}  // namespace
+}  // namespace tessel

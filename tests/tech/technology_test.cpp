@@ -1,0 +1,149 @@
+// The technology model: tables, SRAM / cell / wire costs derived by hand from a table of round
+// numbers (data/round.yaml), and the shape of the shipped tables (monotone in capacity,
+// ordered by node, DRAM types independent of any MAC).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+
+#include "tech/memory.h"
+#include "tech/technology.h"
+#include "util/error.h"
+
+namespace tessel::tech {
+namespace {
+
+const std::string kRound = std::string(TESSEL_SOURCE_DIR) + "/tests/tech/data/round.yaml";
+
+TEST(Technology, ReadsATableAsGiven) {
+  const Technology t = technologyFromFile(kRound, 0);
+  EXPECT_EQ(t.node, "round");
+  EXPECT_DOUBLE_EQ(t.voltage, 1.0);  // nominal when not given
+  ASSERT_NE(t.macOf(DType::Int8), nullptr);
+  EXPECT_DOUBLE_EQ(t.macOf(DType::Int8)->energy_pj, 0.5);
+  EXPECT_EQ(t.macOf(DType::BF16), nullptr);  // not in this table
+  EXPECT_DOUBLE_EQ(t.flip_flop.area_um2_per_bit, 4);
+}
+
+// 8 KiB, one bank, one port: 65,536 bits, sqrt = 256.
+//   per bit 0.01 + 0.001 x 256 = 0.266 pJ -> 2.128 pJ/B read, x 1.5 = 3.192 pJ/B write
+//   area 65,536 x 0.5 um2 / 0.5 = 65,536 um2 = 0.065536 mm2
+//   leakage 65,536 x 10 pW = 655,360 pW = 6.5536e-4 mW
+TEST(Sram, OneBankByHand) {
+  const Technology t = technologyFromFile(kRound, 0);
+  const MemoryCost c = sram(t, {8192, 1, 1});
+  EXPECT_NEAR(c.read_pj_per_byte, 2.128, 1e-12);
+  EXPECT_NEAR(c.write_pj_per_byte, 3.192, 1e-12);
+  EXPECT_NEAR(c.area_mm2, 0.065536, 1e-15);
+  EXPECT_NEAR(c.leakage_mw, 6.5536e-4, 1e-15);
+}
+
+// 4 banks: 16,384 bits each, sqrt = 128 -> 0.138 pJ/bit, plus the H-tree to a bank: half the
+// macro's side, 0.1 pJ/bit/mm x sqrt(0.065536 mm2) / 2 = 0.1 x 0.256 / 2 = 0.0128 pJ/bit.
+// (0.138 + 0.0128) x 8 = 1.2064 pJ/B. Area and leakage do not change with banking.
+TEST(Sram, BanksShortenTheLinesButAddTheTree) {
+  const Technology t = technologyFromFile(kRound, 0);
+  const MemoryCost c = sram(t, {8192, 4, 1});
+  EXPECT_NEAR(c.read_pj_per_byte, 1.2064, 1e-12);
+  EXPECT_NEAR(c.area_mm2, 0.065536, 1e-15);
+}
+
+// 2 ports: the cell grows 1 + 0.5 = 1.5x: area 0.098304 mm2, leakage 9.8304e-4 mW, and the
+// lines cross 1.5x the cells: sqrt(65,536 x 1.5) = 313.5 -> per bit 0.01 + 0.3135
+TEST(Sram, PortsWidenTheCell) {
+  const Technology t = technologyFromFile(kRound, 0);
+  const MemoryCost c = sram(t, {8192, 1, 2});
+  EXPECT_NEAR(c.area_mm2, 0.098304, 1e-15);
+  EXPECT_NEAR(c.leakage_mw, 9.8304e-4, 1e-15);
+  EXPECT_NEAR(c.read_pj_per_byte, 8 * (0.01 + 0.001 * std::sqrt(65536 * 1.5)), 1e-12);
+}
+
+// Half the voltage: dynamic energy x 0.25, leakage x 0.5, area unchanged.
+TEST(Technology, VoltageScalesDynamicAndLeakageApart) {
+  const Technology t = technologyFromFile(kRound, 0.5);
+  const MemoryCost c = sram(t, {8192, 1, 1});
+  EXPECT_NEAR(c.read_pj_per_byte, 2.128 * 0.25, 1e-12);
+  EXPECT_NEAR(c.leakage_mw, 6.5536e-4 * 0.5, 1e-15);
+  EXPECT_NEAR(c.area_mm2, 0.065536, 1e-15);
+  EXPECT_NEAR(wirePjPerByte(t, 2.0), 8 * 0.1 * 2 * 0.25, 1e-12);
+}
+
+// 16 bytes of flip-flops: 128 bits x 4 um2 = 512 um2; 0.02 pJ/bit -> 0.16 pJ/B; 128 x 200 pW.
+TEST(Cells, FlipFlopsByHand) {
+  const Technology t = technologyFromFile(kRound, 0);
+  const MemoryCost c = cellStorage(t, t.flip_flop, 16);
+  EXPECT_NEAR(c.read_pj_per_byte, 0.16, 1e-12);
+  EXPECT_NEAR(c.area_mm2, 512e-6, 1e-15);
+  EXPECT_NEAR(c.leakage_mw, 128 * 200e-9, 1e-15);
+  EXPECT_NEAR(logicLeakageMw(t, 100), 100 * 1000e-9, 1e-15);
+}
+
+TEST(Technology, AVoltageFarFromNominalIsRefused) {
+  EXPECT_THROW(technologyFromFile(kRound, 2.0), ConfigError);
+  EXPECT_THROW(technologyFromFile(kRound, 0.1), ConfigError);
+}
+
+TEST(Technology, AnUnknownNodeListsTheShippedOnes) {
+  try {
+    shippedTechnology("29nm", 0);
+    FAIL() << "accepted 29nm";
+  } catch (const ConfigError& e) {
+    const std::string m = e.what();
+    EXPECT_NE(m.find("28nm"), std::string::npos) << m;
+    EXPECT_NE(m.find("did you mean"), std::string::npos) << m;
+  }
+}
+
+// Every shipped node: energy per byte and area grow with capacity, for 1 to 8 banks and 1 or 2
+// ports; more ports never cost less; the MAC and the SRAM shrink from node to node.
+TEST(ShippedTables, MonotoneInCapacityAndOrderedByNode) {
+  const auto nodes = shippedNodes();
+  ASSERT_GE(nodes.size(), 4u);
+  double last_mac = 1e9, last_sram = 1e9;
+  for (const std::string& n : nodes) {
+    SCOPED_TRACE(n);
+    const Technology t = shippedTechnology(n, 0);
+    for (int banks : {1, 2, 8}) {
+      for (int ports : {1, 2}) {
+        MemoryCost prev = sram(t, {1024, banks, ports});
+        for (uint64_t cap = 2048; cap <= (uint64_t{1} << 27); cap *= 2) {
+          const MemoryCost c = sram(t, {cap, banks, ports});
+          EXPECT_GT(c.read_pj_per_byte, prev.read_pj_per_byte) << cap;
+          EXPECT_GT(c.area_mm2, prev.area_mm2) << cap;
+          EXPECT_GT(c.leakage_mw, prev.leakage_mw) << cap;
+          prev = c;
+        }
+        EXPECT_GE(sram(t, {65536, banks, 2}).read_pj_per_byte, sram(t, {65536, banks, 1}).read_pj_per_byte);
+      }
+    }
+    ASSERT_NE(t.macOf(DType::Int8), nullptr);
+    EXPECT_LT(t.macOf(DType::Int8)->energy_pj, last_mac);
+    EXPECT_LT(t.macOf(DType::Int8)->energy_pj, t.macOf(DType::FP16)->energy_pj);
+    EXPECT_LT(t.macOf(DType::FP16)->energy_pj, t.macOf(DType::FP32)->energy_pj);
+    const double sram32k = sram(t, {32768, 1, 1}).read_pj_per_byte;
+    EXPECT_LT(sram32k, last_sram);
+    last_mac = t.macOf(DType::Int8)->energy_pj;
+    last_sram = sram32k;
+  }
+}
+
+// Horowitz (ISSCC 2014, 45 nm): a 64-bit read of 8 KB costs 10 pJ, 32 KB 20 pJ, 1 MB 100 pJ.
+// The fitted closed form reproduces them within 10 %.
+TEST(ShippedTables, The45nmSramFitsHorowitz) {
+  const Technology t = shippedTechnology("45nm", 0);
+  EXPECT_NEAR(8 * sram(t, {8 * 1024, 1, 1}).read_pj_per_byte, 10, 1.0);
+  EXPECT_NEAR(8 * sram(t, {32 * 1024, 1, 1}).read_pj_per_byte, 20, 2.0);
+  EXPECT_NEAR(8 * sram(t, {1024 * 1024, 1, 1}).read_pj_per_byte, 100, 10.0);
+}
+
+// DRAM energy per bit by type: HBM below LPDDR below DDR, every type positive.
+TEST(ShippedTables, DramByType) {
+  for (const std::string& type : dramTypes()) EXPECT_GT(dramPjPerBit(type), 0) << type;
+  EXPECT_LT(dramPjPerBit("hbm2"), dramPjPerBit("lpddr4"));
+  EXPECT_LT(dramPjPerBit("lpddr4"), dramPjPerBit("ddr4"));
+  EXPECT_LT(dramPjPerBit("lpddr5"), dramPjPerBit("lpddr4"));
+  EXPECT_EQ(dramPjPerBit("sdram"), -1);
+}
+
+}  // namespace
+}  // namespace tessel::tech
