@@ -101,3 +101,14 @@ double Silicon::totalLeakage() const {
 }
 
 }  // namespace tessel::arch
+
+namespace tessel::arch {
+
+double ComputeArray::macEnergy(DType t) const {
+  for (const auto& [d, pj] : mac_energy_by_dtype) {
+    if (d == t) return pj;
+  }
+  return mac_energy_pj;
+}
+
+}  // namespace tessel::arch

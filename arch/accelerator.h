@@ -122,10 +122,14 @@ struct ComputeArray {
   // Ops the accumulator write/store path applies on the fly (relu, residual_add, requantize,
   // maxpool...). These never leave the array's memories.
   std::vector<std::string> epilogue_ops;
-  double mac_energy_pj = 0;
+  double mac_energy_pj = 0;  // at input_dtype
+  // Energy of one MAC in each dtype of macs_per_cycle (derived from the technology; all equal to
+  // mac_energy_pj when the YAML gives it).
+  std::vector<std::pair<DType, double>> mac_energy_by_dtype;
+  double macEnergy(DType t) const;  // mac_energy_pj for a dtype not listed
   // Silicon of ONE array (derived from the technology, or given): MACs and pipeline
   // registers (area_mm2), register files and registers (register_file_area_mm2), leakage.
-  double mac_area_um2 = 0;  // one MAC unit of input_dtype
+  double mac_area_um2 = 0;  // one MAC unit: the largest of the dtypes it runs
   double area_mm2 = 0;
   double register_file_area_mm2 = 0;
   double leakage_mw = 0;

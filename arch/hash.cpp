@@ -115,6 +115,7 @@ void putArray(Canon& c, const ComputeArray& a) {
   }
   c.put("array.epilogue_ops", a.epilogue_ops);
   c.put("array.mac_energy", a.mac_energy_pj);
+  for (const auto& [t, pj] : a.mac_energy_by_dtype) c.put("array.mac_energy." + std::string(nameOf(t)), pj);
   c.put("array.mac_area", a.mac_area_um2);
   c.put("array.area", a.area_mm2);
   c.put("array.leakage", a.leakage_mw);

@@ -24,18 +24,18 @@ Apply holdsApply() {
 }
 
 // Energies of a storage level; the derivation is in arch/silicon.cpp.
-void addEnergies(std::vector<ParamSpec>& ps, const std::string& how) {
-  ps.push_back(der("read_energy", T::EnergyPerByte, how, "energy per byte read",
+void addEnergies(std::vector<ParamSpec>& ps, const std::string& read_how, const std::string& write_how) {
+  ps.push_back(der("read_energy", T::EnergyPerByte, read_how, "energy per byte read",
                    into(lvl, &StorageLevel::read_energy_pj_per_byte)));
-  ps.push_back(der("write_energy", T::EnergyPerByte, how + " x the node's write ratio",
-                   "energy per byte written", into(lvl, &StorageLevel::write_energy_pj_per_byte)));
+  ps.push_back(der("write_energy", T::EnergyPerByte, write_how, "energy per byte written",
+                   into(lvl, &StorageLevel::write_energy_pj_per_byte)));
 }
 
 const char* const kSramHow = "the technology's SRAM model at this capacity / banks and ports";
 
 // On-chip levels: area and leakage of one instance, derived from the SRAM model.
 void addSilicon(std::vector<ParamSpec>& ps) {
-  addEnergies(ps, kSramHow);
+  addEnergies(ps, kSramHow, std::string(kSramHow) + " (x the node's write ratio)");
   ps.push_back(der("area", T::Area, kSramHow, "silicon area of one instance",
                    into(lvl, &StorageLevel::area_mm2)));
   ps.push_back(der("leakage", T::Power, kSramHow, "leakage power of one instance",
@@ -62,7 +62,7 @@ std::vector<ParamSpec> dramParams() {
                 "memory type; sets the energy per bit (configs/tech/dram.yaml; default assumed)",
                 into(lvl, &StorageLevel::dram_type))),
   };
-  addEnergies(ps, "8 x the DRAM type's pJ/bit");
+  addEnergies(ps, "8 x the DRAM type's pJ/bit", "8 x the DRAM type's pJ/bit");
   return ps;
 }
 

@@ -8,6 +8,7 @@
 //   DRAM: 8 x the type's pJ/bit, whatever the MAC.
 //   Networks: a wire one PE pitch long plus the receiving flip-flop per hop (systolic, mesh);
 //       a bus the array's width per transfer; a level's fan-out one instance's side per copy.
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 
@@ -44,6 +45,22 @@ uint64_t pipelineBytes(const ComputeArray& a) {
 uint64_t registerBytes(const ComputeArray& a) {
   return static_cast<uint64_t>(a.pe_register_file_bytes);
 }
+
+// The largest pad of a PE's register file: what one access addresses.
+uint64_t largestPad(const ComputeArray& a) {
+  if (!a.rf_partitioned) return registerBytes(a);
+  return static_cast<uint64_t>(std::max({a.rf_input_bytes, a.rf_weight_bytes, a.rf_output_bytes}));
+}
+
+// Energy per byte of a register file of `bytes`: a word or two is bare flip-flops; the read mux
+// and address decode grow with log2 of the entries, reaching the table's register file (a few
+// hundred bytes) at 512 B (assumed: interpolated in log2(bytes) from 8 B to 512 B).
+double registerFilePjPerByte(const tech::Technology& t, uint64_t bytes) {
+  const double ff = tech::cellStorage(t, t.flip_flop, 1).read_pj_per_byte;
+  const double rf = tech::cellStorage(t, t.register_file, 1).read_pj_per_byte;
+  const double x = std::clamp(std::log2(std::max<double>(1, static_cast<double>(bytes)) / 8.0) / 6.0, 0.0, 1.0);
+  return ff + (rf - ff) * x;
+}
 uint64_t secondRegisterBytes(const ComputeArray& a) {
   return static_cast<uint64_t>(a.reg_input_bytes + a.reg_weight_bytes + a.reg_output_bytes);
 }
@@ -57,6 +74,16 @@ void deriveArray(Building& b, const tech::Technology& t) {
   }
   if (!b.isGiven("array.mac_energy")) a.mac_energy_pj = mac->energy_pj * t.dynamicScale();
   if (!b.isGiven("array.mac_area")) a.mac_area_um2 = mac->area_um2;
+  // A PE that runs several dtypes holds the largest of their MACs; each dtype's ops pay its own
+  // MAC energy.
+  a.mac_energy_by_dtype.clear();
+  for (const auto& [dtype, rate] : a.macs_per_cycle) {
+    const tech::OpCost* m = t.macOf(dtype);
+    if (m == nullptr) continue;
+    if (!b.isGiven("array.mac_area")) a.mac_area_um2 = std::max(a.mac_area_um2, m->area_um2);
+    a.mac_energy_by_dtype.emplace_back(dtype, b.isGiven("array.mac_energy") ? a.mac_energy_pj
+                                                                             : m->energy_pj * t.dynamicScale());
+  }
   const double pes = static_cast<double>(a.rows) * a.cols;
   const tech::MemoryCost flops = tech::cellStorage(t, t.flip_flop, pipelineBytes(a));
   if (!b.isGiven("array.area")) a.area_mm2 = pes * (a.mac_area_um2 * 1e-6 + flops.area_mm2);
@@ -70,7 +97,7 @@ void deriveArray(Building& b, const tech::Technology& t) {
     a.register_file_leakage_mw = pes * (rf.leakage_mw + regs.leakage_mw);
   }
   if (!b.isGiven("array.register_file_energy")) {
-    a.rf_energy_pj_per_byte = registerBytes(a) > 0 ? rf.read_pj_per_byte : flops.read_pj_per_byte;
+    a.rf_energy_pj_per_byte = registerBytes(a) > 0 ? registerFilePjPerByte(t, largestPad(a)) : flops.read_pj_per_byte;
   }
   if (!b.isGiven("array.register_energy")) a.reg_energy_pj_per_byte = flops.read_pj_per_byte;
 }

@@ -198,8 +198,7 @@ void checkLevel(Building& b, StorageLevel& l) {
 void warnUnmodeled(Building& b) {
   static const char* const kUnmodeled[] = {"scratchpad.latency", "cluster_buffer.latency",
                                            "accumulator.latency",
-                                           "global_buffer.latency",
-                                           "l2.banks"};
+                                           "global_buffer.latency"};
   for (const char* path : kUnmodeled) {
     if (b.isGiven(path)) {
       b.warn(path, std::string(path) +

@@ -45,7 +45,6 @@ Json totals(const sim::RunStats& run) {
   for (const std::string& level : run.level_names) levels[level] = run.bytesAt(level);
   Json energy = Json::object();
   for (const auto& [component, pj] : run.energyByComponent()) energy[component] = roundQuantity(pj);
-  energy["static"] = roundQuantity(run.staticEnergyPj());
   Json leakage = Json::object();
   for (const auto& [component, pj] : run.staticEnergyByComponent()) leakage[component] = roundQuantity(pj);
   Json area = Json::object();
@@ -56,6 +55,7 @@ Json totals(const sim::RunStats& run) {
           {"dynamic_energy_pj", roundQuantity(run.dynamicEnergyPj())},
           {"static_energy_pj", roundQuantity(run.staticEnergyPj())},
           {"power_w", roundQuantity(run.powerW())},
+          {"chip_power_w", roundQuantity(run.chipPowerW())},
           {"energy_per_mac_pj", roundQuantity(run.energyPerMacPj())},
           {"area_mm2", roundQuantity(run.areaMm2())},
           {"tops", roundQuantity(run.tops())},

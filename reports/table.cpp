@@ -49,7 +49,8 @@ void writeTotals(const sim::RunStats& run, std::ostream& os) {
   if (energy != 0) {
     line("energy", engEnergyPj(energy) + " (dynamic " + engEnergyPj(run.dynamicEnergyPj()) + ", static " +
                        engEnergyPj(run.staticEnergyPj()) + ")");
-    line("power", significant(run.powerW(), 3) + " W");
+    line("power", significant(run.powerW(), 3) + " W (accelerator chip " + significant(run.chipPowerW(), 3) +
+                      " W, without DRAM and host)");
     if (run.totalMacs() > 0) {
       line("energy per MAC", significant(run.energyPerMacPj(), 3) + " pJ");
       line("TOPS/W", significant(run.topsPerW(), 3) + "  (" + significant(run.tops(), 3) + " TOPS of " +
@@ -144,7 +145,6 @@ void writeEnergy(const sim::RunStats& run, std::ostream& os) {
   for (const auto& [name, pj] : run.energyByComponent()) {
     if (pj != 0) row(name, pj);
   }
-  if (run.staticEnergyPj() > 0) row("static (leakage)", run.staticEnergyPj());
   const auto by_tensor = run.energyByOperand();
   if (by_tensor[0] + by_tensor[1] + by_tensor[2] <= 0) return;
   os << "  by tensor, array ops: inputs " << engEnergyPj(by_tensor[0]) << ", weights "

@@ -62,7 +62,9 @@ print()
 # ------------------------------------------------------ 2. per-node coefficients
 # Stillmaker & Baas 2017, HP energy polynomials E(V) = a V^2 + b V + c (relative units),
 # as transcribed in UCLA NanoCAD nodeScale (wromaszkan/nodeScale, nodeScale.py).
-STILLMAKER_HP = {45: (1.018, -0.3107, 0.1539), 32: (0.8367, -0.4341, 0.1701),
+# 65 nm is the paper's single 65 nm fit (it splits HP/LP only from 45 nm down).
+STILLMAKER_HP = {65: (3.755, -4.398, 1.975),
+                 45: (1.018, -0.3107, 0.1539), 32: (0.8367, -0.4341, 0.1701),
                  20: (0.373, -0.1582, 0.04104), 16: (0.2958, -0.1241, 0.03024),
                  7: (0.1776, -0.09097, 0.02447)}
 
@@ -80,14 +82,14 @@ def energy_at(node, v):
     return math.exp((1 - t) * math.log(poly(32, v)) + t * math.log(poly(20, v)))
 
 
-NOMINAL_V = {45: 0.9, 28: 0.9, 16: 0.8, 7: 0.75}
-CELL_UM2 = {45: 0.37, 28: 0.127, 16: 0.07, 7: 0.027}  # sources in docs/technology.md
+NOMINAL_V = {65: 1.0, 45: 0.9, 28: 0.9, 16: 0.8, 7: 0.75}
+CELL_UM2 = {65: 0.57, 45: 0.37, 28: 0.127, 16: 0.07, 7: 0.027}  # sources in docs/technology.md
 print("Per-node SRAM coefficients (fixed term scales like logic: Stillmaker HP energy factor;")
 print("sqrt term scales like wire: sqrt(cell area ratio) * (V/0.9)^2)")
 COEF = {}
 print("  node  V     logic factor  wire factor  fixed_pj_per_bit  sqrt_pj_per_bit   "
       "8KB/32KB/1MB 64-bit read [pJ]")
-for node in (45, 28, 16, 7):
+for node in (65, 45, 28, 16, 7):
     v = NOMINAL_V[node]
     logic = energy_at(node, v) / energy_at(45, 0.9)
     wire = math.sqrt(CELL_UM2[node] / CELL_UM2[45]) * (v / 0.9) ** 2

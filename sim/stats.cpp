@@ -129,6 +129,16 @@ double RunStats::powerW() const {
   return s > 0 ? energyTotalPj() * 1e-12 / s : 0.0;
 }
 
+double RunStats::chipPowerW() const {
+  const double s = seconds();
+  if (s <= 0) return 0;
+  double off_chip = 0;
+  for (const auto& [component, pj] : energyByComponent()) {
+    if (component == "host" || (!level_names.empty() && component == level_names.front())) off_chip += pj;
+  }
+  return (energyTotalPj() - off_chip) * 1e-12 / s;
+}
+
 double RunStats::energyPerMacPj() const {
   const int64_t macs = totalMacs();
   return macs > 0 ? energyTotalPj() / static_cast<double>(macs) : 0.0;
@@ -182,6 +192,7 @@ std::vector<std::pair<std::string, double>> RunStats::energyByComponent() const 
       }
     }
   }
+  sums.emplace_back("static", staticEnergyPj());
   return sums;
 }
 

@@ -162,6 +162,8 @@ struct RunStats {
   double areaMm2() const;
   double leakageMw() const;
   double powerW() const;          // energy / time
+  // The accelerator chip's own: without the DRAM's accesses and the host's work (other chips).
+  double chipPowerW() const;
   double energyPerMacPj() const;  // energy / MACs (0 without MACs)
   double tops() const;            // 2 x MACs / time, in 1e12 ops/s
   double peakTops() const;        // 2 x peak MACs/cycle x clock
@@ -172,7 +174,8 @@ struct RunStats {
   int64_t registerFileBytes() const;
   int64_t nocBytes() const;
   // Energy per component (dram, scratchpad, register_file, array, noc, sfu, host...), in the
-  // order components first appear; and per tensor (inputs, weights, outputs).
+  // order components first appear, then "static" (leakage x time): they sum to energyTotalPj().
+  // And per tensor (inputs, weights, outputs).
   std::vector<std::pair<std::string, double>> energyByComponent() const;
   std::array<double, kNumOperands> energyByOperand() const;
   std::array<double, kNumCauses> cyclesByCause() const;

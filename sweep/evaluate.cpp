@@ -9,6 +9,7 @@
 #include "dataflows/dataflow.h"
 #include "models/workload.h"
 #include "sim/run.h"
+#include "sweep/base_values.h"
 #include "sweep/expression.h"
 #include "sweep/metrics.h"
 #include "util/error.h"
@@ -65,7 +66,8 @@ Json paramsOf(const Point& p) {
 
 }  // namespace
 
-PointEvaluator::PointEvaluator(const Spec& spec) : spec_(spec) {}
+PointEvaluator::PointEvaluator(const Spec& spec)
+    : spec_(spec), base_(std::make_unique<BaseValues>(spec)) {}
 PointEvaluator::~PointEvaluator() = default;
 
 const models::Graph& PointEvaluator::graph(const Point& point, int dtype) {
@@ -84,6 +86,28 @@ const dataflows::Dataflow& PointEvaluator::dataflow(const std::string& name) {
   return *slot;
 }
 
+// The constraints over metrics the point breaks, by expression. One that cannot be evaluated
+// for it (a division by zero) is broken too: the point could not be shown to satisfy it.
+std::vector<std::string> PointEvaluator::broken(const Point& point, const sim::RunStats& run,
+                                                const arch::Accelerator& acc) const {
+  std::vector<std::string> out;
+  Json all;
+  for (const Constraint& c : spec_.constraints) {
+    if (!c.on_metrics) continue;
+    if (all.is_null()) all = metricsJson(run, acc, metricNames());
+    const Lookup lookup = [&](const std::string& name) {
+      if (const auto metric = canonicalMetric(name)) return all.at(*metric).get<double>();
+      return keyValue(point.values, *base_, spec_, name);
+    };
+    try {
+      if (sweep::evaluate(c.expression, lookup, c.where) == 0) out.push_back(c.expression);
+    } catch (const ConfigError&) {
+      out.push_back(c.expression);
+    }
+  }
+  return out;
+}
+
 Json PointEvaluator::run(const Point& point) {
   const Base& base = spec_.baseOf(point.value("arch"));
   const arch::Accelerator acc = arch::loadString(base.text, base.path, point.overrides());
@@ -100,7 +124,10 @@ Json PointEvaluator::run(const Point& point) {
   options.plan.mapper_options.budget = spec_.budget;
   options.plan.mapper_options.threads = 1;  // the sweep runs points side by side instead
   const sim::RunStats run = sim::simulate(g, acc, df, options);
-  return metricsJson(run, acc, spec_.metrics);
+  Json out = {{"metrics", metricsJson(run, acc, spec_.metrics)}};
+  const std::vector<std::string> violated = broken(point, run, acc);
+  if (!violated.empty()) out["violated"] = violated;
+  return out;
 }
 
 std::string PointEvaluator::evaluate(const Point& point) {
@@ -110,8 +137,9 @@ std::string PointEvaluator::evaluate(const Point& point) {
   j["numeric"] = p["numeric"];
   std::string error, kind;
   try {
+    Json measured = run(point);
     j["status"] = "ok";
-    j["metrics"] = run(point);
+    for (auto& [key, value] : measured.items()) j[key] = std::move(value);
     return j.dump(-1, ' ', false, Json::error_handler_t::replace);
   } catch (const ConfigError& e) {
     error = e.what(), kind = "config";

@@ -1,6 +1,7 @@
 // Runs one sweep point: the base accelerator with the point's overrides, its workload and
 // dataflow, through the spec's engine and mapper; returns the result as one JSON line
-// (schema in reports/SCHEMA.md, "Sweep results"). A point that cannot run (an invalid
+// (schema in reports/SCHEMA.md, "Sweep results"), with the constraints over metrics it broke
+// in `violated` (it keeps its status "ok" and its metrics). A point that cannot run (an invalid
 // combination, an infeasible mapping) is a result with status "failed" and the reason, never
 // an exception. Workload graphs and dataflows are built once per evaluator and reused.
 #pragma once
@@ -9,6 +10,7 @@
 #include <memory>
 #include <nlohmann/json_fwd.hpp>
 #include <string>
+#include <vector>
 
 #include "sweep/points.h"
 #include "sweep/spec.h"
@@ -16,11 +18,19 @@
 namespace tessel::models {
 class Graph;
 }
+namespace tessel::sim {
+struct RunStats;
+}
+namespace tessel::arch {
+struct Accelerator;
+}
 namespace tessel::dataflows {
 struct Dataflow;
 }
 
 namespace tessel::sweep {
+
+class BaseValues;
 
 class PointEvaluator {
  public:
@@ -36,11 +46,15 @@ class PointEvaluator {
   static std::string failure(const Point& point, const std::string& error, const std::string& kind);
 
  private:
+  // {"metrics": ..., "violated": [...] when some constraint broke}.
   nlohmann::ordered_json run(const Point& point);
+  std::vector<std::string> broken(const Point& point, const sim::RunStats& run,
+                                  const arch::Accelerator& acc) const;
   const models::Graph& graph(const Point& point, int dtype);
   const dataflows::Dataflow& dataflow(const std::string& name);
 
   const Spec& spec_;
+  std::unique_ptr<BaseValues> base_;  // what constraints read for keys a point does not set
   std::map<std::string, std::unique_ptr<models::Graph>> graphs_;
   std::map<std::string, std::unique_ptr<dataflows::Dataflow>> dataflows_;
 };

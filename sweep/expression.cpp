@@ -35,8 +35,11 @@ bool isIdentChar(char c) {
 // Recursive descent over the grammar in the header; one instance per evaluation.
 class Parser {
  public:
-  Parser(std::string_view text, const Lookup& lookup, const SourceLocation& where)
-      : text_(text), lookup_(lookup), where_(where) {}
+  // With `names_only`, every key reads as 1 and a division by zero is not an error: the parse
+  // only collects the identifiers.
+  Parser(std::string_view text, const Lookup& lookup, const SourceLocation& where,
+         bool names_only = false)
+      : text_(text), lookup_(lookup), where_(where), names_only_(names_only) {}
 
   double parse() {
     const double v = logicOr();
@@ -109,7 +112,7 @@ class Parser {
         v *= unary();
       } else if (accept("/")) {
         const double d = unary();
-        if (d == 0) fail("division by zero");
+        if (d == 0 && !names_only_) fail("division by zero");
         v /= d;
       } else {
         return v;
@@ -173,6 +176,7 @@ class Parser {
   std::string_view text_;
   const Lookup& lookup_;
   const SourceLocation& where_;
+  bool names_only_;
   size_t pos_ = 0;
 };
 
@@ -184,6 +188,16 @@ double evaluate(std::string_view expression, const Lookup& lookup, const SourceL
     throw ConfigError(where, "'" + std::string(expression) + "' is not a finite number");
   }
   return v;
+}
+
+std::vector<std::string> identifiers(std::string_view expression, const SourceLocation& where) {
+  std::vector<std::string> names;
+  const Lookup collect = [&](const std::string& key) {
+    if (std::find(names.begin(), names.end(), key) == names.end()) names.push_back(key);
+    return 1.0;
+  };
+  Parser(expression, collect, where, /*names_only=*/true).parse();
+  return names;
 }
 
 std::optional<double> quantity(std::string_view text) {

@@ -10,6 +10,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "util/error.h"
 
@@ -19,6 +20,11 @@ namespace tessel::sweep {
 using Lookup = std::function<double(const std::string& key)>;
 
 double evaluate(std::string_view expression, const Lookup& lookup, const SourceLocation& where);
+
+// The identifiers (keys, metric names) `expression` reads, in order of appearance, each once;
+// units after a number and min/max/true/false are not identifiers. ConfigError when the text
+// does not parse.
+std::vector<std::string> identifiers(std::string_view expression, const SourceLocation& where);
 
 // "64KiB" -> 65536, "1 GHz" -> 1e9, "16 B/cycle" -> 16, "12" -> 12, "true" -> 1; nullopt when
 // the text is not a number with a known unit (e.g. "ws").

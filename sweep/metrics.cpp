@@ -4,9 +4,11 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
 #include <nlohmann/json.hpp>
 
 #include "models/graph.h"
+#include "sweep/metric_names.h"
 
 namespace tessel::sweep {
 namespace {
@@ -22,11 +24,9 @@ double quantity(double v) {
 
 double ratio(double v) { return std::round(v * 1e6) / 1e6; }
 
-bool wants(const std::vector<std::string>& metrics, const char* name) {
-  return std::find(metrics.begin(), metrics.end(), name) != metrics.end();
+bool isGemmClass(models::OpClass c) {
+  return c == models::OpClass::MatMul || c == models::OpClass::Conv;
 }
-
-bool isGemmClass(models::OpClass c) { return c == models::OpClass::MatMul || c == models::OpClass::Conv; }
 
 // Cycles and cycle-weighted utilization of the GEMM-like ops (classes MatMul and Conv).
 std::pair<double, double> matmul(const sim::RunStats& run) {
@@ -37,6 +37,55 @@ std::pair<double, double> matmul(const sim::RunStats& run) {
     weighted += op.utilization * op.cycles;
   }
   return {cycles, cycles > 0 ? weighted / cycles : 0.0};
+}
+
+Json byClass(const sim::RunStats& run) {
+  Json c = Json::object();
+  for (const auto& [cls, cycles] : run.cyclesByClass()) c[models::nameOf(cls)] = quantity(cycles);
+  return c;
+}
+
+Json byCause(const sim::RunStats& run) {
+  Json c = Json::object();
+  const auto causes = run.cyclesByCause();
+  for (size_t i = 0; i < causes.size(); ++i) {
+    c[std::string(sim::nameOf(static_cast<sim::Cause>(i)))] = quantity(causes[i]);
+  }
+  return c;
+}
+
+using Compute = std::function<Json(const sim::RunStats&, const arch::Accelerator&)>;
+
+// How each metric of the catalog is computed, by name.
+const std::vector<std::pair<std::string, Compute>>& computations() {
+  using R = const sim::RunStats&;
+  using A = const arch::Accelerator&;
+  static const std::vector<std::pair<std::string, Compute>> table = {
+      {"cycles", [](R r, A) { return Json(quantity(r.totalCycles())); }},
+      {"seconds", [](R r, A) { return Json(quantity(r.seconds())); }},
+      {"energy_pj", [](R r, A) { return Json(quantity(r.energyTotalPj())); }},
+      {"dynamic_energy_pj", [](R r, A) { return Json(quantity(r.dynamicEnergyPj())); }},
+      {"static_energy_pj", [](R r, A) { return Json(quantity(r.staticEnergyPj())); }},
+      {"power_w", [](R r, A) { return Json(quantity(r.powerW())); }},
+      {"energy_per_mac_pj", [](R r, A) { return Json(quantity(r.energyPerMacPj())); }},
+      {"macs", [](R r, A) { return Json(r.totalMacs()); }},
+      {"tops", [](R r, A) { return Json(quantity(r.tops())); }},
+      {"tops_per_w", [](R r, A) { return Json(quantity(r.topsPerW())); }},
+      {"tops_per_mm2", [](R r, A) { return Json(quantity(r.topsPerMm2())); }},
+      {"utilization", [](R r, A) { return Json(ratio(r.utilization())); }},
+      {"dram_bytes",
+       [](R r, A) { return Json(r.level_names.empty() ? 0 : r.bytesAt(r.level_names.front())); }},
+      {"sram_bytes", [](R, A a) { return Json(sramBytes(a)); }},
+      {"area_mm2", [](R r, A) { return Json(quantity(r.areaMm2())); }},
+      {"edp_pj_s", [](R r, A) { return Json(quantity(r.energyTotalPj() * r.seconds())); }},
+      {"matmul_cycles", [](R r, A) { return Json(quantity(matmul(r).first)); }},
+      {"matmul_utilization", [](R r, A) { return Json(ratio(matmul(r).second)); }},
+      {"by_class", [](R r, A) { return byClass(r); }},
+      {"by_cause", [](R r, A) { return byCause(r); }},
+      {"offchip_limit", [](R r, A) { return Json(r.offchip_limit); }},
+      {"offchip_bytes_per_cycle", [](R r, A) { return Json(quantity(r.offchip_bytes_per_cycle)); }},
+  };
+  return table;
 }
 
 }  // namespace
@@ -52,31 +101,10 @@ uint64_t sramBytes(const arch::Accelerator& acc) {
 Json metricsJson(const sim::RunStats& run, const arch::Accelerator& acc,
                  const std::vector<std::string>& metrics) {
   Json m = Json::object();
-  const auto [mm_cycles, mm_util] = matmul(run);
-  if (wants(metrics, "cycles")) m["cycles"] = quantity(run.totalCycles());
-  if (wants(metrics, "seconds")) m["seconds"] = quantity(run.seconds());
-  if (wants(metrics, "energy_pj")) m["energy_pj"] = quantity(run.energyTotalPj());
-  if (wants(metrics, "macs")) m["macs"] = run.totalMacs();
-  if (wants(metrics, "utilization")) m["utilization"] = ratio(run.utilization());
-  if (wants(metrics, "dram_bytes")) {
-    m["dram_bytes"] = run.level_names.empty() ? 0 : run.bytesAt(run.level_names.front());
-  }
-  if (wants(metrics, "sram_bytes")) m["sram_bytes"] = sramBytes(acc);
-  if (wants(metrics, "edp_pj_s")) m["edp_pj_s"] = quantity(run.energyTotalPj() * run.seconds());
-  if (wants(metrics, "matmul_cycles")) m["matmul_cycles"] = quantity(mm_cycles);
-  if (wants(metrics, "matmul_utilization")) m["matmul_utilization"] = ratio(mm_util);
-  if (wants(metrics, "by_class")) {
-    Json c = Json::object();
-    for (const auto& [cls, cycles] : run.cyclesByClass()) c[models::nameOf(cls)] = quantity(cycles);
-    m["by_class"] = c;
-  }
-  if (wants(metrics, "by_cause")) {
-    Json c = Json::object();
-    const auto causes = run.cyclesByCause();
-    for (size_t i = 0; i < causes.size(); ++i) {
-      c[std::string(sim::nameOf(static_cast<sim::Cause>(i)))] = quantity(causes[i]);
-    }
-    m["by_cause"] = c;
+  for (const auto& [name, compute] : computations()) {
+    const bool listed = std::find(metrics.begin(), metrics.end(), name) != metrics.end();
+    const MetricInfo* info = metricInfo(name);
+    if (listed || (info && info->always)) m[name] = compute(run, acc);
   }
   return m;
 }

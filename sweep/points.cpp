@@ -4,9 +4,9 @@
 #include <cstdio>
 #include <optional>
 
+#include "sweep/base_values.h"
 #include "sweep/expression.h"
 #include "util/checked.h"
-#include "util/yaml.h"
 
 namespace tessel::sweep {
 namespace {
@@ -57,52 +57,18 @@ std::string numberText(double v) {
   return buf;
 }
 
-// Values of keys a point does not set, read from the base accelerator file as written.
-class BaseValues {
- public:
-  static BaseValues of(const Spec& spec) {
-    // Expressions read the first design's file.
-    return BaseValues(spec, yaml::Document::fromString(spec.bases.front().text, spec.bases.front().path));
+// A constraint over metrics is checked after the run; the keys it reads must have values now,
+// so that a key nobody sets is an error before anything runs.
+void checkKeysOf(const Constraint& c, const Lookup& lookup) {
+  for (const std::string& name : identifiers(c.expression, c.where)) {
+    if (!canonicalMetric(name)) lookup(name);
   }
-
-  double number(const std::string& key) const {
-    std::optional<yaml::Node> node = doc_.root();
-    size_t start = 0;
-    while (node && start <= key.size()) {
-      const size_t dot = key.find('.', start);
-      const std::string part = key.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
-      node = child(*node, part);
-      if (dot == std::string::npos) break;
-      start = dot + 1;
-    }
-    if (!node || !node->isScalar()) {
-      throw ConfigError({spec_.path, 0, 0, key},
-                        "'" + key + "' is neither set by the point nor written in " + spec_.bases.front().path +
-                            " (derived defaults are not visible to expressions: sweep or set it)");
-    }
-    if (auto q = quantity(node->scalar())) return *q;
-    node->fail("'" + node->scalar() + "' is not a number an expression can use");
-  }
-
- private:
-  BaseValues(const Spec& spec, yaml::Document doc) : spec_(spec), doc_(std::move(doc)) {}
-
-  static std::optional<yaml::Node> child(const yaml::Node& n, const std::string& key) {
-    if (!n.isMap()) return std::nullopt;
-    for (const auto& [k, v] : n.entries()) {
-      if (k.scalar() == key) return v;
-    }
-    return std::nullopt;
-  }
-
-  const Spec& spec_;
-  yaml::Document doc_;
-};
+}
 
 class Generator {
  public:
   Generator(const Spec& spec, int64_t limit)
-      : spec_(spec), base_(BaseValues::of(spec)), limit_(limit) {}
+      : spec_(spec), base_(spec), limit_(limit) {}
 
   PointSet run() {
     for (const WorkloadSpec& w : spec_.workloads) {
@@ -145,18 +111,15 @@ class Generator {
       for (const Assignment& a : values) set = set || a.key == "dataflow";
       if (!set) values.push_back({"dataflow", spec_.dataflow});
     }
-    auto lookup = [&](const std::string& key) -> double {
-      for (const Assignment& a : values) {
-        if (a.key != key) continue;
-        if (auto q = quantity(a.value)) return *q;
-        throw ConfigError({spec_.path, 0, 0, key}, "'" + key + "' = '" + a.value + "' is not a number");
-      }
-      return base_.number(key);
-    };
+    const Lookup lookup = [&](const std::string& key) { return keyValue(values, base_, spec_, key); };
     for (const Derived& d : spec_.derived) {
       assign(values, {d.key, numberText(evaluate(d.expression, lookup, d.where))});
     }
     for (const Constraint& c : spec_.constraints) {
+      if (c.on_metrics) {
+        checkKeysOf(c, lookup);  // the metrics come after the run
+        continue;
+      }
       if (evaluate(c.expression, lookup, c.where) == 0) {
         ++set_.skipped;
         return;

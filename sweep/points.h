@@ -1,6 +1,7 @@
 // A sweep's points: for each workload, the product of its swept options and the spec's
 // sources (grid axes, the list, the random sample), then the derived keys, then the
-// constraints (a point that breaks one is skipped, not run). Indices are dense and stable:
+// constraints over keys (a point that breaks one is skipped, not run; constraints over
+// metrics are checked after the run, by the evaluator). Indices are dense and stable:
 // the same spec always gives the same points in the same order.
 #pragma once
 

@@ -41,18 +41,6 @@ void writeFully(int fd, const std::string& text, const std::string& path) {
   }
 }
 
-// Writes `text` to `path` through a temporary file in the same folder and a rename.
-void replaceAtomically(const std::string& path, const std::string& text) {
-  const std::string tmp = path + ".tmp";
-  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) failAt(tmp, std::string("cannot create: ") + std::strerror(errno));
-  writeFully(fd, text, tmp);
-  if (::fsync(fd) != 0 || ::close(fd) != 0) failAt(tmp, std::string("cannot write: ") + std::strerror(errno));
-  if (::rename(tmp.c_str(), path.c_str()) != 0) {
-    failAt(path, std::string("cannot replace: ") + std::strerror(errno));
-  }
-}
-
 std::vector<std::string> designPaths(const Spec& spec) {
   std::vector<std::string> paths;
   for (const Base& b : spec.bases) paths.push_back(b.path);
@@ -85,6 +73,17 @@ std::string manifestHash(const std::string& path) {
 }
 
 }  // namespace
+
+void replaceAtomically(const std::string& path, const std::string& text) {
+  const std::string tmp = path + ".tmp";
+  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) failAt(tmp, std::string("cannot create: ") + std::strerror(errno));
+  writeFully(fd, text, tmp);
+  if (::fsync(fd) != 0 || ::close(fd) != 0) failAt(tmp, std::string("cannot write: ") + std::strerror(errno));
+  if (::rename(tmp.c_str(), path.c_str()) != 0) {
+    failAt(path, std::string("cannot replace: ") + std::strerror(errno));
+  }
+}
 
 std::vector<std::string> readResultLines(const std::string& path) {
   std::vector<std::string> lines;

@@ -4,6 +4,8 @@
 //                  ever appended, one write per line, so a kill at any moment leaves every
 //                  earlier line intact (a torn last line is dropped on resume)
 //   results.jsonl  the same lines sorted by index, written (atomically) when the sweep completes
+//   summary.json   what the whole sweep shows: Pareto fronts, axes that changed nothing
+//                  (sweep/summary.h), written after results.jsonl
 // Nothing here prints or exits; problems are ConfigErrors naming the folder and the file.
 #pragma once
 
@@ -45,6 +47,10 @@ class ResultsDir {
   std::set<int64_t> done_;
   int64_t failed_before_ = 0;
 };
+
+// Writes `text` to `path` through a temporary file in the same folder and a rename, so a
+// reader sees the old file or the new one, never a part.
+void replaceAtomically(const std::string& path, const std::string& text);
 
 // The lines of a points file that parse, in file order (a torn last line is left out).
 std::vector<std::string> readResultLines(const std::string& path);

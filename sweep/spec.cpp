@@ -12,6 +12,7 @@
 #include "arch/schema.h"
 #include "sweep/expression.h"
 #include "sweep/random.h"
+#include "sweep/spec_results.h"
 #include "util/suggest.h"
 #include "util/yaml.h"
 
@@ -221,20 +222,6 @@ void readMapper(Spec& spec, const yaml::Node& node) {
   }
 }
 
-void readMetrics(Spec& spec, const yaml::Node& node) {
-  for (const yaml::Node& m : node.items()) {
-    const std::string name = m.scalar();
-    bool known = false;
-    for (const std::string& n : metricNames()) known = known || n == name;
-    if (!known) {
-      m.fail("unknown metric '" + name + "'" + didYouMean(name, metricNames()) +
-             " (accepted: " + joinNames(metricNames()) + ")");
-    }
-    spec.metrics.push_back(name);
-  }
-  if (spec.metrics.empty()) node.fail("expected at least one metric");
-}
-
 std::string hashText(const std::string& text) {
   uint64_t h = 1469598103934665603ull;  // FNV-1a
   for (unsigned char c : text) h = (h ^ c) * 1099511628211ull;
@@ -281,14 +268,6 @@ const Base& Spec::baseOf(const std::string& arch) const {
   return bases.front();
 }
 
-const std::vector<std::string>& metricNames() {
-  static const std::vector<std::string> names = {
-      "cycles",       "seconds",       "energy_pj",          "macs",     "utilization",
-      "dram_bytes",   "sram_bytes",    "edp_pj_s",           "matmul_cycles",
-      "matmul_utilization", "by_class", "by_cause"};
-  return names;
-}
-
 Spec loadSpec(const std::string& path) {
   return parseSpec(readText(path, {path, 0, 0, ""}), path);
 }
@@ -328,14 +307,13 @@ Spec parseSpec(const std::string& text, const std::string& path) {
       addKey(spec, k.scalar());
     }
   }
-  if (auto c = top.find("constraints")) {
-    for (const yaml::Node& e : c->items()) spec.constraints.push_back({e.scalar("an expression"), e.where()});
-  }
+  if (auto c = top.find("constraints")) readConstraints(spec, *c);
   if (auto m = top.find("metrics")) {
     readMetrics(spec, *m);
   } else {
     spec.metrics = metricNames();
   }
+  if (auto p = top.find("pareto")) readPareto(spec, *p);
   top.finish();
   std::string hashed = text;
   for (const Base& b : spec.bases) hashed += '\0' + b.text;

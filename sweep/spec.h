@@ -1,6 +1,7 @@
 // A sweep spec (configs/sweeps/*.yaml): a base accelerator, the points to run (a grid, listed
 // points and a seeded random sample over YAML key paths, plus derived keys and constraints),
-// the workloads with their options, the engine and mapper, and the metrics each point keeps.
+// the workloads with their options, the engine and mapper, the metrics each point keeps and
+// the Pareto fronts the finished sweep records.
 // Read once, validated before any point runs: every error names file:line:column and path.
 #pragma once
 
@@ -8,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "sweep/metric_names.h"
 #include "util/error.h"
 
 namespace tessel::sweep {
@@ -28,9 +30,19 @@ struct Derived {
   SourceLocation where;
 };
 
+// Over keys only: checked before a point runs, and a point that breaks it is not run. Over a
+// metric (`area_mm2 <= 2`): checked after the point ran, and a point that breaks it keeps its
+// result, marked with the expression in `violated`.
 struct Constraint {
-  std::string expression;  // a point runs only when this holds
+  std::string expression;
   SourceLocation where;
+  bool on_metrics = false;  // reads a metric: checked after the run
+};
+
+// One coordinate of a Pareto front: a numeric metric and which way is better.
+struct Objective {
+  std::string metric;  // canonical name
+  bool maximize = false;
 };
 
 struct WorkloadSpec {
@@ -65,15 +77,14 @@ struct Spec {
   std::vector<Derived> derived;
   std::vector<Constraint> constraints;
   std::vector<std::string> keys;     // every key a point may set, in spec order
-  std::vector<std::string> metrics;  // what each result keeps
+  std::vector<std::string> metrics;  // what each result keeps (canonical names)
+  std::vector<Objective> pareto;     // empty, or the 2 or 3 coordinates of the fronts
 };
-
-// The metric names a spec may list, in the order results print them.
-const std::vector<std::string>& metricNames();
 
 // Reads and validates a spec. ConfigError (file:line:column, YAML path, what was expected)
 // on any problem: unknown keys, a key path the accelerator schema lacks, empty lists, an
-// unknown metric, engine or mapper, a base file that cannot be read.
+// unknown metric, engine or mapper, a Pareto front of other than 2 or 3 metrics or with an
+// unknown direction, a base file that cannot be read.
 Spec loadSpec(const std::string& path);
 Spec parseSpec(const std::string& text, const std::string& path);
 

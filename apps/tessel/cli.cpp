@@ -378,6 +378,10 @@ void addReport(CLI::App& app, tessel::app::ReportArgs& r, std::function<int()>& 
   cmd->add_option("--table", r.table,
                   "the table a .csv holds: classes, causes, layers (run), dataflows (compare), "
                   "points, pareto (sweep)");
+  cmd->add_option("--metric", r.metrics,
+                  "a sweep's metrics to chart, one set of charts each, e.g. cycles,energy_pj "
+                  "(default: latency, energy, and area when recorded)")
+      ->delimiter(',');
   cmd->callback([&] { action = [&] { return tessel::app::reportCommand(r, out); }; });
 }
 

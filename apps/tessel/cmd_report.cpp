@@ -47,7 +47,7 @@ int reportCommand(const ReportArgs& args, std::ostream& out) {
                       "--table picks the table of a .csv output; .html and .md hold them all");
   }
   checkOutputs({{"-o", args.output}}, {args.input});
-  reports::html::Report r = reports::html::loadReport(args.input);
+  reports::html::Report r = reports::html::loadReport(args.input, {args.metrics});
   if (!args.title.empty()) r.title = args.title;
   const std::string text = format == "html" ? reports::html::htmlReport(r)
                            : format == "md" ? reports::html::markdownReport(r)

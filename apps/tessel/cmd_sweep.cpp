@@ -20,6 +20,7 @@
 #include "sweep/results_dir.h"
 #include "sweep/runner.h"
 #include "sweep/spec.h"
+#include "sweep/summary.h"
 #include "util/error.h"
 
 namespace tessel::app {
@@ -80,13 +81,13 @@ class ProgressBar {
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now(), last_;
 };
 
-// Per workload, the finished point with the lowest cycles: "gpt2-small: #12 (key=value, ...),
-// 1.2e6 cycles".
+// Per workload, the finished point with the lowest cycles that broke no constraint:
+// "gpt2-small: #12 (key=value, ...), 1.2e6 cycles".
 std::vector<std::string> fastestPoints(const std::string& dir) {
   std::map<std::string, std::pair<double, std::string>> best;  // workload -> (cycles, text)
   for (const std::string& line : sweep::readResultLines(dir + "/results.jsonl")) {
     const auto j = nlohmann::ordered_json::parse(line);
-    if (j.value("status", "") != "ok" || !j["metrics"].contains("cycles")) continue;
+    if (j.value("status", "") != "ok" || !j["metrics"].contains("cycles") || j.contains("violated")) continue;
     const double c = j["metrics"]["cycles"].get<double>();
     const std::string workload = j["params"].value("workload", "");
     auto it = best.find(workload);
@@ -105,6 +106,44 @@ std::vector<std::string> fastestPoints(const std::string& dir) {
   std::vector<std::string> out;
   for (const auto& [workload, b] : best) out.push_back(workload + ": " + b.second);
   return out;
+}
+
+// "pareto front (cycles, energy_pj) on gpt2-small seq=512: 4 of 25 points: #1, #6, #7, #12".
+std::vector<std::string> frontLines(const sweep::Spec& spec, const sweep::Summary& summary) {
+  std::string coordinates;
+  for (const sweep::Objective& o : spec.pareto) {
+    coordinates += (coordinates.empty() ? "" : ", ") + std::string(o.maximize ? "max " : "") + o.metric;
+  }
+  std::vector<std::string> lines;
+  for (const sweep::ParetoFront& f : summary.fronts) {
+    std::string text = "pareto front (" + coordinates + ") on " + f.workload;
+    for (const auto& [key, value] : f.options.items()) {
+      text += " " + key.substr(9) + "=" + sweep::paramText(value);
+    }
+    text += ": " + std::to_string(f.indices.size()) + " of " + std::to_string(f.candidates) + " points:";
+    for (size_t i = 0; i < f.indices.size(); ++i) {
+      text += (i ? ", #" : " #") + std::to_string(f.indices[i]);
+    }
+    lines.push_back(text);
+  }
+  return lines;
+}
+
+void printSummary(const sweep::Spec& spec, const sweep::PointSet& points, const SweepArgs& args,
+                  const sweep::Progress& p, int64_t before, const sweep::Summary& summary,
+                  std::ostream& out) {
+  out << "sweep '" << spec.name << "': " << points.points.size() << " points";
+  if (points.skipped > 0) out << " (" << points.skipped << " more ruled out by constraints)";
+  if (before > 0) out << ", " << before << " already done";
+  out << "; ran " << p.done << ", " << p.failed << " failed\n";
+  if (summary.violated > 0) {
+    out << summary.violated << (summary.violated == 1 ? " point" : " points")
+        << " broke a constraint on metrics (kept in the results, marked \"violated\")\n";
+  }
+  out << "results: " << args.out_dir << "/results.jsonl, summary: " << args.out_dir
+      << "/summary.json\n";
+  for (const std::string& best : fastestPoints(args.out_dir)) out << "fastest on " << best << "\n";
+  for (const std::string& line : frontLines(spec, summary)) out << line << "\n";
 }
 
 }  // namespace
@@ -155,13 +194,11 @@ int sweepCommand(const SweepArgs& args, std::ostream& out) {
               << args.out_dir << "/points.jsonl; run again with --resume to finish\n";
     return 130;
   }
-  if (args.quiet) return 0;
-  out << "sweep '" << spec.name << "': " << points.points.size() << " points";
-  if (points.skipped > 0) out << " (" << points.skipped << " more ruled out by constraints)";
-  if (before > 0) out << ", " << before << " already done";
-  out << "; ran " << p.done << ", " << p.failed << " failed\n";
-  out << "results: " << args.out_dir << "/results.jsonl\n";
-  for (const std::string& best : fastestPoints(args.out_dir)) out << "fastest on " << best << "\n";
+  const sweep::Summary summary = sweep::writeSummary(spec, args.out_dir);
+  if (!args.quiet) printSummary(spec, points, args, p, before, summary, out);
+  // The notes are findings about the design space, not progress: printed even with -q.
+  out.flush();
+  for (const sweep::AxisNote& n : summary.notes) std::cerr << "note: " << n.message << "\n";
   return 0;
 }
 

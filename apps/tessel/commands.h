@@ -160,6 +160,7 @@ struct ReportArgs {
   std::string output;  // its extension picks the format: .html, .md or .csv
   std::string title;   // replaces the title taken from the input
   std::string table;   // .csv: which table (classes, causes, layers, points, pareto, dataflows)
+  std::vector<std::string> metrics;  // a sweep's charted metrics (--metric a,b); empty: defaults
 };
 // tessel report: renders what run, compare or sweep wrote as HTML, Markdown or one CSV table.
 int reportCommand(const ReportArgs& args, std::ostream& out);

@@ -67,7 +67,7 @@ Cost evaluate(const Problem& p, const Mapping& m, const Hardware& hw, const Cost
     c.tensor_energy[t] += e;
     c.noc_energy += e;
   }
-  c.mac_energy = static_cast<double>(c.macs) * hw.mac_pj;
+  c.mac_energy = static_cast<double>(c.macs) * hw.macPj(p.input_dtype);
   c.energy = c.noc_energy + c.mac_energy;
   for (double e : c.level_energy) c.energy += e;
 

@@ -198,11 +198,19 @@ Hardware hardwareOf(const arch::Accelerator& acc) {
   hw.noc_pj = acc.noc.energy_pj_per_byte;
   hw.noc_bus = !hw.systolic && acc.noc.kind == "bus";
   hw.mac_pj = a.mac_energy_pj;
+  hw.mac_pj_by_dtype = a.mac_energy_by_dtype;
   hw.fill_drain = a.pipeline_latency >= 0 ? a.pipeline_latency : a.rows + a.cols - 2.0;
   if (!hw.systolic) hw.fill_drain = std::max(0.0, a.pipeline_latency);
   hw.weight_double_buffered = a.weight_double_buffered;
   hw.accum_dtype = a.accum_dtype;
   return hw;
+}
+
+double Hardware::macPj(DType t) const {
+  for (const auto& [d, pj] : mac_pj_by_dtype) {
+    if (d == t) return pj;
+  }
+  return mac_pj;
 }
 
 }  // namespace tessel::dataflows::nest

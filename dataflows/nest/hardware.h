@@ -55,7 +55,9 @@ struct Hardware {
   // it. Neighbour links (systolic) and a mesh's multicast tree cross one link per PE reached;
   // partial sums always add up over neighbour links, a hop per contributing PE.
   bool noc_bus = false;
-  double mac_pj = 0;
+  double mac_pj = 0;  // at the array's input dtype
+  std::vector<std::pair<DType, double>> mac_pj_by_dtype;  // each dtype the array runs
+  double macPj(DType t) const;
   double offchip_bandwidth = 0;  // bytes/cycle between the off-chip levels and the local ones
   double offchip_latency = 0;    // cycles
   // The DMA's request window (Gemmini DMA.scala: max_in_flight_mem_reqs requests of at most

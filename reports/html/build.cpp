@@ -8,11 +8,16 @@
 
 namespace tessel::reports::html {
 
-Report loadReport(const std::string& path) {
+Report loadReport(const std::string& path, const ReportOptions& options) {
   namespace fs = std::filesystem;
   std::error_code ec;
   if (!fs::exists(path, ec)) badInput(path, "no such file or directory");
-  if (fs::is_directory(path, ec)) return sweepReport(path);
+  if (fs::is_directory(path, ec)) return sweepReport(path, options);
+  if (!options.metrics.empty()) {
+    badInput(path,
+             "--metric picks the charts of a sweep report; this input is a file, not a "
+             "sweep directory");
+  }
   std::ifstream f(path, std::ios::binary);
   if (!f) badInput(path, "cannot read the file");
   std::stringstream ss;

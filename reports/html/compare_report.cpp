@@ -9,11 +9,13 @@
 namespace tessel::reports::html {
 namespace {
 
-// Grouped bars of one metric: workloads along x, one bar per dataflow that ran.
+// One panel per workload, each with its own axis from 0 (ResNet-50 and GPT-2 differ by orders of
+// magnitude), one bar per dataflow that ran.
 Chart metricChart(const Json& doc, const std::string& metric, const std::string& id) {
   GroupedBars c;
   c.id = id;
-  c.y_label = metricLabel(metric);
+  c.unit = metricUnit(metric);
+  c.panels = true;
   const Json& dfs = doc.at("dataflows");
   for (size_t i = 0; i < dfs.size(); ++i) c.series.push_back({scalarText(dfs[i]), seriesColor(i)});
   int g = 0;
@@ -36,7 +38,10 @@ Chart metricChart(const Json& doc, const std::string& metric, const std::string&
     ++g;
   }
   return {id, (metric == "cycles" ? "Latency" : "Energy") + std::string(" by dataflow"),
-          groupedBarsSvg(c), "Dataflows that could not run a workload have no bar."};
+          groupedBarsSvg(c),
+          "One panel per workload, each with its own scale from 0: compare the dataflows within a "
+          "panel, not bar heights across panels. Dataflows that could not run a workload have no "
+          "bar."};
 }
 
 Table runsTable(const Json& doc) {

@@ -22,10 +22,14 @@ svg.chart { max-width: 100%; height: auto; font-size: 12px; }
 svg.chart text { fill: #333; } svg.chart .axis-label { font-weight: 600; }
 svg.chart .cell-label { font-size: 11px; } svg.chart text.cell-label[fill="#fff"] { fill: #fff; }
 svg.chart .grid { stroke: #e5e5e5; } svg.chart .mark:hover { stroke: #000; stroke-width: 1.5; }
-svg.chart .line { stroke: #4e79a7; stroke-width: 2; } svg.chart .point { fill: #4e79a7; }
+svg.chart .line { stroke-width: 2; }
 svg.chart .dominated { fill: #bbb; } svg.chart .front { fill: #d62728; stroke: #fff; }
 svg.chart .front-line { stroke: #d62728; stroke-width: 1.5; stroke-dasharray: 4 2; }
-svg.chart .series { stroke-width: 2; }
+svg.chart .series { stroke-width: 2; } svg.chart .line { fill: none; }
+svg.chart .front-ringed { stroke: #000; stroke-width: 2.5; } svg.chart .shaded { stroke: #fff; }
+svg.chart .axis-line { stroke: #666; } svg.chart .panel-title { font-weight: 600; }
+.panels { display: flex; flex-wrap: wrap; gap: 8px; }
+.panels svg.chart { max-width: calc(50% - 8px); }
 .note { background: #fffbe6; border-left: 4px solid #edc948; padding: 6px 10px; }
 .table-wrap { overflow-x: auto; }
 table { border-collapse: collapse; font-size: 0.85em; margin: 8px 0 16px; }

@@ -73,14 +73,4 @@ std::string metricText(const std::string& metric, double v) {
   return humanNumber(v);
 }
 
-std::string metricLabel(const std::string& metric) {
-  if (metric == "cycles") return "latency (cycles)";
-  if (metric == "seconds") return "latency (s)";
-  if (metric == "energy_pj") return "energy (pJ)";
-  if (metric == "utilization") return "utilization (fraction)";
-  if (metric == "sram_bytes") return "SRAM (bytes)";
-  if (metric == "dram_bytes") return "DRAM traffic (bytes)";
-  return metric;
-}
-
 }  // namespace tessel::reports::html

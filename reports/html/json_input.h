@@ -29,7 +29,5 @@ const Json& valueAt(const Json& v, const std::string& path, JsonKind kind,
 std::string scalarText(const Json& v);
 // A metric for readers: cycles, seconds, energy_pj, *bytes and utilization get their units.
 std::string metricText(const std::string& metric, double v);
-// An axis label with the unit: "latency (cycles)", "energy (pJ)", "SRAM (bytes)".
-std::string metricLabel(const std::string& metric);
 
 }  // namespace tessel::reports::html

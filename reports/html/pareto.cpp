@@ -28,4 +28,30 @@ std::vector<size_t> paretoFront(const std::vector<std::pair<double, double>>& po
   return front;
 }
 
+namespace {
+
+// a is as good as b in every coordinate and better in one.
+bool dominates(const std::vector<double>& a, const std::vector<double>& b) {
+  bool strictly = false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (a[i] > b[i]) return false;
+    strictly = strictly || a[i] < b[i];
+  }
+  return strictly;
+}
+
+}  // namespace
+
+std::vector<size_t> paretoFront(const std::vector<std::vector<double>>& points) {
+  std::vector<size_t> front;
+  for (size_t i = 0; i < points.size(); ++i) {
+    bool dominated = false;
+    for (size_t j = 0; j < points.size() && !dominated; ++j) {
+      dominated = dominates(points[j], points[i]);
+    }
+    if (!dominated) front.push_back(i);
+  }
+  return front;
+}
+
 }  // namespace tessel::reports::html

@@ -52,13 +52,14 @@ Chart classByCauseChart(const Json& ops) {
       by[cause] += op.at("cycles_by_cause").value(cause, 0.0);
     }
   }
-  StackedBars c{"chart-class-by-cause", "cycles", {}, {}};
+  StackedBars c{"chart-class-by-cause", metricUnit("cycles"), {}, {}};
   for (const char* cause : kCauses) c.legend.push_back({cause, causeColor(cause)});
   for (const std::string& cls : classes) {
     StackedBars::Row row{cls, {}};
     for (const char* cause : kCauses) {
       const double v = sums[cls][cause];
-      row.segments.push_back({causeColor(cause),
+      row.segments.push_back({cause,
+                              causeColor(cause),
                               {v,
                                cls + " / " + cause + ": " + cyclesText(v) + " cycles",
                                {{"class", cls}, {"cause", cause}, {"cycles", exactNumber(v)}}}});

@@ -1,5 +1,5 @@
 // The report of one run (`tessel run --json`): headline totals, where the time goes by op class
-// and by cause, and the per-layer table.
+// and by cause, where the energy goes, the traffic per level, the area, and the per-layer table.
 #include <cmath>
 
 #include "reports/format.h"
@@ -47,13 +47,14 @@ void addHeadlines(Report& r, const Json& totals, const std::string& src) {
 // One bar: `entries` (by_class or by_cause) as segments, coloured by name.
 Chart breakdownChart(const Json& entries, const char* key, const std::string& id,
                      std::string (*color)(const std::string&), double total) {
-  StackedBars c{id, "cycles", {{"all ops", {}}}, {}};
+  StackedBars c{id, metricUnit("cycles"), {{"all ops", {}}}, {}};
   for (const Json& e : entries) {
     const std::string name = e.at(key).get<std::string>();
     const double cyc = e.at("cycles").get<double>();
     if (!(cyc > 0)) continue;
     const std::string pct = total > 0 ? " (" + percentText(cyc / total) + "%)" : "";
-    c.rows[0].segments.push_back({color(name),
+    c.rows[0].segments.push_back({name,
+                                  color(name),
                                   {cyc,
                                    name + ": " + cyclesText(cyc) + " cycles" + pct,
                                    {{key, name}, {"cycles", exactNumber(cyc)}}}});
@@ -82,6 +83,9 @@ Table breakdownTable(const Json& entries, const char* key, const char* name, con
 // Defined in run_layers.cpp.
 Chart classByCauseChart(const Json& ops);
 Table layersTable(const Json& doc);
+// Defined in run_energy.cpp.
+Section energySection(const Json& doc);
+void addSiliconHeadlines(Report& r, const Json& totals);
 
 namespace {
 
@@ -105,6 +109,7 @@ Report buildRun(const std::string& json_text, const std::string& source) {
       m.value("workload", "run") + " on " + m.value("arch", Json::object()).value("name", "?");
   addMetadata(r, doc);
   addHeadlines(r, doc.at("totals"), source);
+  addSiliconHeadlines(r, doc.at("totals"));
   const Json& bd = doc.at("breakdown");
   const double total = numberAt(doc.at("totals"), "cycles", source);
   Section time{"time", "Where the time goes", {}, {}, {"classes", "causes"}};
@@ -114,6 +119,7 @@ Report buildRun(const std::string& json_text, const std::string& source) {
       breakdownChart(bd.at("by_cause"), "cause", "chart-by-cause", causeColor, total));
   time.charts.push_back(classByCauseChart(doc.at("ops")));
   r.sections.push_back(std::move(time));
+  r.sections.push_back(energySection(doc));
   r.tables.push_back(breakdownTable(bd.at("by_class"), "class", "classes", "Latency by op class"));
   r.tables.push_back(breakdownTable(bd.at("by_cause"), "cause", "causes", "Latency by cause"));
   r.tables.push_back(layersTable(doc));

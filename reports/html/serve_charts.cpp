@@ -30,10 +30,9 @@ std::vector<std::vector<const ServeConfig*>> gridLines(const ServeData& d) {
 
 // What a line plot against workers shows of each configuration.
 struct Measure {
-  std::string key;    // the data attribute: the value exactly as in the JSON
-  std::string label;  // the y axis
+  std::string key;  // the data attribute: the value exactly as in the JSON
+  Unit unit;        // the y axis
   double (*raw)(const ServeConfig&);
-  double scale;    // y = raw x scale (seconds to ms)
   Formatter text;  // the raw value in a tooltip
 };
 
@@ -42,7 +41,7 @@ SeriesPlot againstWorkers(const ServeData& d, const std::string& id, const Measu
   SeriesPlot p;
   p.id = id;
   p.x_label = "workers";
-  p.y_label = m.label;
+  p.unit = m.unit;
   p.x_format = [](double v) { return exactNumber(v); };
   const auto lines = gridLines(d);
   for (size_t i = 0; i < lines.size(); ++i) {
@@ -50,7 +49,7 @@ SeriesPlot againstWorkers(const ServeData& d, const std::string& id, const Measu
     for (const ServeConfig* c : lines[i]) {
       const double v = m.raw(*c);
       s.points.push_back({static_cast<double>(c->workers),
-                          {v * m.scale,
+                          {v,
                            c->label() + ": " + m.text(v),
                            {{"config", std::to_string(c->index)},
                             {"cores", c->cores},
@@ -67,7 +66,7 @@ Chart depthChart(const ServeConfig& c, const std::string& why) {
   SeriesPlot p;
   p.id = "serve-depth-" + std::to_string(c.index);
   p.x_label = "time since the first arrival";
-  p.y_label = "count";
+  p.unit = countUnit("jobs or requests", "");
   p.x_format = [](double v) { return v == 0 ? std::string("0") : engSeconds(v); };
   p.step = true;
   const std::pair<const char*, const char*> kinds[] = {{"submit", "jobs in the submit queue"},
@@ -99,15 +98,16 @@ std::string shortName(const std::string& cores, int batch, const std::string& va
 }
 
 Chart serviceChart(const ServeData& d) {
-  StackedBars c{"serve-service-times", "ms per job", {}, {}};
+  StackedBars c{"serve-service-times", siUnit("time per job", "s", 0), {}, {}};
   const char* const kStages[] = {"pre", "job", "post"};
   for (size_t i = 0; i < 3; ++i) c.legend.push_back({kStages[i], seriesColor(i)});
   for (const ServeProfile& p : d.profiles) {
     StackedBars::Row row{shortName(p.cores, p.batch, p.variant), {}};
     const double seconds[] = {p.pre, p.job.front(), p.post};
     for (size_t i = 0; i < 3; ++i) {
-      row.segments.push_back({seriesColor(i),
-                              {seconds[i] * 1e3,
+      row.segments.push_back({kStages[i],
+                              seriesColor(i),
+                              {seconds[i],
                                p.cores + ", batch " + std::to_string(p.batch) +
                                    (p.variant.empty() ? "" : ", " + p.variant) + ": " + kStages[i] +
                                    " " + engSeconds(seconds[i]),
@@ -125,10 +125,11 @@ Chart serviceChart(const ServeData& d) {
 }
 
 std::vector<Chart> workerCharts(const ServeData& d) {
-  const Measure throughput{"throughput", "throughput (requests/s)",
-                           [](const ServeConfig& c) { return c.throughput; }, 1,
+  const Measure throughput{"throughput", countUnit("throughput", "requests/s"),
+                           [](const ServeConfig& c) { return c.throughput; },
                            [](double v) { return humanNumber(v) + " requests/s"; }};
-  const Measure p99{"p99_s", "p99 latency (ms)", [](const ServeConfig& c) { return c.p99; }, 1e3,
+  const Measure p99{"p99_s", siUnit("p99 latency", "s", 0),
+                    [](const ServeConfig& c) { return c.p99; },
                     [](double v) { return "p99 " + engSeconds(v); }};
   const SeriesPlot a = againstWorkers(d, "serve-throughput", throughput);
   const SeriesPlot b = againstWorkers(d, "serve-p99", p99);

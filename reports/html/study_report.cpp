@@ -98,7 +98,7 @@ Table stepsTable(const std::vector<Group>& gs) {
 Chart breakdownChart(const std::string& workload, const std::vector<Group>& gs, size_t n) {
   StackedBars c;
   c.id = "study-breakdown-" + std::to_string(n);
-  c.axis_label = "cycles";
+  c.unit = metricUnit("cycles");
   for (const char* cls : kClasses) c.legend.push_back({cls, classColor(cls)});
   for (const Group& g : gs) {
     if (g.workload != workload) continue;
@@ -108,7 +108,7 @@ Chart breakdownChart(const std::string& workload, const std::vector<Group>& gs, 
       StackedBars::Row row{"seq " + g.seq + " · step " + std::to_string(i), {}};
       for (const char* cls : kClasses) {
         const double v = classCycles(*p, cls);
-        row.segments.push_back({classColor(cls), {v, param(*p, "arch") + ", seq " + g.seq + ", " + cls + ": " + humanCycles(v),
+        row.segments.push_back({cls, classColor(cls), {v, param(*p, "arch") + ", seq " + g.seq + ", " + cls + ": " + humanCycles(v),
                                                   {{"class", cls}, {"design", param(*p, "arch")},
                                                    {"seq", g.seq}, {"cycles", exactNumber(v)}}}});
       }
@@ -156,7 +156,7 @@ std::vector<Chart> gridCharts(const SweepData& d) {
   for (const auto& [workload, points] : by_workload) {
     Heatmap h;
     h.id = "study-grid-" + std::to_string(charts.size());
-    h.x_label = xk, h.y_label = yk, h.value_label = "matmul utilization";
+    h.x_label = xk, h.y_label = yk, h.unit = metricUnit("matmul_utilization");
     std::map<double, std::string> xs, ys;
     for (const SweepPoint* p : points) {
       xs[p->numeric.value(xk, 0.0)] = param(*p, xk.c_str());

@@ -1,10 +1,13 @@
-// Heatmap: one cell per (x, y) pair, coloured by value.
+// Heatmap: one cell per (x, y) pair, coloured by value on a ramp whose scale is a value axis.
 #include <algorithm>
-#include <array>
 #include <cmath>
+#include <cstdio>
+#include <map>
 
 #include "reports/format.h"
+#include "reports/html/palette.h"
 #include "reports/html/svg.h"
+#include "reports/html/svg_axis.h"
 #include "reports/html/svg_parts.h"
 #include "reports/html/text.h"
 
@@ -13,80 +16,87 @@ namespace {
 
 using namespace svgparts;
 
-// A perceptually ordered ramp (viridis stops), light = small so the best cells stand out.
-constexpr std::array<std::array<int, 3>, 5> kRamp = {
-    {{253, 231, 37}, {94, 201, 98}, {33, 145, 140}, {59, 82, 139}, {68, 1, 84}}};
-
-std::string rampColor(double f) {
-  f = std::clamp(f, 0.0, 1.0) * (kRamp.size() - 1);
-  const size_t i = std::min<size_t>(static_cast<size_t>(f), kRamp.size() - 2);
-  const double t = f - static_cast<double>(i);
-  char buf[16];
-  std::snprintf(buf, sizeof buf, "#%02x%02x%02x",
-                static_cast<int>(std::lround(kRamp[i][0] + t * (kRamp[i + 1][0] - kRamp[i][0]))),
-                static_cast<int>(std::lround(kRamp[i][1] + t * (kRamp[i + 1][1] - kRamp[i][1]))),
-                static_cast<int>(std::lround(kRamp[i][2] + t * (kRamp[i + 1][2] - kRamp[i][2]))));
-  return buf;
+// Cell labels in the scale's unit, with as many decimals as it takes for different values to
+// read differently, up to 6 significant digits: a sweep whose cells differ in the 5th digit
+// shows it (the tooltip has the exact value).
+std::map<double, std::string> cellLabels(const Heatmap& c, double factor) {
+  double top = 0;
+  for (const auto& cell : c.cells) top = std::max(top, std::fabs(cell.mark.value / factor));
+  const int magnitude = top > 0 ? static_cast<int>(std::floor(std::log10(top))) : 0;
+  int decimals = std::max(0, 2 - magnitude);
+  const int most = std::max(decimals, 5 - magnitude);
+  std::map<double, std::string> labels;
+  for (;; ++decimals) {
+    labels.clear();
+    std::map<std::string, double> seen;
+    bool distinct = true;
+    for (const auto& cell : c.cells) {
+      char buf[64];
+      std::snprintf(buf, sizeof buf, "%.*f", decimals, cell.mark.value / factor);
+      labels[cell.mark.value] = buf;
+      auto [it, added] = seen.emplace(buf, cell.mark.value);
+      distinct = distinct && (added || it->second == cell.mark.value);
+    }
+    if (distinct || decimals >= most) return labels;
+  }
 }
 
-std::string gradientLegend(const std::string& id, double x, double y, double lo, double hi,
-                           const std::string& label) {
-  std::string s = "<defs><linearGradient id=\"" + escape(id) + "-ramp\">";
-  for (size_t i = 0; i < kRamp.size(); ++i) {
-    s += "<stop offset=\"" + num(static_cast<double>(i) / (kRamp.size() - 1)) + "\" stop-color=\"" +
-         rampColor(static_cast<double>(i) / (kRamp.size() - 1)) + "\"/>";
+Axis colorAxis(const Heatmap& c, double x0, double x1) {
+  double lo = c.lo, hi = c.hi;
+  if (!c.has_range) {
+    lo = INFINITY, hi = -INFINITY;
+    for (const auto& cell : c.cells)
+      lo = std::min(lo, cell.mark.value), hi = std::max(hi, cell.mark.value);
+    if (c.cells.empty()) lo = hi = 0;
   }
-  s += "</linearGradient></defs>\n";
-  s += "<rect x=\"" + num(x) + "\" y=\"" + num(y) + "\" width=\"200\" height=\"12\" fill=\"url(#" +
-       escape(id) + "-ramp)\"/>\n";
-  s += text(x, y + 26, humanNumber(lo), "text-anchor=\"start\"");
-  s += text(x + 200, y + 26, humanNumber(hi), "text-anchor=\"end\"");
-  s += text(x + 210, y + 11, label);
-  return s;
+  return valueAxis(lo, hi, x0, x1, c.unit);
+}
+
+std::string tickLabels(const Heatmap& c, double left, double bottom, double cw, double ch) {
+  std::string s = categoryAxisOpen("x");
+  for (size_t i = 0; i < c.x_ticks.size(); ++i) {
+    s += text(left + cw * (static_cast<double>(i) + 0.5), bottom + 16, cut(c.x_ticks[i], 12),
+              "text-anchor=\"middle\"");
+  }
+  s += text(left + cw * static_cast<double>(c.x_ticks.size()) / 2, bottom + 36, c.x_label,
+            "text-anchor=\"middle\" class=\"axis-label\"");
+  s += "</g>\n" + categoryAxisOpen("y");
+  for (size_t i = 0; i < c.y_ticks.size(); ++i) {
+    s += text(left - 6, bottom - ch * (static_cast<double>(i) + 0.5) + 4, cut(c.y_ticks[i], 14),
+              "text-anchor=\"end\"");
+  }
+  return s + "</g>\n";
 }
 
 }  // namespace
 
 std::string heatmapSvg(const Heatmap& c) {
-  constexpr double kLeft = 110, kTop = 34;
+  constexpr double kLeft = 110;
+  const double top = c.heading.empty() ? 34 : 52;
   const double nx = std::max<double>(1, c.x_ticks.size()),
                ny = std::max<double>(1, c.y_ticks.size());
   const double cw = std::min(90.0, (900 - kLeft - 20) / nx), ch = std::min(44.0, 420 / ny);
-  const double bottom = kTop + ch * ny;
-  double lo = INFINITY, hi = -INFINITY;
-  for (const auto& cell : c.cells)
-    lo = std::min(lo, cell.mark.value), hi = std::max(hi, cell.mark.value);
-  const bool log = lo > 0 && hi / lo > 10;
-  auto shade = [&](double v) {
-    if (!(hi > lo)) return 0.5;
-    return log ? std::log(v / lo) / std::log(hi / lo) : (v - lo) / (hi - lo);
-  };
-  std::string s = openSvg(c.id, std::max(520.0, kLeft + cw * nx + 20), bottom + 100);
+  const double bottom = top + ch * ny;
+  const Axis scale = colorAxis(c, kLeft, kLeft + 240);
+  const auto labels = cellLabels(c, scale.shown.factor);
+  std::string s = openSvg(c.id, std::max(520.0, kLeft + cw * nx + 20), bottom + 112, c.data);
+  if (!c.heading.empty()) s += text(8, 18, c.heading, "class=\"panel-title\"");
   for (const auto& cell : c.cells) {
     const double x = kLeft + cw * cell.x, y = bottom - ch * (cell.y + 1);
-    const double f = shade(cell.mark.value);
+    const double f = scale.hi > scale.lo ? (cell.mark.value - scale.lo) / (scale.hi - scale.lo) : 0;
     s += "<rect class=\"mark\" x=\"" + num(x) + "\" y=\"" + num(y) + "\" width=\"" + num(cw - 1) +
          "\" height=\"" + num(ch - 1) + "\" fill=\"" + rampColor(f) + "\"" +
          dataAttrs(cell.mark.data) + ">" + title(cell.mark.tooltip) + "</rect>\n";
     if (cw >= 48 && ch >= 16) {
-      s += text(x + cw / 2, y + ch / 2 + 4, humanNumber(cell.mark.value),
+      s += text(x + cw / 2, y + ch / 2 + 4, labels.at(cell.mark.value),
                 std::string("text-anchor=\"middle\" class=\"cell-label\" fill=\"") +
                     (f > 0.45 ? "#fff" : "#222") + "\"");
     }
   }
-  for (size_t i = 0; i < c.x_ticks.size(); ++i) {
-    s += text(kLeft + cw * (static_cast<double>(i) + 0.5), bottom + 16, cut(c.x_ticks[i], 12),
-              "text-anchor=\"middle\"");
-  }
-  for (size_t i = 0; i < c.y_ticks.size(); ++i) {
-    s += text(kLeft - 6, bottom - ch * (static_cast<double>(i) + 0.5) + 4, cut(c.y_ticks[i], 14),
-              "text-anchor=\"end\"");
-  }
-  s += text(kLeft + cw * nx / 2, bottom + 36, c.x_label,
-            "text-anchor=\"middle\" class=\"axis-label\"");
+  s += tickLabels(c, kLeft, bottom, cw, ch);
   // Above the row labels, not rotated: a long key name would not fit beside two rows.
-  s += text(8, kTop - 8, "\u2191 " + c.y_label, "class=\"axis-label\"");
-  if (!c.cells.empty()) s += gradientLegend(c.id, kLeft, bottom + 56, lo, hi, c.value_label);
+  s += text(8, top - 8, "\u2191 " + c.y_label, "class=\"axis-label\"");
+  if (!c.cells.empty()) s += rampLegend(c.id, scale, bottom + 52);
   return s + "</svg>\n";
 }
 

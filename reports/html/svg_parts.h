@@ -1,4 +1,5 @@
-// What the chart primitives share: axes with readable ticks, marks with tooltips, legends.
+// What the chart primitives share: coordinates, marks with tooltips, text, legends. Axes are in
+// svg_axis.h.
 #pragma once
 
 #include <string>
@@ -8,31 +9,17 @@
 
 namespace tessel::reports::html::svgparts {
 
-// A numeric axis mapping [lo, hi] onto a pixel span; linear or log10.
-struct Axis {
-  double lo = 0, hi = 1;
-  bool log = false;
-  double p0 = 0, p1 = 1;  // pixels of lo and hi
-  double at(double v) const;
-  std::vector<double> ticks() const;
-};
-// An axis covering [lo, hi] that starts and ends on round values (1, 2, 5 x 10^k steps).
-Axis niceAxis(double lo, double hi, double p0, double p1);
-// A log axis over [lo, hi] (both > 0) with ticks at powers of 2 or 10.
-Axis logAxis(double lo, double hi, double p0, double p1);
-
 std::string num(double v);  // pixel coordinates, 2 decimals
 std::string dataAttrs(const Attrs& a);
 std::string title(const std::string& tooltip);
-std::string openSvg(const std::string& id, double w, double h);
+// The root <svg>; `data` adds data-* attributes to it (data-chart="stacked", data-panel=...).
+std::string openSvg(const std::string& id, double w, double h, const Attrs& data = {});
 std::string text(double x, double y, const std::string& s, const std::string& extra = "");
-// Swatches and names in one row starting at (x, y); returns the SVG.
-std::string legend(const std::vector<LegendEntry>& entries, double x, double y);
-// Tick marks, grid lines and labels of a vertical value axis at x over [top, bottom].
-std::string yAxis(const Axis& a, double x, double x_end, const Formatter& f,
-                  const std::string& label);
-std::string xAxis(const Axis& a, double y, double y_top, const Formatter& f,
-                  const std::string& label);
+// Swatches and names from (x, y), wrapping into rows of 18 px before max_x; each entry a
+// <g class="legend-entry" data-series="NAME">.
+std::string legend(const std::vector<LegendEntry>& entries, double x, double y, double max_x);
+// How many rows legend() takes for `entries` between x and max_x (0 when there are none).
+int legendRows(const std::vector<LegendEntry>& entries, double x, double max_x);
 Formatter orHuman(const Formatter& f);
 
 }  // namespace tessel::reports::html::svgparts

@@ -1,10 +1,12 @@
-// Line plots over one categorical axis, lines of several series over a numeric axis, and scatter
+// Lines over one categorical axis, lines of several series over a numeric axis, and scatter
 // plots with a highlighted Pareto front.
 #include <algorithm>
 #include <cmath>
 
 #include "reports/format.h"
+#include "reports/html/palette.h"
 #include "reports/html/svg.h"
+#include "reports/html/svg_axis.h"
 #include "reports/html/svg_parts.h"
 #include "reports/html/text.h"
 
@@ -13,86 +15,123 @@ namespace {
 
 using namespace svgparts;
 
-constexpr double kWidth = 900, kLeft = 90, kTop = 20, kBottom = 300;
+constexpr double kWidth = 900, kLeft = 90, kBottom = 300;
 
 // `fill` empty: the class's colour from the style sheet.
 std::string circle(double x, double y, double r, const std::string& cls, const std::string& tip,
-                   const Attrs& data, const std::string& fill = "") {
+                   const Attrs& data, const std::string& fill = "",
+                   const std::string& series = "") {
   return "<circle class=\"mark " + cls + "\" cx=\"" + num(x) + "\" cy=\"" + num(y) + "\" r=\"" +
-         num(r) + "\"" + (fill.empty() ? "" : " fill=\"" + fill + "\"") + dataAttrs(data) + ">" +
+         num(r) + "\"" + (fill.empty() ? "" : " fill=\"" + fill + "\"") +
+         (series.empty() ? "" : " data-series=\"" + escape(series) + "\"") + dataAttrs(data) + ">" +
          title(tip) + "</circle>\n";
 }
 
-// A value axis over [lo, hi] with a little room above and below.
-Axis valueAxis(double lo, double hi, double p0, double p1) {
-  const double pad = hi > lo ? (hi - lo) * 0.05 : std::fabs(hi) * 0.05 + 1;
-  return niceAxis(std::max(0.0, lo - pad), hi + pad, p0, p1);
+std::string polyline(const std::string& cls, const std::string& color, const std::string& pts) {
+  return "<polyline class=\"" + cls + "\" fill=\"none\"" +
+         (color.empty() ? "" : " stroke=\"" + color + "\"") + " points=\"" + pts + "\"/>\n";
 }
 
-// A numeric x axis over [lo, hi] in pixels [p0, p1]: logarithmic when asked or when it spans
-// more than 16x above 0.
-Axis numericAxis(double lo, double hi, bool log, double p0, double p1) {
-  return lo > 0 && (log || hi / lo > 16) ? logAxis(lo, hi, p0, p1) : valueAxis(lo, hi, p0, p1);
+// The legend of several series, and the top of the plot below it.
+double legendTop(const std::vector<LegendEntry>& entries) {
+  return entries.size() > 1 ? 30 + 18.0 * legendRows(entries, kLeft, kWidth - 20) : 20;
 }
 
 }  // namespace
 
 std::string linePlotSvg(const LinePlot& c) {
   double lo = INFINITY, hi = -INFINITY;
-  for (const auto& p : c.points) lo = std::min(lo, p.mark.value), hi = std::max(hi, p.mark.value);
-  if (c.points.empty()) lo = 0, hi = 1;
-  const Axis y = valueAxis(lo, hi, kBottom, kTop);
-  const double step = (kWidth - kLeft - 40) / std::max<double>(1, c.points.size());
-  std::string s = openSvg(c.id, kWidth, kBottom + 50);
-  s += yAxis(y, kLeft, kWidth - 20, orHuman(c.y_format), c.y_label);
-  std::string line;
-  for (size_t i = 0; i < c.points.size(); ++i) {
-    const double x = kLeft + step * (static_cast<double>(i) + 0.5);
-    line += (i ? " " : "") + num(x) + "," + num(y.at(c.points[i].mark.value));
-    s += text(x, kBottom + 16, cut(c.points[i].x_text, 14), "text-anchor=\"middle\"");
+  std::vector<LegendEntry> entries;
+  for (const auto& sr : c.series) {
+    entries.push_back({sr.name, sr.color});
+    for (const auto& p : sr.points)
+      lo = std::min(lo, p.mark.value), hi = std::max(hi, p.mark.value);
   }
-  s += "<polyline class=\"line\" fill=\"none\" points=\"" + line + "\"/>\n";
-  for (size_t i = 0; i < c.points.size(); ++i) {
-    const auto& p = c.points[i];
-    s += circle(kLeft + step * (static_cast<double>(i) + 0.5), y.at(p.mark.value), 5, "point",
-                p.mark.tooltip, p.mark.data);
+  const double top = legendTop(entries);
+  const Axis y = valueAxis(lo, hi, kBottom, top, c.unit);
+  const double step = (kWidth - kLeft - 40) / std::max<double>(1, c.x_ticks.size());
+  auto xAt = [&](int i) { return kLeft + step * (i + 0.5); };
+  std::string s =
+      openSvg(c.id, kWidth, kBottom + 50, {{"series", std::to_string(c.series.size())}});
+  if (entries.size() > 1) s += legend(entries, kLeft, 18, kWidth - 20);
+  s += yAxis(y, kLeft, kWidth - 20);
+  s += categoryAxisOpen("x");
+  for (size_t i = 0; i < c.x_ticks.size(); ++i) {
+    s += text(xAt(static_cast<int>(i)), kBottom + 16, cut(c.x_ticks[i], 14),
+              "text-anchor=\"middle\"");
   }
   s += text((kLeft + kWidth - 20) / 2, kBottom + 36, c.x_label,
-            "text-anchor=\"middle\" class=\"axis-label\"");
+            "text-anchor=\"middle\" class=\"axis-label\"") +
+       "</g>\n";
+  for (const auto& sr : c.series) {
+    std::string line;
+    for (const auto& p : sr.points) {
+      line += (line.empty() ? "" : " ") + num(xAt(p.x)) + "," + num(y.at(p.mark.value));
+    }
+    s += polyline("line", sr.color, line);
+    for (const auto& p : sr.points) {
+      s += circle(xAt(p.x), y.at(p.mark.value), 5, "point", p.mark.tooltip, p.mark.data, sr.color,
+                  sr.name);
+    }
+  }
   return s + "</svg>\n";
 }
 
+namespace {
+
+// The colour axis of a shaded scatter, and the fill of each point.
+Axis shadeAxis(const Scatter& c) {
+  double lo = INFINITY, hi = -INFINITY;
+  for (const auto& p : c.points) lo = std::min(lo, p.shade), hi = std::max(hi, p.shade);
+  return valueAxis(c.points.empty() ? 0 : lo, c.points.empty() ? 0 : hi, kLeft + 420, kWidth - 40,
+                   c.shade_unit);
+}
+
+std::string fillOf(const Axis& a, double v) {
+  return rampColor(a.hi > a.lo ? (v - a.lo) / (a.hi - a.lo) : 0.5);
+}
+
+}  // namespace
+
 std::string scatterSvg(const Scatter& c) {
+  constexpr double kTop = 20;
   double xlo = INFINITY, xhi = -INFINITY, ylo = INFINITY, yhi = -INFINITY;
   for (const auto& p : c.points) {
     xlo = std::min(xlo, p.x), xhi = std::max(xhi, p.x);
     ylo = std::min(ylo, p.y), yhi = std::max(yhi, p.y);
   }
-  if (c.points.empty()) xlo = ylo = 0, xhi = yhi = 1;
-  const Axis x = numericAxis(xlo, xhi, c.x_log, kLeft, kWidth - 30);
-  const Axis y = valueAxis(ylo, yhi, kBottom, kTop);
-  std::string s = openSvg(c.id, kWidth, kBottom + 50);
-  s += yAxis(y, kLeft, kWidth - 30, orHuman(c.y_format), c.y_label);
-  s += xAxis(x, kBottom, kTop, orHuman(c.x_format), c.x_label);
-  std::vector<const Scatter::Point*> front;
+  if (c.points.empty()) xlo = ylo = xhi = yhi = 0;
+  const Axis x = valueAxis(xlo, xhi, kLeft, kWidth - 30, c.x_unit);
+  const Axis y = valueAxis(ylo, yhi, kBottom, kTop, c.y_unit);
+  const Axis shade = shadeAxis(c);
+  std::string s = openSvg(c.id, kWidth, kBottom + (c.shaded ? 110 : 50));
+  s += yAxis(y, kLeft, kWidth - 30);
+  s += xAxis(x, kBottom, kTop);
+  if (c.shaded) s += rampLegend(c.id, shade, kBottom + 48);
+  std::vector<const Scatter::Point*> joined;
   for (const auto& p : c.points) {
-    if (p.front) {
-      front.push_back(&p);
-    } else {
-      s += circle(x.at(p.x), y.at(p.y), 4, "dominated", p.tooltip, p.data);
-    }
+    if (p.joined) joined.push_back(&p);
   }
-  std::sort(front.begin(), front.end(), [](auto* a, auto* b) { return a->x < b->x; });
+  std::sort(joined.begin(), joined.end(), [](auto* a, auto* b) { return a->x < b->x; });
   std::string line;
-  for (const auto* p : front)
+  for (const auto* p : joined)
     line += (line.empty() ? "" : " ") + num(x.at(p->x)) + "," + num(y.at(p->y));
-  s += "<polyline class=\"front-line\" fill=\"none\" points=\"" + line + "\"/>\n";
-  for (const auto* p : front) s += circle(x.at(p->x), y.at(p->y), 6, "front", p->tooltip, p->data);
+  // Dominated points first, so the front is drawn over them.
+  for (const bool front : {false, true}) {
+    for (const auto& p : c.points) {
+      if (p.front != front) continue;
+      const std::string fill = c.shaded ? fillOf(shade, p.shade) : "";
+      const std::string cls = c.shaded ? (front ? "front-ringed" : "shaded")
+                              : front  ? "front"
+                                       : "dominated";
+      s += circle(x.at(p.x), y.at(p.y), front ? 6 : 4, cls, p.tooltip, p.data, fill);
+    }
+    if (!front) s += polyline("front-line", "", line);
+  }
   return s + "</svg>\n";
 }
 
 std::string seriesPlotSvg(const SeriesPlot& c) {
-  constexpr double kSeriesTop = 40;
   double xlo = INFINITY, xhi = -INFINITY, ylo = INFINITY, yhi = -INFINITY;
   std::vector<LegendEntry> legend_entries;
   for (const auto& sr : c.series) {
@@ -103,12 +142,13 @@ std::string seriesPlotSvg(const SeriesPlot& c) {
     }
   }
   if (!(xlo <= xhi)) xlo = ylo = 0, xhi = yhi = 1;
-  const Axis x = numericAxis(xlo, xhi, false, kLeft, kWidth - 30);
-  const Axis y = valueAxis(ylo, yhi, kBottom, kSeriesTop);
+  const double top = 30 + 18.0 * legendRows(legend_entries, kLeft, kWidth - 20);
+  const Axis x = keyAxis(xlo, xhi, false, kLeft, kWidth - 30, c.x_label, c.x_format);
+  const Axis y = valueAxis(ylo, yhi, kBottom, top, c.unit);
   std::string s = openSvg(c.id, kWidth, kBottom + 50);
-  s += legend(legend_entries, kLeft, 18);
-  s += yAxis(y, kLeft, kWidth - 30, orHuman(c.y_format), c.y_label);
-  s += xAxis(x, kBottom, kSeriesTop, orHuman(c.x_format), c.x_label);
+  s += legend(legend_entries, kLeft, 18, kWidth - 20);
+  s += yAxis(y, kLeft, kWidth - 30);
+  s += xAxis(x, kBottom, top);
   for (const auto& sr : c.series) {
     std::string line;
     for (size_t i = 0; i < sr.points.size(); ++i) {
@@ -118,8 +158,7 @@ std::string seriesPlotSvg(const SeriesPlot& c) {
       }
       line += (i ? " " : "") + num(x.at(p.x)) + "," + num(y.at(p.mark.value));
     }
-    s += "<polyline class=\"series\" fill=\"none\" stroke=\"" + sr.color + "\" points=\"" + line +
-         "\"/>\n";
+    s += polyline("series", sr.color, line);
     for (const auto& p : sr.points) {
       s += circle(x.at(p.x), y.at(p.mark.value), c.step ? 2.5 : 4.5, "series-point", p.mark.tooltip,
                   p.mark.data, sr.color);

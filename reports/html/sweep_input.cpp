@@ -32,6 +32,9 @@ SweepPoint toPoint(const Json& j, const std::string& where) {
   p.metrics = j.value("metrics", Json::object());
   p.error = j.value("error", "");
   p.error_kind = j.value("error_kind", "");
+  for (const Json& v : j.value("violated", Json::array())) {
+    p.violated.push_back(v.is_string() ? v.get<std::string>() : v.dump());
+  }
   if (!p.params.is_object() || !p.numeric.is_object() || !p.metrics.is_object()) {
     badInput(where, "expected objects at params, numeric and metrics");
   }
@@ -89,6 +92,11 @@ SweepData readSweep(const std::string& dir) {
   std::set<int64_t> seen;
   for (SweepPoint& p : all) {
     if (seen.insert(p.index).second) d.points.push_back(std::move(p));  // the first copy wins
+  }
+  const fs::path summary = fs::path(dir) / "summary.json";
+  if (complete && fs::is_regular_file(summary)) {
+    d.summary = parseJson(slurp(summary), summary.string());
+    if (!d.summary.is_object()) badInput(summary.string(), "expected a JSON object");
   }
   return d;
 }

@@ -16,14 +16,16 @@ struct SweepPoint {
   Json params;   // key -> the YAML scalar as written (labels)
   Json numeric;  // key -> number in base units (axes)
   bool ok = false;
-  Json metrics;                   // status ok: what the spec asked for
-  std::string error, error_kind;  // status failed
+  Json metrics;                       // status ok: what the spec asked for
+  std::string error, error_kind;      // status failed
+  std::vector<std::string> violated;  // ok, but broke these constraints over metrics
 };
 
 struct SweepData {
   Json meta;                       // sweep.json
   std::vector<SweepPoint> points;  // sorted by index, each index once
   std::string read_from;           // "results.jsonl" or "points.jsonl"
+  Json summary;                    // summary.json when the sweep wrote one, else null
 };
 
 // ConfigError naming the file and what was expected when the directory is not a sweep.

@@ -1,4 +1,5 @@
 // The header and the table of points of a sweep report.
+#include <algorithm>
 #include <cmath>
 
 #include "reports/html/report_doc.h"
@@ -7,19 +8,40 @@
 
 namespace tessel::reports::html {
 
-// The scalar metrics the points carry, in sweep.json's order (by_class and by_cause are maps).
-std::vector<std::string> scalarMetrics(const SweepData& d) {
+namespace {
+
+// The metrics the points carry whose values pass `kind`: sweep.json's order first, then any
+// other in the order the points show them.
+template <class Kind>
+std::vector<std::string> metricsOf(const SweepData& d, Kind kind) {
   std::vector<std::string> names;
-  for (const Json& m : d.meta.value("metrics", Json::array())) {
-    const std::string name = scalarText(m);
+  auto add = [&](const std::string& name) {
+    if (std::find(names.begin(), names.end(), name) != names.end()) return;
     for (const SweepPoint& p : d.points) {
-      if (p.metrics.contains(name) && p.metrics[name].is_number()) {
+      if (p.metrics.contains(name) && kind(p.metrics[name])) {
         names.push_back(name);
-        break;
+        return;
       }
     }
+  };
+  for (const Json& m : d.meta.value("metrics", Json::array())) add(scalarText(m));
+  for (const SweepPoint& p : d.points) {
+    for (const auto& [name, v] : p.metrics.items()) add(name);
   }
   return names;
+}
+
+std::string joinedText(const std::vector<std::string>& v) {
+  std::string s;
+  for (const std::string& x : v) s += (s.empty() ? "" : "; ") + x;
+  return s;
+}
+
+}  // namespace
+
+// The scalar metrics the points carry (by_class and by_cause are maps).
+std::vector<std::string> scalarMetrics(const SweepData& d) {
+  return metricsOf(d, [](const Json& v) { return v.is_number(); });
 }
 
 Table pointsTable(const SweepData& d) {
@@ -28,7 +50,10 @@ Table pointsTable(const SweepData& d) {
   for (const Json& k : d.meta["keys"]) keys.push_back(scalarText(k));
   for (const std::string& k : keys) t.columns.push_back({k, false});
   const auto metrics = scalarMetrics(d);
+  const auto texts = metricsOf(d, [](const Json& v) { return v.is_string(); });
   for (const std::string& m : metrics) t.columns.push_back({m, true});
+  for (const std::string& m : texts) t.columns.push_back({m, false});
+  t.columns.push_back({"violated", false});
   t.columns.push_back({"error_kind", false});
   t.columns.push_back({"error", false});
   for (const SweepPoint& p : d.points) {
@@ -42,11 +67,43 @@ Table pointsTable(const SweepData& d) {
           has ? numberCell(p.metrics[m].get<double>(), metricText(m, p.metrics[m].get<double>()))
               : textCell(""));
     }
+    for (const std::string& m : texts) {
+      row.push_back(textCell(p.metrics.contains(m) ? scalarText(p.metrics[m]) : ""));
+    }
+    row.push_back(textCell(joinedText(p.violated)));
     row.push_back(textCell(p.error_kind));
     row.push_back(textCell(p.error));
     t.addRow(std::move(row));
   }
   return t;
+}
+
+// summary.json's findings: the keys that changed no result, and the fronts the spec asked for.
+std::vector<Note> summaryNotes(const SweepData& d) {
+  std::vector<Note> notes;
+  if (!d.summary.is_object()) return notes;
+  for (const Json& n : d.summary.value("notes", Json::array())) {
+    if (n.is_object() && n.contains("message")) {
+      notes.push_back({scalarText(n["message"]), "", {{"key", n.value("key", "")}}});
+    }
+  }
+  const Json pareto = d.summary.value("pareto", Json::object());
+  std::string objectives;
+  for (const Json& o : pareto.value("objectives", Json::array())) {
+    objectives += (objectives.empty() ? "" : ", ") + o.value("metric", "?") + " (" +
+                  o.value("direction", "min") + ")";
+  }
+  for (const Json& f : pareto.value("fronts", Json::array())) {
+    std::string idx;
+    for (const Json& i : f.value("indices", Json::array()))
+      idx += (idx.empty() ? "" : ", ") + scalarText(i);
+    notes.push_back({"The sweep's Pareto front of " + objectives + " for " +
+                         f.value("workload", "?") + ": points " + idx + " (of " +
+                         scalarText(f.value("candidates", Json(0))) + " candidates).",
+                     "",
+                     {{"workload", f.value("workload", "")}, {"indices", idx}}});
+  }
+  return notes;
 }
 
 void addSweepHeader(Report& r, const SweepData& d) {

@@ -1,6 +1,6 @@
 // `tessel report` end to end: a real run's JSON as HTML, Markdown and CSV with the run's own
-// numbers, a serve JSON's table as CSV, and bad input refused with exit 2 without writing (or
-// damaging) the output.
+// numbers, a serve JSON's table as CSV, a sweep's charts picked with --metric, and bad input
+// refused with exit 2 without writing (or damaging) the output.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -11,6 +11,7 @@
 #include <string>
 
 #include "tests/cli_runner.h"
+#include "tests/reports/sweep_fixture.h"
 
 namespace {
 
@@ -81,6 +82,24 @@ TEST(ReportCli, ServeJsonAsCsvHasOneRowPerConfiguration) {
       << bad.out;
 }
 
+TEST(ReportCli, MetricPicksTheSweepsChartsAndRefusesAMetricItLacks) {
+  const std::string dir = temp("sweep");
+  tessel::reports::testing::writeSweep(dir, tessel::reports::testing::sweepPoints({"gpt2"}));
+  const std::string out = temp("sweep.html");
+  const auto r = runTessel("report " + dir + " -o " + out + " --metric energy_pj,utilization");
+  ASSERT_EQ(r.code, 0) << r.out;
+  const std::string h = slurp(out);
+  EXPECT_NE(h.find("id=\"sweep-0-energy_pj-line-0\""), std::string::npos);
+  EXPECT_NE(h.find("id=\"sweep-0-utilization-line-0\""), std::string::npos);
+  EXPECT_EQ(h.find("id=\"sweep-0-cycles-line-0\""), std::string::npos);
+  std::ofstream(out) << "old report";
+  const auto bad = runTessel("report " + dir + " -o " + out + " --metric cycles,nope");
+  EXPECT_EQ(bad.code, 2);
+  EXPECT_NE(bad.out.find("--metric nope"), std::string::npos) << bad.out;
+  EXPECT_NE(bad.out.find("sram_bytes"), std::string::npos) << bad.out;  // what it could chart
+  EXPECT_EQ(slurp(out), "old report");
+}
+
 TEST(ReportCli, BadInputExitsTwoAndLeavesTheOutputAlone) {
   const std::string out = temp("kept.html");
   std::ofstream(out) << "old report";
@@ -100,6 +119,8 @@ TEST(ReportCli, BadInputExitsTwoAndLeavesTheOutputAlone) {
       {"report " + runJson() + " -o " + temp("t.csv") + " --table points", "its tables: classes"},
       {"report " + runJson() + " -o " + out + " --table layers",
        "--table picks the table of a .csv"},
+      {"report " + runJson() + " -o " + out + " --metric cycles",
+       "--metric picks the charts of a sweep report"},
   };
   for (const Case& c : cases) {
     const auto r = runTessel(c.args);

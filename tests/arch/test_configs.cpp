@@ -2,6 +2,8 @@
 #include <gtest/gtest.h>
 
 #include "arch/load.h"
+#include "tech/memory.h"
+#include "tech/technology.h"
 #include "tiny.h"
 
 namespace tessel::arch {
@@ -74,13 +76,17 @@ TEST(ArchConfigTest, GemminiDefaultArrayDmaAndHost) {
   EXPECT_DOUBLE_EQ(a.host.costPerElement("matmul"), -1);    // not an element-wise op
 }
 
-TEST(ArchConfigTest, GemminiDefaultEnergiesFollowEyerissRatios) {
+// gemmini-default is a 16 nm design (its technology section): the MAC is the 16 nm table's
+// int8 MAC, DRAM is 8 x ddr3's pJ/bit whatever the MAC, and a systolic hop (wire + flip-flop) is
+// below a MAC per byte.
+TEST(ArchConfigTest, GemminiDefaultEnergiesComeFromItsTechnology) {
   const Accelerator a = shipped("gemmini-default");
-  EXPECT_DOUBLE_EQ(a.array.mac_energy_pj, 0.2);
-  EXPECT_DOUBLE_EQ(a.levels[0].read_energy_pj_per_byte, 200 * 0.2);  // DRAM 200x
-  EXPECT_DOUBLE_EQ(a.levels[1].write_energy_pj_per_byte, 6 * 0.2);   // buffer 6x
-  EXPECT_DOUBLE_EQ(a.noc.energy_pj_per_byte, 2 * 0.2);               // NoC 2x
-  EXPECT_DOUBLE_EQ(a.array.rf_energy_pj_per_byte, 1 * 0.2);          // RF 1x
+  const tech::Technology t = tech::shippedTechnology("16nm", 0);
+  EXPECT_DOUBLE_EQ(a.array.mac_energy_pj, t.macOf(DType::Int8)->energy_pj);
+  EXPECT_DOUBLE_EQ(a.levels[0].read_energy_pj_per_byte, 8 * tech::dramPjPerBit("ddr3"));
+  EXPECT_DOUBLE_EQ(a.levels[1].read_energy_pj_per_byte, tech::sram(t, {256 * 1024, 4, 1}).read_pj_per_byte);
+  EXPECT_LT(a.noc.energy_pj_per_byte, a.array.mac_energy_pj);
+  EXPECT_GT(a.silicon.totalArea(), 0);
 }
 
 TEST(ArchConfigTest, SurveyModelMatchesTheAnalyticalModelDefaults) {
@@ -158,12 +164,15 @@ TEST(ArchConfigTest, ShippedEyerissLikeMatchesThePapers) {
   EXPECT_EQ(a.array.rf_input_bytes, 12 * 2);
   EXPECT_EQ(a.array.rf_output_bytes, 24 * 2);
   EXPECT_EQ(a.array.pe_register_file_bytes, 520);
-  // Per 16-bit access, normalized to a MAC: RF 1, NoC 2, buffer 6, DRAM 200 (per byte: half).
+  // The ISCA 2016 costs per 16-bit access, normalized to a MAC (RF 1, NoC 2, buffer 6, DRAM 200),
+  // are a check on the 65 nm technology model, not its input: the model gives RF 1.0, NoC 4.5
+  // (a bus across 14 PEs of 231 um), buffer 2.5, DRAM 275 (DDR3). Each within 3x of the paper.
   const double mac = a.array.mac_energy_pj;
-  EXPECT_DOUBLE_EQ(a.array.rf_energy_pj_per_byte * 2, 1 * mac);
-  EXPECT_DOUBLE_EQ(a.noc.energy_pj_per_byte * 2, 2 * mac);
-  EXPECT_DOUBLE_EQ(gb->read_energy_pj_per_byte * 2, 6 * mac);
-  EXPECT_DOUBLE_EQ(a.levels[0].read_energy_pj_per_byte * 2, 200 * mac);
+  auto within3x = [](double model, double paper) { return model > paper / 3 && model < paper * 3; };
+  EXPECT_NEAR(a.array.rf_energy_pj_per_byte * 2 / mac, 1, 0.1);
+  EXPECT_TRUE(within3x(a.noc.energy_pj_per_byte * 2 / mac, 2));
+  EXPECT_TRUE(within3x(gb->read_energy_pj_per_byte * 2 / mac, 6));
+  EXPECT_TRUE(within3x(a.levels[0].read_energy_pj_per_byte * 2 / mac, 200));
   EXPECT_TRUE(a.noc.multicast && a.noc.reduction);
   EXPECT_EQ(a.array.dataflows.front(), "rs");
   EXPECT_TRUE(a.warnings.empty());
@@ -236,7 +245,8 @@ TEST(ArchConfigTest, GivenValuesBeatDerivedOnesAndMapsMerge) {
       testing::tinyPlus({"  mac_energy: 1 pJ", "  throughput: {int8: 1, fp16: 0.5}",
                          "host: {cycles_per_element: {softmax: 100}}", "noc: {energy: 3 pJ/B}"}),
       "tiny.yaml");
-  EXPECT_DOUBLE_EQ(a.levels[0].read_energy_pj_per_byte, 200);  // 200 x the new 1 pJ
+  EXPECT_DOUBLE_EQ(a.array.mac_energy_pj, 1);                  // given
+  EXPECT_DOUBLE_EQ(a.levels[0].read_energy_pj_per_byte, 8 * tech::dramPjPerBit("ddr4"));  // not the MAC's
   EXPECT_DOUBLE_EQ(a.noc.energy_pj_per_byte, 3);               // given: not derived
   EXPECT_DOUBLE_EQ(a.array.macRate(DType::FP16), 0.5);
   EXPECT_DOUBLE_EQ(a.host.costPerElement("softmax"), 100);  // given

@@ -71,7 +71,8 @@ TEST(ReportSvg, HeatmapHasOneCellPerPairWithItsValueInTheTooltip) {
 TEST(ReportSvg, ScatterGreysDominatedPointsAndJoinsTheFront) {
   Scatter s;
   s.id = "sc";
-  s.points = {{1, 5, true, "a", {}}, {2, 6, false, "b", {}}, {3, 1, true, "c", {}}};
+  s.points = {
+      {1, 5, true, true, "a", {}}, {2, 6, false, false, "b", {}}, {3, 1, true, true, "c", {}}};
   const std::string svg = scatterSvg(s);
   EXPECT_EQ(elements(svg, "sc", "circle", "front").size(), 2u);
   EXPECT_EQ(elements(svg, "sc", "circle", "dominated").size(), 1u);

@@ -58,10 +58,17 @@ TEST(ReportCompare, OneBarPerRunThatRanWithItsOwnNumbers) {
       {{"resnet50", "os"}, 8000}};
   EXPECT_EQ(cycles, want_cycles);  // rs refused: no bar
   EXPECT_EQ((energy[{"resnet50", "os"}]), 8e6);
-  // Bars on one axis: heights proportional to cycles (9000 vs 1000).
+  // One panel per workload, each on its own axis: within a panel heights are proportional to
+  // cycles (1200 vs 1000), and each panel's tallest bar is as tall as the other's (9000 and 1200
+  // both fill their panel's axis up to its first round tick), not 9000/1200 taller.
   const auto marks = elements(charts[0].svg, "chart-compare-cycles");
-  EXPECT_NEAR(std::stod(marks[2].attrs.at("height")) / std::stod(marks[0].attrs.at("height")), 9.0,
+  ASSERT_EQ(marks.size(), 4u);
+  EXPECT_NEAR(std::stod(marks[1].attrs.at("height")) / std::stod(marks[0].attrs.at("height")), 1.2,
               0.01);
+  EXPECT_NEAR(std::stod(marks[3].attrs.at("height")) / std::stod(marks[2].attrs.at("height")),
+              8000.0 / 9000, 0.01);
+  EXPECT_GT(std::stod(marks[1].attrs.at("height")) / std::stod(marks[2].attrs.at("height")), 0.5);
+  EXPECT_EQ(elements(charts[0].svg, "chart-compare-cycles", "g", "panel").size(), 2u);
   const auto* t = r.table("dataflows");
   ASSERT_EQ(t->rows.size(), 5u);
   EXPECT_EQ(t->rows[2][2].exact, "refused");

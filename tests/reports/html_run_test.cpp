@@ -5,6 +5,7 @@
 
 #include <map>
 #include <nlohmann/json.hpp>
+#include <set>
 
 #include "reports/html/build.h"
 #include "reports/html/html_report.h"
@@ -90,6 +91,71 @@ TEST(ReportRun, HeadlinesAndLayerTableCarryTheExactNumbers) {
   EXPECT_EQ(layers->rows[0][7].exact, "5632");  // its DRAM reads and writes
   EXPECT_EQ(layers->rows[3][7].exact, "1300");
   EXPECT_EQ(r.tableNames(), "classes, causes, layers");
+}
+
+// The sample run with a design that has an area and leaks (the silicon model's totals).
+std::string siliconJson() {
+  auto doc = nlohmann::json::parse(sampleJson());
+  doc["totals"]["area_mm2"] = 1.5;
+  doc["totals"]["area_by_component"] = {{"scratchpad", 0.5}, {"array", 1.0}};
+  doc["totals"]["static_energy_pj"] = 40.0;
+  doc["totals"]["static_energy_by_component"] = {{"scratchpad", 30.0}, {"array", 10.0}};
+  doc["totals"]["energy_by_component"]["static"] = 40.0;
+  return doc.dump();
+}
+
+TEST(ReportRun, EnergyChartSplitsEveryComponentStaticIncluded) {
+  const std::string text = siliconJson();
+  const auto doc = nlohmann::json::parse(text);
+  const Report r = tessel::reports::html::runReport(text, "sample.json");
+  std::map<std::pair<std::string, std::string>, double> got;
+  for (const auto& m :
+       elements(chart(r, "chart-energy-by-component").svg, "chart-energy-by-component")) {
+    got[{m.attrs.at("data-row"), m.attrs.at("data-component")}] =
+        std::stod(m.attrs.at("data-energy_pj"));
+  }
+  std::map<std::pair<std::string, std::string>, double> want;
+  for (const auto& [c, v] : doc["totals"]["energy_by_component"].items()) {
+    if (v.get<double>() > 0) want[{"all energy", c}] = v.get<double>();
+  }
+  want[{"static", "scratchpad"}] = 30, want[{"static", "array"}] = 10;
+  EXPECT_EQ(got, want);
+  EXPECT_EQ((got[{"all energy", "static"}]), 40);
+}
+
+TEST(ReportRun, TrafficChartSplitsEachLevelsBytesByOperand) {
+  const std::string text = sampleJson();
+  const auto doc = nlohmann::json::parse(text);
+  const Report r = tessel::reports::html::runReport(text, "sample.json");
+  std::map<std::string, double> per_level;
+  std::set<std::string> operands;
+  for (const auto& m : elements(chart(r, "chart-traffic-by-level").svg, "chart-traffic-by-level")) {
+    per_level[m.attrs.at("data-level")] += std::stod(m.attrs.at("data-bytes"));
+    operands.insert(m.attrs.at("data-operand"));
+  }
+  for (const auto& [level, bytes] : doc["totals"]["bytes_by_level"].items()) {
+    if (bytes.get<double>() > 0) {
+      EXPECT_EQ(per_level[level], bytes.get<double>()) << level;
+    }
+  }
+  EXPECT_EQ(per_level["DRAM"], 6932);  // the sample's DRAM traffic
+  EXPECT_TRUE(operands.count("input") && operands.count("output"));
+}
+
+TEST(ReportRun, AreaChartOnlyWhenTheDesignHasAnArea) {
+  const Report with = tessel::reports::html::runReport(siliconJson(), "s.json");
+  std::map<std::string, double> area;
+  for (const auto& m :
+       elements(chart(with, "chart-area-by-component").svg, "chart-area-by-component")) {
+    area[m.attrs.at("data-component")] = std::stod(m.attrs.at("data-mm2"));
+  }
+  EXPECT_EQ(area, (std::map<std::string, double>{{"scratchpad", 0.5}, {"array", 1.0}}));
+  auto no_area = nlohmann::json::parse(sampleJson());
+  no_area["totals"]["area_mm2"] = 0.0;
+  no_area["totals"]["area_by_component"] = nlohmann::json::object();
+  const Report without = tessel::reports::html::runReport(no_area.dump(), "s.json");
+  EXPECT_THROW(chart(without, "chart-area-by-component"), std::runtime_error);
+  EXPECT_NE(tessel::reports::html::htmlReport(without).find("No area"), std::string::npos);
 }
 
 TEST(ReportRun, TextFromTheJsonIsEscaped) {

@@ -73,8 +73,8 @@ TEST(ReportSweep, HeatmapCellsAreTheMinimumOverTheOtherKey) {
   writeSweep(dir("heat"), pts);
   const Report r = sweepReport(dir("heat"));
   // Swept numeric keys: scratchpad (0), accumulator (1), seq (2); this is scratchpad x accumulator.
-  const std::string svg = svgOf(r, "sweep-0-heatmap-0-1");
-  const auto cells = elements(svg, "sweep-0-heatmap-0-1");
+  const std::string svg = svgOf(r, "sweep-0-cycles-heatmap-0-1");
+  const auto cells = elements(svg, "sweep-0-cycles-heatmap-0-1");
   ASSERT_EQ(cells.size(), 6u);  // 3 scratchpads x 2 accumulators
   std::map<std::pair<double, double>, double> want;
   for (const auto& p : pts) {

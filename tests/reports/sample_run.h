@@ -56,6 +56,10 @@ inline sim::RunStats sampleRun() {
   run.options = {{"seq", "8"}, {"batch", "1"}, {"phase", "prefill"}};
   run.level_names = {"DRAM", "Scratchpad"};
   run.clock_hz = 1e9;
+  // Silicon without leakage, so the energies stay the ops' own.
+  run.area_mm2 = {{"Scratchpad", 0.5}, {"array", 0.25}};
+  run.leakage_mw = {{"Scratchpad", 0.0}, {"array", 0.0}};
+  run.peak_macs_per_cycle = 16;
   run.pes = 16;
 
   sim::OpStats qkv = op(0, "h0.attn.qkv", OpKind::MatMul, OpClass::MatMul, sim::Placement::Array);

@@ -53,7 +53,14 @@ TEST(ReportsTable, HeaderAndTotals) {
   EXPECT_TRUE(hasLine(t, "MACs 19,200"));
   EXPECT_TRUE(hasLine(t, "utilization 60.00 %"));  // 19200 / (2000 * 16)
   EXPECT_TRUE(hasLine(t, "DRAM bytes 6.77 KiB (6,932 B)"));
-  EXPECT_TRUE(hasLine(t, "energy 3.05 nJ"));  // 3050.5 pJ
+  EXPECT_TRUE(hasLine(t, "energy 3.05 nJ (dynamic 3.05 nJ, static 0.00 pJ)"));  // 3050.5 pJ
+  // 3050.5 pJ / 2 us; without the DRAM's 2000 pJ, 1050.5 pJ.
+  EXPECT_TRUE(hasLine(t, "power 0.00153 W (accelerator chip 0.000525 W, without DRAM and host)"));
+  EXPECT_TRUE(hasLine(t, "energy per MAC 0.159 pJ"));   // 3050.5 / 19,200
+  // 2 x 19,200 ops / 3050.5 pJ = 12.6 TOPS/W; 2 x 19,200 / 2 us = 0.0192 TOPS of 2 x 16 x 1 GHz.
+  EXPECT_TRUE(hasLine(t, "TOPS/W 12.6 (0.0192 TOPS of 0.0320 peak)"));
+  EXPECT_TRUE(hasLine(t, "area 0.750 mm2"));
+  EXPECT_TRUE(hasLine(t, "TOPS/mm2 0.0256"));  // 0.0192 / 0.75
 }
 
 TEST(ReportsTable, ByClassShowsNonzeroClassesInOrder) {

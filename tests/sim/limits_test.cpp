@@ -8,6 +8,7 @@
 #include "models/workload.h"
 #include "sim/footprint.h"
 #include "sim/run.h"
+#include "tech/technology.h"
 #include "tests/util/error_of.h"
 #include "util/error.h"
 
@@ -105,7 +106,8 @@ TEST(SimLimits, OnlyActivationsAliveAtOnceCount) {
 
 TEST(SimLimits, HostEnergyIsCharged) {
   // fp32 on an int8 array: the GEMM runs on the host; 2 x 64^3 FLOPs at host.energy_per_flop
-  // (6.7 pJ) plus its bytes at host.energy_per_byte (the DRAM's read energy, 200 x 0.2 pJ).
+  // (6.7 pJ) plus its bytes at host.energy_per_byte (the DRAM's read energy: 8 x ddr3's pJ/bit,
+  // gemmini-default's memory type).
   const sim::RunStats r = run(gemmini(), "gemm:M=64,K=64,N=64", DType::FP32);
   double host = -1;
   for (const auto& [component, pj] : r.ops[0].energy_pj) {
@@ -113,7 +115,7 @@ TEST(SimLimits, HostEnergyIsCharged) {
   }
   const double flops = 2.0 * 64 * 64 * 64;
   const double bytes = 4.0 * (64 * 64 + 64 * 64 + 64 * 64);  // inputs + weights + output
-  EXPECT_NEAR(host, flops * 6.7 + bytes * 40.0, 1e-6 * host);
+  EXPECT_NEAR(host, flops * 6.7 + bytes * 8 * tech::dramPjPerBit("ddr3"), 1e-6 * host);
 }
 
 TEST(SimLimits, AnOverrideOfAnAnchoredValueLeavesItsAliasesAlone) {

@@ -52,5 +52,15 @@ TEST(SweepExpression, QuantitiesOfValuesAsWritten) {
   EXPECT_FALSE(quantity("12 parsecs").has_value());
 }
 
+TEST(SweepExpression, IdentifiersAreTheKeysAndMetricsReadNotUnitsOrFunctions) {
+  const SourceLocation at{"spec.yaml", 3, 5, "constraints[0]"};
+  // "cycles" after a number is a unit; as an operand it is a name. A division by zero of the
+  // placeholder values is no error here.
+  EXPECT_EQ(identifiers("cycles <= 100 cycles && min(area_mm2, 2) / (macs - macs) < 16 B/cycle", at),
+            (std::vector<std::string>{"cycles", "area_mm2", "macs"}));
+  EXPECT_EQ(identifiers("array.rows * array.rows == true", at), (std::vector<std::string>{"array.rows"}));
+  EXPECT_THROW(identifiers("area_mm2 <= (2", at), ConfigError);
+}
+
 }  // namespace
 }  // namespace tessel::sweep

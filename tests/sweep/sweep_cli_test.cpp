@@ -127,6 +127,29 @@ TEST(SweepCli, BadSpecsExitTwoWithTheLocation) {
   EXPECT_FALSE(std::filesystem::exists(dir + "/out"));
 }
 
+TEST(SweepCli, AFlatAxisIsNotedOnStderrAndTheFrontsGoToTheSummary) {
+  // Gemmini's off-chip rate is its DMA window (10.24 B/cycle), so DRAM at 12 or 32 B/cycle
+  // changes nothing; the scratchpad does.
+  const std::string dir = freshDir("notes");
+  const std::string spec = writeSpec(dir,
+                                     "mapper: gemmini-auto\nworkloads: [\"gemm:M=512,K=512,N=512\"]\n"
+                                     "grid:\n  dram.bandwidth: [12 B/cycle, 32 B/cycle]\n"
+                                     "  scratchpad.capacity: [32KiB, 256KiB]\n"
+                                     "metrics: [cycles, energy_pj, area_mm2]\n"
+                                     "pareto: [cycles, area_mm2]\n");
+  const CliResult r = runTessel("sweep " + spec + " -o " + dir + "/out -q");
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("note: dram.bandwidth changed no result (every point equal when only it "
+                       "varies); the off-chip rate is set by the dma window (10.24 B/cycle)"),
+            std::string::npos)
+      << r.out;
+  EXPECT_EQ(r.out.find("note: scratchpad.capacity"), std::string::npos) << r.out;
+  const auto summary = nlohmann::json::parse(slurp(dir + "/out/summary.json"));
+  EXPECT_EQ(summary["notes"].size(), 1u);
+  EXPECT_EQ(summary["pareto"]["fronts"].size(), 1u);
+  EXPECT_EQ(summary["pareto"]["objectives"][1]["metric"], "area_mm2");
+}
+
 #ifdef TESSEL_MPIEXEC
 TEST(SweepCli, TwoMpiRanksWriteWhatALocalRunWrites) {
   const std::string dir = freshDir("mpi");

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# End to end in a real browser: `tessel report` on a real run (or a sweep or serve fixture),
+# End to end in a real browser: `tessel report` on a real run (or a sweep, compare or serve fixture),
 # rendered by headless Chromium to a PNG and to its DOM, which check_report_dom.py compares with
 # the input.
-#   report_browser_test.sh run|sweep|serve TESSEL_BINARY SOURCE_DIR
+#   report_browser_test.sh run|sweep|compare|serve TESSEL_BINARY SOURCE_DIR
 set -euo pipefail
 mode=$1 tessel=$2 src=$3
 here=$(cd "$(dirname "$0")" && pwd)
@@ -21,6 +21,9 @@ if [ "$mode" = run ]; then
     --layers 1 --seq 64 --budget 2000 --json "$input"
 elif [ "$mode" = serve ]; then
   input=$src/tests/reports/data/serve.json
+elif [ "$mode" = compare ]; then
+  input=$work/compare.json
+  /usr/bin/python3 "$here/check_report_dom.py" make-compare "$input"
 else
   input=$work/sweep
   /usr/bin/python3 "$here/check_report_dom.py" make-sweep "$input"
