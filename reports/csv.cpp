@@ -27,9 +27,15 @@ std::vector<std::string> opCells(const sim::RunStats& run, const sim::OpStats& o
   for (const std::string& level : run.level_names) {
     cells.push_back(std::to_string(op.bytesAt(level)));
   }
+  // The op's share of the leakage (the design's leakage over the op's cycles), and its average
+  // power, dynamic and static.
+  const double seconds = op.cycles / run.clock_hz;
+  const double static_pj = run.leakageMw() * seconds * 1e9;
   cells.push_back(quantityText(op.energyTotal()));
   cells.push_back(ratioText(op.utilization));
   cells.push_back(mappingKv(op));
+  cells.push_back(quantityText(static_pj));
+  cells.push_back(quantityText(seconds > 0 ? (op.energyTotal() + static_pj) * 1e-12 / seconds : 0.0));
   return cells;
 }
 
@@ -42,7 +48,10 @@ std::vector<std::string> csvColumns(const sim::RunStats& run) {
     columns.push_back("cycles_" + std::string(sim::nameOf(static_cast<sim::Cause>(c))));
   }
   for (const std::string& level : run.level_names) columns.push_back("bytes_" + level);
-  for (const char* tail : {"energy_pj", "utilization", "mapping"}) columns.push_back(tail);
+  // Columns are only appended (reports/SCHEMA.md): the silicon ones came after mapping.
+  for (const char* tail : {"energy_pj", "utilization", "mapping", "static_energy_pj", "power_w"}) {
+    columns.push_back(tail);
+  }
   return columns;
 }
 

@@ -1,5 +1,6 @@
 // CSV: the documented header, a hand-checked row, and RFC 4180 quoting.
 #include "reports/csv.h"
+#include "reports/format.h"
 
 #include <gtest/gtest.h>
 
@@ -24,18 +25,19 @@ TEST(ReportsCsv, Header) {
   EXPECT_EQ(l[0],
             "id,name,kind,class,placement,fused_into,macs,cycles,cycles_compute,"
             "cycles_fill_drain,cycles_memory_stall,cycles_noc,cycles_sfu,cycles_host,"
-            "bytes_DRAM,bytes_Scratchpad,energy_pj,utilization,mapping");
+            "bytes_DRAM,bytes_Scratchpad,energy_pj,utilization,mapping,static_energy_pj,power_w");
 }
 
 TEST(ReportsCsv, Rows) {
   const auto l = lines(csvString(sample::sampleRun()));
   const std::string kind = std::string(models::nameOf(models::OpKind::MatMul));
   const std::string cls = std::string(models::nameOf(models::OpClass::MatMul));
-  // energy 1000.5 + 2000 pJ; DRAM 5632 and Scratchpad 15360 bytes (see stats_test).
+  // energy 1000.5 + 2000 pJ; DRAM 5632 and Scratchpad 15360 bytes (see stats_test). No leakage:
+  // static 0; power 3000.5 pJ over 1500 cycles at 1 GHz = 2.00033... W.
   EXPECT_EQ(l[1], "0,h0.attn.qkv," + kind + "," + cls +
                       ",array,-1,19200,1500,1000,200,300,0,0,0,5632,15360,3000.5,0.800000,"
                       "dataflow=ws;mapper=gemmini_auto;array=4x4;tile_m=4;tile_n=4;tile_k=12;"
-                      "loop_order=MNK;double_buffered=true");
+                      "loop_order=MNK;double_buffered=true,0," + quantityText(3000.5e-12 / 1500e-9));
   // The fused GELU points at its anchor, op 0.
   EXPECT_NE(l[3].find(",fused,0,0,0,"), std::string::npos) << l[3];
 }
@@ -58,7 +60,7 @@ TEST(ReportsCsv, FieldQuoting) {
 TEST(ReportsCsv, ColumnCountIsStablePerRow) {
   const sim::RunStats run = sample::sampleRun();
   const size_t columns = csvColumns(run).size();
-  EXPECT_EQ(columns, 8u + sim::kNumCauses + run.level_names.size() + 3u);
+  EXPECT_EQ(columns, 8u + sim::kNumCauses + run.level_names.size() + 5u);
   // No field in the sample has a quote, so counting unquoted commas counts cells.
   for (const std::string& line : lines(csvString(run))) {
     size_t cells = 1;
@@ -74,7 +76,7 @@ TEST(ReportsCsv, ColumnCountIsStablePerRow) {
 TEST(ReportsCsv, EveryColumnIsDocumentedAndEveryDocumentedColumnWritten) {
   const std::vector<std::string> documented = schemaPaths("## CSV columns");
   const std::vector<std::string> actual = csvColumns(sample::sampleRun());
-  ASSERT_EQ(documented.size(), 13u);
+  ASSERT_EQ(documented.size(), 15u);
   // '.' never occurs in a column name, so each name is a single "segment".
   for (const std::string& column : actual) {
     bool found = false;
