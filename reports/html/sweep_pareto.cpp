@@ -85,19 +85,20 @@ const char* const kAreaCaption =
     "good in all three and better in one; listed in the table below); the dashed line joins the "
     "latency-energy front, area aside. Both axes start at 0 or show a break.";
 
-Chart sramFront(const WorkloadView& w, const std::string& lat, Table& table) {
-  const std::vector<std::string> ms = {"sram_bytes", lat};
+// Latency against a size metric: silicon area (area_mm2) or on-chip SRAM bytes (sram_bytes).
+Chart sizeFront(const WorkloadView& w, const std::string& size, const std::string& lat, Table& table) {
+  const std::vector<std::string> ms = {size, lat};
   const auto pts = having(w, ms);
   const auto on = onFront(pts, ms);
   Scatter c;
-  c.id = w.prefix + "-pareto-sram";
+  c.id = w.prefix + (size == "area_mm2" ? "-pareto-area" : "-pareto-sram");
   c.x_unit = metricUnit(ms[0]), c.y_unit = metricUnit(lat);
   for (size_t i = 0; i < pts.size(); ++i) {
     auto [tip, data] = describe(w, *pts[i], ms, on[i]);
     c.points.push_back({metricOf(*pts[i], ms[0]), metricOf(*pts[i], lat), on[i], on[i], tip, data});
   }
   addRows(w, pts, on, ms, table);
-  return {c.id, "Pareto front: sram_bytes vs " + lat, scatterSvg(c), kFrontCaption};
+  return {c.id, "Pareto front: " + size + " vs " + lat, scatterSvg(c), kFrontCaption};
 }
 
 // The fronts summary.json holds for workload `w`, when the sweep's objectives are `ms`, all
@@ -173,7 +174,13 @@ std::vector<Chart> paretoCharts(const WorkloadView& w, const Json& summary, Tabl
                           : !std::isnan(metricOf(*w.ran[0], "seconds")) ? "seconds"
                                                                         : "";
   if (lat.empty()) return v;
-  if (!having(w, {"sram_bytes", lat}).empty()) v.push_back(sramFront(w, lat, pareto));
+  // The latency-area trade-off first when the sweep measured area.
+  const auto areas = having(w, {"area_mm2", lat});
+  const bool area = !areas.empty() && std::all_of(areas.begin(), areas.end(), [](const SweepPoint* p) {
+    return metricOf(*p, "area_mm2") > 0;
+  });
+  if (area) v.push_back(sizeFront(w, "area_mm2", lat, pareto));
+  if (!having(w, {"sram_bytes", lat}).empty()) v.push_back(sizeFront(w, "sram_bytes", lat, pareto));
   if (!having(w, {"energy_pj", lat}).empty()) v.push_back(energyFront(w, summary, lat, pareto));
   return v;
 }
