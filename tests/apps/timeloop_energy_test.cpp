@@ -40,8 +40,8 @@
 //
 // The difference: tessel charges a level one read for every partial sum it sends up to its
 // parent (`reads - timeloop_reads`, reports/SCHEMA.md); Timeloop counts only the reads of
-// read-modify-write accumulation (its "Scalar reads" of outputs) and charges the drain nowhere,
-// not at the parent either (the parent's update is charged by both). So for outputs below their
+// read-modify-write accumulation (its "Scalar reads" of outputs), so the drain costs the child
+// nothing (the parent's update it becomes is charged by both). So for outputs below their
 // outermost level tessel's energy is Timeloop's plus those drained words at the level's output
 // read energy; everything else is Timeloop's to 1e-9.
 #include <gtest/gtest.h>
@@ -63,8 +63,8 @@ using Json = nlohmann::json;
 using tessel::testing::runTessel;
 using tessel::testing::slurp;
 
-constexpr double kRel = 1e-9;        // against the XML's full-precision numbers
-constexpr double kPrinted = 0.005;   // against stats.txt's two decimals (pJ, or fJ per compute)
+constexpr double kRel = 1e-9;       // against the XML's full-precision numbers
+constexpr double kPrinted = 0.005;  // against stats.txt's two decimals (pJ, or fJ per compute)
 
 // One component class of Accelergy's ERT: pJ per action on one vector of `block` words.
 struct Ert {
@@ -101,9 +101,9 @@ struct Row {
 struct Case {
   std::string name, exercise, ref, map, workload, dataflow;  // ref: ref-output/<variant>
   int64_t computes;                                          // stats.txt "Computes = "
-  double mac_pj;       // MACC "Energy (total)", stats.txt line 18 in every variant
-  double mac_xml_pj;   // MACC `<energy_>`, map+stats.xml line 29 in every variant
-  double total_fj;     // summary "Total" fJ/Compute
+  double mac_pj;      // MACC "Energy (total)", stats.txt line 18 in every variant
+  double mac_xml_pj;  // MACC `<energy_>`, map+stats.xml line 29 in every variant
+  double total_fj;    // summary "Total" fJ/Compute
   int total_line;
   std::vector<Level> levels;
   std::vector<Row> rows;  // every level and tensor Timeloop lists
@@ -118,16 +118,26 @@ const char* const kConv1dOcIc = "conv:H=1,W=18,C=32,K=32,R=1,S=3";
 std::vector<Case> cases() {
   // Exercises 01 (os and ws alike) and 02: Buffer is the global buffer, MainMemory dram.
   const auto ex01 = [](const std::string& name, const std::string& ref, const std::string& map) {
-    return Case{name, "01-model-conv1d-2level", ref, map, kConv1d, "nlr", 48, 40.56,
-                4.05600000000000023e+01, 7500.08, 270,
-                {{"dram", kSram, 4907.32, 269, 0.38, 152},
-                 {"global_buffer", kRegfile, 1747.76, 268, 0.04, 44}},
-                {{"global_buffer", "weight", 1, 48, 3, 0, 21.71, 68, 2.17076400000000014e+01, 447},
-                 {"global_buffer", "input", 1, 48, 18, 0, 28.09, 92, 2.80922400000000003e+01, 448},
-                 {"global_buffer", "output", 1, 32, 0, 48, 34.05, 116, 3.40512000000000015e+01, 449},
-                 {"dram", "weight", 1, 3, 0, 0, 43.35, 176, 4.33530540000000002e+01, 899},
-                 {"dram", "input", 1, 18, 0, 0, 130.06, 200, 1.30059162000000015e+02, 900},
-                 {"dram", "output", 1, 0, 0, 16, 61.76, 224, 6.17565839999999966e+01, 901}}};
+    return Case{
+        name,
+        "01-model-conv1d-2level",
+        ref,
+        map,
+        kConv1d,
+        "nlr",
+        48,
+        40.56,
+        4.05600000000000023e+01,
+        7500.08,
+        270,
+        {{"dram", kSram, 4907.32, 269, 0.38, 152},
+         {"global_buffer", kRegfile, 1747.76, 268, 0.04, 44}},
+        {{"global_buffer", "weight", 1, 48, 3, 0, 21.71, 68, 2.17076400000000014e+01, 447},
+         {"global_buffer", "input", 1, 48, 18, 0, 28.09, 92, 2.80922400000000003e+01, 448},
+         {"global_buffer", "output", 1, 32, 0, 48, 34.05, 116, 3.40512000000000015e+01, 449},
+         {"dram", "weight", 1, 3, 0, 0, 43.35, 176, 4.33530540000000002e+01, 899},
+         {"dram", "input", 1, 18, 0, 0, 130.06, 200, 1.30059162000000015e+02, 900},
+         {"dram", "output", 1, 0, 0, 16, 61.76, 224, 6.17565839999999966e+01, 901}}};
   };
   return {
       {"Ex00OneLevel",
@@ -247,10 +257,8 @@ std::vector<Case> cases() {
        {{"pe", "weight", 16, 3072, 192, 0, 22228.62, 68, 1.38928896000000009e+03, 447},
         {"pe", "input", 16, 3072, 1152, 0, 28766.45, 92, 1.79790336000000002e+03, 448},
         {"pe", "output", 16, 2560, 512, 3072, 41842.11, 116, 2.61513216000000011e+03, 449},
-        {"cluster_buffer", "weight", 16, 192, 192, 0, 28504.84, 178, 1.78155230400000005e+03,
-         913},
-        {"cluster_buffer", "input", 16, 1152, 36, 0, 102355.70, 202, 6.39723123599999963e+03,
-         914},
+        {"cluster_buffer", "weight", 16, 192, 192, 0, 28504.84, 178, 1.78155230400000005e+03, 913},
+        {"cluster_buffer", "input", 16, 1152, 36, 0, 102355.70, 202, 6.39723123599999963e+03, 914},
         {"cluster_buffer", "output", 16, 512, 0, 1024, 107632.27, 226, 6.72701683199999934e+03,
          915},
         {"dram", "weight", 1, 3072, 0, 0, 196608.00, 285, 1.96608000000000000e+05, 1822},
@@ -273,10 +281,8 @@ std::vector<Case> cases() {
        {{"pe", "weight", 16, 3072, 192, 0, 22228.62, 68, 1.38928896000000009e+03, 447},
         {"pe", "input", 16, 3072, 1152, 0, 28766.45, 92, 1.79790336000000002e+03, 448},
         {"pe", "output", 16, 3040, 992, 3072, 48379.94, 116, 3.02374656000000004e+03, 449},
-        {"cluster_buffer", "weight", 16, 192, 192, 0, 28504.84, 178, 1.78155230400000005e+03,
-         913},
-        {"cluster_buffer", "input", 16, 1152, 576, 0, 135457.23, 202, 8.46607679999999891e+03,
-         914},
+        {"cluster_buffer", "weight", 16, 192, 192, 0, 28504.84, 178, 1.78155230400000005e+03, 913},
+        {"cluster_buffer", "input", 16, 1152, 576, 0, 135457.23, 202, 8.46607679999999891e+03, 914},
         {"cluster_buffer", "output", 16, 992, 0, 1024, 149251.20, 226, 9.32820007199999964e+03,
          915},
         {"dram", "weight", 1, 3072, 0, 0, 196608.00, 285, 1.96608000000000000e+05, 1822},
@@ -297,10 +303,9 @@ PerByte perByte(const Ert& e, const Row* row) {
   const auto b = static_cast<double>(e.block);
   if (row == nullptr) return {e.read / b, e.write / b};  // a tensor the level never holds
   const int64_t writes = row->fills + row->updates;
-  return {row->reads == 0
-              ? e.read / b
-              : e.read * static_cast<double>(vectors(row->reads, e.block)) /
-                    static_cast<double>(row->reads),
+  return {row->reads == 0 ? e.read / b
+                          : e.read * static_cast<double>(vectors(row->reads, e.block)) /
+                                static_cast<double>(row->reads),
           writes == 0 ? e.write / b
                       : e.write *
                             static_cast<double>(vectors(row->fills, e.block) +
@@ -322,9 +327,7 @@ const Level& findLevel(const Case& c, const std::string& level) {
   throw std::logic_error("no level " + level);
 }
 
-std::string component(const std::string& level) {
-  return level == "pe" ? "register_file" : level;
-}
+std::string component(const std::string& level) { return level == "pe" ? "register_file" : level; }
 
 std::string pj(double v) {
   std::ostringstream os;
@@ -370,7 +373,8 @@ std::string params(const Case& c, const std::string& only = "") {
 Json run(const Case& c, const std::string& params, const std::string& tag) {
   const std::string dir =
       std::string(TESSEL_SOURCE_DIR) + "/tests/dataflows/data/timeloop/" + c.exercise + "/";
-  const std::string json = ::testing::TempDir() + "tessel_timeloop_energy_" + c.name + tag + ".json";
+  const std::string json =
+      ::testing::TempDir() + "tessel_timeloop_energy_" + c.name + tag + ".json";
   const auto r = runTessel("run --arch '" + dir + "arch.yaml' --workload " + c.workload +
                            " --dataflow " + c.dataflow + " --mapping '" + dir + c.map +
                            "' --ideal-memory -q --json " + json + params);
