@@ -62,6 +62,9 @@ struct StorageLevel {
   std::array<double, 3> tensor_write_pj{-1, -1, -1};
   double readPj(int tensor) const;
   double writePj(int tensor) const;
+  // Energy per byte of reading a partial sum to send it up to the parent level; < 0 = the
+  // outputs' read energy. 0 reproduces Timeloop, which charges only the parent's update.
+  double drain_pj_per_byte = -1;
   // Silicon of ONE instance (derived from the technology, or given): on-chip levels only.
   double area_mm2 = 0;
   double leakage_mw = 0;
@@ -118,6 +121,8 @@ struct ComputeArray {
   int reg_weight_bytes = 0;
   int reg_output_bytes = 0;
   double reg_energy_pj_per_byte = 0;
+  // Energy per byte of reading a partial sum in a PE to send it up; < 0 = the read energy.
+  double rf_drain_pj_per_byte = -1;
   bool hasRegisters() const { return reg_input_bytes + reg_weight_bytes + reg_output_bytes > 0; }
   // Ops the accumulator write/store path applies on the fly (relu, residual_add, requantize,
   // maxpool...). These never leave the array's memories.

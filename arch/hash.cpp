@@ -66,6 +66,7 @@ void putLevel(Canon& c, const StorageLevel& l) {
   c.put(p + "write_energy", l.write_energy_pj_per_byte);
   c.put(p + "dtype", nameOf(l.dtype));
   c.put(p + "area", l.area_mm2);
+  if (l.drain_pj_per_byte >= 0) c.put(p + "drain_energy", l.drain_pj_per_byte);
   c.put(p + "leakage", l.leakage_mw);
   // Only when set: designs written before fan-outs and per-tensor energies keep their hashes.
   const Fanout& f = l.fanout;
@@ -117,6 +118,7 @@ void putArray(Canon& c, const ComputeArray& a) {
   c.put("array.mac_energy", a.mac_energy_pj);
   for (const auto& [t, pj] : a.mac_energy_by_dtype) c.put("array.mac_energy." + std::string(nameOf(t)), pj);
   c.put("array.mac_area", a.mac_area_um2);
+  if (a.rf_drain_pj_per_byte >= 0) c.put("array.register_file_drain_energy", a.rf_drain_pj_per_byte);
   c.put("array.area", a.area_mm2);
   c.put("array.leakage", a.leakage_mw);
   c.put("array.register_file_area", a.register_file_area_mm2);

@@ -180,6 +180,10 @@ std::vector<ParamSpec> arrayParams() {
           into(arr, &ComputeArray::area_mm2)),
       der("leakage", T::Power, "the technology's logic and flip-flop leakage",
           "leakage of ONE array's PEs without their register files", into(arr, &ComputeArray::leakage_mw)),
+      der("register_file_drain_energy", T::EnergyPerByte, "register_file_energy",
+          "energy per byte of reading a partial sum in a PE to send it up; 0 = free, as Timeloop "
+          "counts it",
+          into(arr, &ComputeArray::rf_drain_pj_per_byte)),
       der("register_file_area", T::Area, "rows x cols x (register_file + registers) x area per bit",
           "area of ONE array's register files and registers",
           into(arr, &ComputeArray::register_file_area_mm2)),

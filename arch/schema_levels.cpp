@@ -40,6 +40,10 @@ void addSilicon(std::vector<ParamSpec>& ps) {
                    into(lvl, &StorageLevel::area_mm2)));
   ps.push_back(der("leakage", T::Power, kSramHow, "leakage power of one instance",
                    into(lvl, &StorageLevel::leakage_mw)));
+  ps.push_back(der("drain_energy", T::EnergyPerByte, "the outputs' read energy",
+                   "energy per byte of reading a partial sum to send it up to the parent; 0 = free, "
+                   "as Timeloop counts it",
+                   into(lvl, &StorageLevel::drain_pj_per_byte)));
 }
 
 }  // namespace

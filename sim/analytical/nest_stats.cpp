@@ -30,6 +30,37 @@ NestCost nestCost(const dataflows::OpPlan& plan, const arch::Accelerator& acc, b
   return r;
 }
 
+namespace {
+
+void addTo(std::vector<std::pair<std::string, double>>& parts, const std::string& name, double pj) {
+  for (auto& [n, v] : parts) {
+    if (n == name) v += pj;
+  }
+}
+
+// Partial sums a level drains up to its parent are read there first (reads - timeloop_reads);
+// the counts charged them at the outputs' read energy. A design that gives a drain energy
+// (StorageLevel::drain_pj_per_byte, ComputeArray::rf_drain_pj_per_byte) pays that instead.
+void chargeDrains(OpStats& s, const dataflows::nest::Hardware& hw, const arch::Accelerator& acc) {
+  const auto out = static_cast<size_t>(Operand::Output);
+  for (size_t l = 0; l < hw.levels.size() && l < s.accesses.size(); ++l) {
+    const LevelAccesses& a = s.accesses[l];
+    const int64_t words = a.reads[out] - a.timeloop_reads[out];
+    if (words <= 0 || a.reads[out] <= 0) continue;
+    const int at = hw.levels[l].arch_level[out];
+    const double drain = at < 0 ? acc.array.rf_drain_pj_per_byte
+                                : acc.levels[static_cast<size_t>(at)].drain_pj_per_byte;
+    if (drain < 0) continue;
+    const double bytes = static_cast<double>(a.read_bytes[out]) * static_cast<double>(words) /
+                         static_cast<double>(a.reads[out]);
+    const double pj = bytes * (drain - hw.levels[l].read_pj[out]);
+    addTo(s.energy_pj, at < 0 ? "register_file" : acc.levels[static_cast<size_t>(at)].name, pj);
+    s.energy_by_operand_pj[out] += pj;
+  }
+}
+
+}  // namespace
+
 void fillNestStats(OpStats& s, const dataflows::OpPlan& plan, const arch::Accelerator& acc,
                    bool ideal_memory) {
   const dataflows::Mapping& mp = plan.mapping;
@@ -69,6 +100,7 @@ void fillNestStats(OpStats& s, const dataflows::OpPlan& plan, const arch::Accele
     return "op '" + plan.op->name + "': NoC bytes";
   });
   fillNestAccesses(s, nc, mp.nest, hw, plan.op->name);
+  chargeDrains(s, hw, acc);
   s.mapping = mp.flatten();
   s.loop_nest = mp.loopNest(plan.problem);
 }

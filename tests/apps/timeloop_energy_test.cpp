@@ -505,6 +505,30 @@ TEST_P(TimeloopEnergy, EnergiesMatch) {
       << "vs the summary's Total fJ/Compute less the leakage";
 }
 
+// With the drain read given as free (`<level>.drain_energy: 0`, `array.register_file_drain_energy:
+// 0`), tessel charges what Timeloop charges: every level's energy is Timeloop's "Energy (total)"
+// (the XML's full-precision <energy> x instances) and the total is Timeloop's, exactly.
+TEST_P(TimeloopEnergy, FreeDrainsGiveTimeloopsTotals) {
+  const Case& c = GetParam();
+  std::string free = " -p array.register_file_drain_energy=0pJ/B";
+  for (const Level& l : c.levels) {
+    if (l.tessel != "pe" && l.tessel != "dram") free += " -p " + l.tessel + ".drain_energy=0pJ/B";
+  }
+  const Json report = run(c, params(c) + free, "_free");
+  ASSERT_FALSE(report.is_null());
+  const Json& energy = report["ops"][0]["energy_pj"];
+  double total = c.mac_xml_pj;
+  for (const Level& l : c.levels) {
+    double want = 0;
+    for (const Row& row : c.rows) {
+      if (row.level == l.tessel) want += row.per_instance_pj * static_cast<double>(row.instances);
+    }
+    expectRel(energy[component(l.tessel)].get<double>(), want, "energy_pj." + component(l.tessel));
+    total += want;
+  }
+  expectRel(report["totals"]["energy_pj"].get<double>(), total, "totals.energy_pj");
+}
+
 INSTANTIATE_TEST_SUITE_P(TimeloopExercises, TimeloopEnergy, ::testing::ValuesIn(cases()),
                          [](const auto& info) { return info.param.name; });
 
