@@ -54,8 +54,8 @@ TEST(SweepExpression, QuantitiesOfValuesAsWritten) {
 
 TEST(SweepExpression, IdentifiersAreTheKeysAndMetricsReadNotUnitsOrFunctions) {
   const SourceLocation at{"spec.yaml", 3, 5, "constraints[0]"};
-  // "cycles" after a number is a unit; as an operand it is a name. A division by zero of the
-  // placeholder values is no error here.
+  // "cycles" after a number is a unit; as an operand it is a name. identifiers() evaluates
+  // nothing, so the division by zero below is not an error.
   EXPECT_EQ(identifiers("cycles <= 100 cycles && min(area_mm2, 2) / (macs - macs) < 16 B/cycle", at),
             (std::vector<std::string>{"cycles", "area_mm2", "macs"}));
   EXPECT_EQ(identifiers("array.rows * array.rows == true", at), (std::vector<std::string>{"array.rows"}));
