@@ -61,6 +61,10 @@ struct PlanOptions {
   // One op's mapping pinned by the user (pinned_mapping.h); ConfigError if no op to map has its
   // name (or, when it names none, the workload has more than one).
   std::shared_ptr<const PinnedMapping> pinned;
+  // When set, this mapper (and the mappings it remembers) serves every plan() given these
+  // options instead of a new one from `mapper`: a caller planning many graphs that share ops
+  // (an LLM service's iterations) maps each distinct op once.
+  std::shared_ptr<const Mapper> mapper_instance;
 };
 
 // Throws InfeasibleError naming the op when no mapping fits, and tessel::Error when an op the

@@ -72,7 +72,10 @@ void checkOptions(const WorkloadOptions& o) {
   auto n = [](int64_t v) { return std::to_string(v); };
   if (o.batch < 1) configError("--batch", "batch must be at least 1 (got " + n(o.batch) + ")");
   if (o.batch > kMaxBatch) configError("--batch", "batch must be at most " + n(kMaxBatch));
-  if (o.seq < 1) configError("--seq", "seq must be at least 1 (got " + n(o.seq) + ")");
+  // A serving step (new_tokens > 0) may start with an empty cache: a prompt's first chunk.
+  if (o.seq < (o.new_tokens > 0 ? 0 : 1)) {
+    configError("--seq", "seq must be at least 1 (got " + n(o.seq) + ")");
+  }
   if (o.phase != "prefill" && o.phase != "decode") {
     std::string hint = detail::closest(o.phase, {"prefill", "decode"});
     configError("--phase",
@@ -241,6 +244,17 @@ std::vector<std::string> workloadNames() {
   names.push_back(kGemmExample);
   names.push_back(kConvExample);
   return names;
+}
+
+}  // namespace tessel::models
+
+namespace tessel::models {
+
+bool decoderFacts(const std::string& name, DecoderFacts& facts) {
+  const std::string key = lower(name);
+  if (endsWith(key, ".json")) return hf::decoderFactsOf(name, facts);
+  if (hf::isPreset(key)) return hf::decoderFactsOf(key, facts);
+  return false;
 }
 
 }  // namespace tessel::models

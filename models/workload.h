@@ -30,7 +30,25 @@ struct WorkloadOptions {
   // Mixture-of-experts models: the share of routed tokens each expert receives (normalized;
   // empty = uniform). One entry per expert.
   std::vector<double> expert_load;
+  // Decoder LLMs (the Hugging Face decoder families), phase "decode" only: one serving
+  // iteration's step. Each of the batch's sequences adds `new_tokens` tokens after the `seq`
+  // already in its KV cache and attends over a cache of seq + new_tokens keys (a prefill chunk;
+  // new_tokens = 1 is the decode step). 0 = the usual decode step of one new token.
+  int64_t new_tokens = 0;
 };
+
+// What an LLM service needs to know of a decoder: its context and its KV cache per token.
+struct DecoderFacts {
+  std::string model;
+  int64_t layers = 0, kv_heads = 0, head_dim = 0;
+  int64_t max_positions = 0;
+  int64_t window = 0;  // sliding window: keys kept per sequence (0 = all)
+  bool uniform_blocks = true;  // every transformer block has the same ops and shapes
+};
+// The facts of a Hugging Face decoder (a shipped preset or a config.json); false for every
+// other workload (encoders, gpt2, resnet50, ONNX files, single layers). Throws what build()
+// throws for a bad config.
+bool decoderFacts(const std::string& name, DecoderFacts& facts);
 
 // Names: gpt2 (= gpt2-small), gpt2-small|medium|large|xl, bert (= bert-base), bert-base|large,
 // resnet50, the shipped Hugging Face presets (models/families/presets.h: llama-3.1-8b, ...),

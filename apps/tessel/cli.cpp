@@ -220,12 +220,49 @@ void addServe(CLI::App& app, tessel::app::ServeArgs& s, std::function<int()>& ac
                   "single (a job per core), fused (all cores as one device) or both; default: "
                   "both on a multi-core design")
       ->delimiter(',');
-  cmd->add_option("--rate", s.rate, "open-loop arrivals at this many requests/s")
+  cmd->add_option("--rate", s.rates,
+                  "open-loop arrivals at this many requests/s (an LLM service: a list, R1,R2,...)")
+      ->delimiter(',')
       ->check(CLI::PositiveNumber);
   cmd->add_flag("--closed-loop", s.closed_loop,
                 "each worker takes the next request when free (the default)");
-  cmd->add_option("--arrivals", s.arrivals, "open-loop arrival process: poisson | uniform")
+  cmd->add_option("--arrivals", s.arrivals,
+                  "open-loop arrival process: poisson | uniform; an LLM service also gamma:CV "
+                  "or a trace file (CSV or JSONL: arrival, prompt_tokens, output_tokens)")
       ->capture_default_str();
+  cmd->add_option("--prompt-len", s.prompt_len,
+                  "LLM: prompt tokens: N | uniform:LO:HI | lognormal:MEAN:CV")
+      ->capture_default_str();
+  cmd->add_option("--output-len", s.output_len,
+                  "LLM: output tokens: N | uniform:LO:HI | lognormal:MEAN:CV")
+      ->capture_default_str();
+  cmd->add_option("--max-batch", s.max_batches, "LLM: sequences per iteration (a list)")
+      ->delimiter(',')
+      ->check(CLI::Range(int64_t{1}, int64_t{1} << 20))
+      ->capture_default_str();
+  cmd->add_option("--max-tokens", s.max_tokens, "LLM: new tokens per iteration")
+      ->check(CLI::Range(int64_t{1}, int64_t{1} << 24))
+      ->capture_default_str();
+  cmd->add_option("--chunk", s.chunks,
+                  "LLM: prompt tokens of a sequence per iteration (chunked prefill; a list; "
+                  "default --max-tokens)")
+      ->delimiter(',')
+      ->check(CLI::Range(int64_t{1}, int64_t{1} << 24));
+  cmd->add_option("--kv-block", s.kv_block, "LLM: tokens per KV-cache block")
+      ->check(CLI::Range(int64_t{1}, int64_t{1} << 20))
+      ->capture_default_str();
+  cmd->add_option("--kv-budget", s.kv_budget,
+                  "LLM: the KV cache's size (\"4 GiB\"); default: the DRAM weights and "
+                  "activations leave");
+  cmd->add_option("--slo", s.slo, "LLM: objectives, ttft=S,tpot=S[,e2e=S] (s, ms or us)");
+  cmd->add_option("--priority", s.priority, "LLM: decode-first | prefill-first")
+      ->check(CLI::IsMember({"decode-first", "prefill-first"}))
+      ->capture_default_str();
+  cmd->add_option("--preemption", s.preemption, "LLM: recompute | swap (when the KV cache is full)")
+      ->check(CLI::IsMember({"recompute", "swap"}))
+      ->capture_default_str();
+  cmd->add_flag("--exact", s.exact,
+                "LLM: simulate every iteration shape (no interpolation between grid points)");
   cmd->add_option("--requests", s.requests, "requests per configuration")
       ->check(kInt64)
       ->capture_default_str();
@@ -263,7 +300,12 @@ void addServe(CLI::App& app, tessel::app::ServeArgs& s, std::function<int()>& ac
     s.workload.given.erase(
         std::remove(s.workload.given.begin(), s.workload.given.end(), "--batch"),
         s.workload.given.end());
-    for (const char* name : {"--input-dtype", "--layout", "--rate", "--arrivals"}) {
+    for (const char* name :
+         {"--input-dtype", "--output-dtype", "--layout", "--rate", "--arrivals", "--workers",
+          "--batch", "--cores", "--closed-loop", "--jitter", "--submit-queue", "--receive-queue",
+          "--host-cpus", "--no-variants", "--prompt-len", "--output-len", "--max-batch",
+          "--max-tokens", "--chunk", "--kv-block", "--kv-budget", "--slo", "--priority",
+          "--preemption", "--exact", "--budget", "--requests"}) {
       if (cmd->get_option(name)->count() > 0) s.given.emplace_back(name);
     }
     action = [&] { return tessel::app::serveCommand(s, out); };

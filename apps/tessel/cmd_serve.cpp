@@ -40,17 +40,22 @@ serve::ServeOptions serveOptions(const ServeArgs& a, const arch::Accelerator& ac
     o.modes.push_back(serve::CoreMode::Single);
     if (acc.cores.count > 1) o.modes.push_back(serve::CoreMode::Fused);
   }
-  if (a.rate > 0 && a.closed_loop) {
+  if (a.rates.size() > 1) {
+    throw ConfigError({"", 0, 0, "--rate"},
+                      "one --rate per service of this workload (a list sweeps an LLM service)");
+  }
+  const double rate = a.rates.empty() ? 0.0 : a.rates.front();
+  if (rate > 0 && a.closed_loop) {
     throw ConfigError({"", 0, 0, "--rate"},
                       "--rate sets open-loop arrivals and --closed-loop asks for none; give one");
   }
-  if (a.rate != 0 || given(a, "--rate")) {
+  if (rate != 0 || given(a, "--rate")) {
     if (a.arrivals != "poisson" && a.arrivals != "uniform") {
       throw ConfigError({"", 0, 0, "--arrivals"},
                         "--arrivals '" + a.arrivals + "' is not one of poisson, uniform");
     }
     o.arrivals = a.arrivals == "poisson" ? serve::Arrivals::Poisson : serve::Arrivals::Uniform;
-    o.rate = a.rate;
+    o.rate = rate;
   } else if (given(a, "--arrivals")) {
     throw ConfigError({"", 0, 0, "--arrivals"}, "--arrivals needs --rate (open-loop arrivals)");
   }
@@ -87,7 +92,7 @@ std::vector<std::pair<std::string, std::string>> labels(const ServeArgs& a,
   };
   if (o.arrivals != serve::Arrivals::ClosedLoop) {
     std::ostringstream r;
-    r << a.rate;
+    r << a.rates.front();
     l.emplace_back("rate", r.str());
   }
   if (a.jitter > 0) {
@@ -109,6 +114,21 @@ std::vector<std::pair<std::string, std::string>> labels(const ServeArgs& a,
 }  // namespace
 
 int serveCommand(const ServeArgs& args, std::ostream& out) {
+  models::DecoderFacts facts;
+  const std::vector<std::string>& wg = args.workload.given;
+  const bool phase = std::find(wg.begin(), wg.end(), "--phase") != wg.end();
+  if (!phase && models::decoderFacts(args.workload.name, facts)) {
+    return llmServeCommand(args, out);
+  }
+  for (const char* llm : {"--prompt-len", "--output-len", "--max-batch", "--max-tokens", "--chunk",
+                          "--kv-block", "--kv-budget", "--slo", "--priority", "--preemption",
+                          "--exact"}) {
+    if (given(args, llm)) {
+      throw ConfigError({"", 0, 0, llm},
+                        std::string(llm) + " applies to an LLM service: a Hugging Face decoder "
+                                           "(llama-3.1-8b, a config.json...) without --phase");
+    }
+  }
   checkOutputs({{"--json", args.json_path}}, {args.arch, args.dataflow});
   const arch::Accelerator acc = arch::loadFile(args.arch, args.overrides);
   const dataflows::Dataflow df = pickDataflow(args.dataflow, acc);

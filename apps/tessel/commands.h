@@ -176,10 +176,22 @@ struct ServeArgs {
   std::vector<int> workers{1, 2, 4, 8};
   std::vector<int> batches{1};
   std::vector<std::string> cores;  // single, fused; empty = both on a multi-core design
-  double rate = 0;                 // requests/s: open loop; 0 = closed loop
+  std::vector<double> rates;       // requests/s: open loop (one; an LLM service: a list)
   bool closed_loop = false;
-  std::string arrivals = "poisson";  // open loop: poisson | uniform
+  std::string arrivals = "poisson";  // poisson | uniform (| gamma:CV | a trace file for an LLM)
   int64_t requests = 2000;
+  // An LLM service (a decoder workload without --phase): serve/llm/.
+  std::string prompt_len = "lognormal:1024:0.5";
+  std::string output_len = "lognormal:256:0.5";
+  std::vector<int64_t> max_batches{256};
+  int64_t max_tokens = 2048;
+  std::vector<int64_t> chunks;  // empty = max_tokens
+  int64_t kv_block = 16;
+  std::string kv_budget;  // "4 GiB"; empty = the DRAM left
+  std::string slo;
+  std::string priority = "decode-first";
+  std::string preemption = "recompute";
+  bool exact = false;
   double jitter = 0;
   uint64_t seed = 1;
   int submit_queue = 4;
@@ -188,13 +200,15 @@ struct ServeArgs {
   std::string input_dtype = "float32";
   std::string output_dtype = "float32";
   std::string layout = "nchw";
-  std::vector<std::string> given;  // --input-dtype, --layout when the user gave them
+  std::vector<std::string> given;  // the serve options the user gave (--rate, --layout...)
   bool no_variants = false;
   std::string json_path;
   bool quiet = false;
 };
 // tessel serve: the deployed service on a discrete-event timeline (serve/).
 int serveCommand(const ServeArgs& args, std::ostream& out);
+// The LLM service (serveCommand calls it for a decoder workload without --phase).
+int llmServeCommand(const ServeArgs& args, std::ostream& out);
 
 // One output a command was asked to write: the option that named it ("--json") and its path.
 struct OutputPath {

@@ -1,5 +1,6 @@
 // DecoderSpec -> Graph: embeddings, pre-norm blocks (RMSNorm, RoPE, GQA attention, gated MLP
 // or mixture of experts), final norm and LM head; prefill, or decode over a KV cache.
+#include <algorithm>
 #include <cmath>
 #include <utility>
 
@@ -15,8 +16,11 @@ using detail::makeOp;
 
 void checkSeq(const DecoderSpec& s, const WorkloadOptions& o) {
   const bool decode = o.phase == "decode";
-  // Decode attends over the cache plus the new token, so both must fit in the context.
-  const int64_t positions = decode ? o.seq + 1 : o.seq;
+  if (o.new_tokens < 0 || (o.new_tokens > 0 && !decode)) {
+    optionError("--phase", "a serving step of new tokens after a KV cache is a decode-phase step");
+  }
+  // Decode attends over the cache plus the new tokens, so both must fit in the context.
+  const int64_t positions = decode ? o.seq + std::max<int64_t>(1, o.new_tokens) : o.seq;
   if (positions > s.max_positions) {
     optionError("--seq", "seq " + std::to_string(o.seq) + " exceeds " + s.name +
                              "'s max_position_embeddings of " + std::to_string(s.max_positions) +
@@ -75,7 +79,8 @@ Graph buildDecoder(const DecoderSpec& s, const WorkloadOptions& o) {
   g.name = graphName(s.name, o, true);
   g.warnings = s.notes;
   Builder b{g, o.dtype};
-  const Step step{o.batch, decode ? 1 : o.seq, decode ? o.seq : 0, decode};
+  const int64_t fresh = decode ? std::max<int64_t>(1, o.new_tokens) : o.seq;
+  const Step step{o.batch, fresh, decode ? o.seq : 0, decode};
   int x = embed(b, s, o.batch, step.tokens);
   const int table = g.op(g.findOp("embed_tokens")).inputs[1];
   for (int i = 0; i < layers; ++i) x = decoderBlock(b, s, step, i, x, o.expert_load);

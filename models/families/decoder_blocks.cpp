@@ -70,9 +70,9 @@ int attention(Builder& b, const DecoderSpec& s, const Step& st, const std::strin
     keys = rope(b, p + ".k_rope", keys, 0, s.kv_heads, s, st);
   }
   if (st.decode) {
-    // The cache already holds the new token's (rotated) K and V, as GPT-2's decode does; a
+    // The cache already holds the new tokens' (rotated) K and V, as GPT-2's decode does; a
     // sliding window keeps only its last `window` keys (a rolling cache).
-    int64_t rows = st.past + 1;
+    int64_t rows = st.past + st.tokens;
     if (s.window > 0) rows = std::min(rows, s.window);
     keys = b.input(p + ".k_cache", {st.batch, rows, kvd}, b.dtype);
     values = b.input(p + ".v_cache", {st.batch, rows, kvd}, b.dtype);

@@ -107,6 +107,28 @@ Graph buildPreset(const std::string& name, const WorkloadOptions& options) {
   throw ConfigError({"", 0, 0, "workload"}, "unknown preset '" + name + "'");
 }
 
+bool decoderFactsOf(const std::string& name, DecoderFacts& facts) {
+  std::string text = name;
+  for (const Preset& p : presets()) {
+    if (name == p.name) text = p.json;
+  }
+  if (text == name) {
+    try {
+      text = readInputFile(name, "a Hugging Face config.json", size_t{16} << 20);
+    } catch (const ConfigError& e) {
+      throw ConfigError({name, 0, 0, "workload"}, e.message());
+    }
+  }
+  const Fields f = Fields::parse(text, name);
+  acceptBookkeeping(f);
+  const std::string type = f.requiredText("model_type");
+  if (!contains(kDecoders, type)) return false;
+  const DecoderSpec s = parseDecoder(f, type, modelName(name));
+  const bool uniform = s.experts == 0 || (s.sparse_step == 1 && s.dense_layers.empty());
+  facts = {s.name, s.layers, s.kv_heads, s.head_dim, s.max_positions, s.window, uniform};
+  return true;
+}
+
 std::vector<std::string> optionsOfConfig() {
   return {"--seq", "--batch", "--phase", "--layers", "--all-logits", "--expert-load", "--dtype"};
 }

@@ -23,6 +23,9 @@ bool isPreset(const std::string& name);
 std::vector<std::string> presetNames();
 Graph buildPreset(const std::string& name, const WorkloadOptions& options);
 
+// The decoder facts of a preset or config.json (models/workload.h); false for encoders.
+bool decoderFactsOf(const std::string& name, DecoderFacts& facts);
+
 // The options ("--seq", "--phase", ...) a config-built model reads.
 std::vector<std::string> optionsOfConfig();
 

@@ -1,0 +1,152 @@
+// tessel serve on a decoder LLM: the request stream through the iteration-level scheduler and
+// the paged KV cache (serve/llm/), every iteration timed by the engines.
+#include <algorithm>
+#include <sstream>
+
+#include "apps/tessel/commands.h"
+#include "apps/tessel/workload_args.h"
+#include "arch/load.h"
+#include "dataflows/dataflow.h"
+#include "models/workload.h"
+#include "reports/serve/llm_report.h"
+#include "serve/llm/llm_serve.h"
+#include "util/error.h"
+#include "util/units.h"
+
+namespace tessel::app {
+namespace {
+
+bool given(const ServeArgs& a, const std::string& option) {
+  return std::find(a.given.begin(), a.given.end(), option) != a.given.end();
+}
+
+template <typename T>
+std::string joined(const std::vector<T>& values) {
+  std::ostringstream os;
+  for (size_t i = 0; i < values.size(); ++i) os << (i ? "," : "") << values[i];
+  return os.str();
+}
+
+// Options of the per-inference service that mean nothing to an LLM service.
+void rejectJobOptions(const ServeArgs& a) {
+  for (const char* o : {"--workers", "--batch", "--cores", "--closed-loop", "--jitter",
+                        "--submit-queue", "--receive-queue", "--host-cpus", "--input-dtype",
+                        "--output-dtype", "--layout", "--no-variants"}) {
+    if (given(a, o)) {
+      throw ConfigError({"", 0, 0, o},
+                        std::string(o) + " applies to a per-inference service; an LLM service "
+                                         "batches with --max-batch and --max-tokens (or give "
+                                         "--phase for the per-step service)");
+    }
+  }
+}
+
+serve::llm::LlmServeOptions llmOptions(const ServeArgs& a) {
+  namespace L = serve::llm;
+  L::LlmServeOptions o;
+  o.stream.arrivals = L::parseArrivals(a.arrivals);
+  o.stream.requests = a.requests;
+  o.stream.requests_given = given(a, "--requests");
+  if (!o.stream.requests_given) o.stream.requests = 1000;
+  o.stream.prompt = L::parseLengthDist(a.prompt_len, "--prompt-len");
+  o.stream.output = L::parseLengthDist(a.output_len, "--output-len");
+  o.stream.seed = a.seed;
+  if (o.stream.arrivals.kind == L::ArrivalSpec::Kind::Trace) {
+    for (const char* opt : {"--rate", "--prompt-len", "--output-len"}) {
+      if (given(a, opt)) {
+        throw ConfigError({"", 0, 0, opt}, std::string(opt) + " is set by the trace " +
+                                               a.arrivals + "; give one or the other");
+      }
+    }
+  }
+  o.rates = a.rates;
+  o.max_batches = a.max_batches;
+  o.max_tokens = a.max_tokens;
+  o.chunks = a.chunks;
+  o.kv_block = a.kv_block;
+  if (!a.kv_budget.empty()) {
+    o.kv_budget_bytes = static_cast<double>(units::parseBytes(a.kv_budget, {"", 0, 0, "--kv-budget"}));
+  }
+  o.priority = a.priority == "prefill-first" ? L::Priority::PrefillFirst : L::Priority::DecodeFirst;
+  o.preemption = a.preemption == "swap" ? L::Preemption::Swap : L::Preemption::Recompute;
+  if (!a.slo.empty()) o.slo = L::parseSlo(a.slo);
+  o.exact = a.exact;
+  return o;
+}
+
+std::vector<std::pair<std::string, std::string>> labels(const ServeArgs& a,
+                                                        const serve::llm::LlmServeOptions& o,
+                                                        const std::string& dataflow,
+                                                        int64_t budget) {
+  const bool trace = o.stream.arrivals.kind == serve::llm::ArrivalSpec::Kind::Trace;
+  std::vector<std::pair<std::string, std::string>> l = {
+      {"arch_file", a.arch}, {"workload", a.workload.name}, {"dataflow", dataflow},
+      {"mapper", a.mapper},  {"budget", std::to_string(budget)}, {"arrivals", a.arrivals}};
+  if (!trace) {
+    l.emplace_back("rate", joined(o.rates));
+    l.emplace_back("prompt_len", a.prompt_len);
+    l.emplace_back("output_len", a.output_len);
+  }
+  l.emplace_back("requests", std::to_string(o.stream.requests));
+  l.emplace_back("seed", std::to_string(a.seed));
+  l.emplace_back("max_batch", joined(o.max_batches));
+  l.emplace_back("max_tokens", std::to_string(o.max_tokens));
+  l.emplace_back("chunk", o.chunks.empty() ? std::to_string(o.max_tokens) : joined(o.chunks));
+  l.emplace_back("kv_block", std::to_string(o.kv_block));
+  if (!a.kv_budget.empty()) l.emplace_back("kv_budget", a.kv_budget);
+  if (!a.slo.empty()) l.emplace_back("slo", a.slo);
+  l.emplace_back("priority", a.priority);
+  l.emplace_back("preemption", a.preemption);
+  if (a.exact) l.emplace_back("exact", "true");
+  for (const auto& p : a.overrides) l.emplace_back("override", p);
+  return l;
+}
+
+}  // namespace
+
+int llmServeCommand(const ServeArgs& args, std::ostream& out) {
+  checkOutputs({{"--json", args.json_path}}, {args.arch, args.dataflow});
+  rejectJobOptions(args);
+  for (const std::string& g : args.workload.given) {
+    if (g != "--dtype" && g != "--expert-load") {
+      throw ConfigError({"", 0, 0, g}, g + " does not apply to an LLM service: the requests' "
+                                           "lengths set every step (--prompt-len, --output-len)");
+    }
+  }
+  const arch::Accelerator acc = arch::loadFile(args.arch, args.overrides);
+  const dataflows::Dataflow df = pickDataflow(args.dataflow, acc);
+  const serve::llm::LlmServeOptions options = llmOptions(args);
+
+  serve::llm::LlmInputs in;
+  in.workload = args.workload.name;
+  models::decoderFacts(args.workload.name, in.facts);
+  in.base = toWorkloadOptions(args.workload, acc.array.input_dtype);
+  in.base.given.clear();
+  const std::string name = args.workload.name;
+  in.build = [name](const models::WorkloadOptions& o) { return buildWorkload(name, o); };
+  in.acc = &acc;
+  in.dataflow = &df;
+  // Hundreds of shapes are mapped; 2,000 evaluations per op find mappings within 0.01% of
+  // 20,000's on the shipped designs' LLM steps (docs/serve-llm.md).
+  const int64_t budget = given(args, "--budget") ? args.budget : 2000;
+  in.run.plan.mapper = args.mapper;
+  in.run.plan.mapper_options.objective = args.objective;
+  in.run.plan.mapper_options.budget = budget;
+  const serve::llm::LlmResult result = serve::llm::serveLlm(in, options);
+
+  reports::ServeHeader header;
+  header.arch_name = acc.name;
+  header.arch_hash = acc.hash();
+  header.cores = acc.cores.count;
+  header.workload = args.workload.name;
+  header.options = labels(args, options, df.name, budget);
+  const bool table = !args.quiet && !isStandardOutput(args.json_path);
+  if (table) reports::writeLlmServeTable(result, header, out);
+  if (!args.json_path.empty()) {
+    writeOutput(args.json_path, reports::llmServeJsonString(result, header), out);
+    if (table) out << "JSON report: " << args.json_path << "\n";
+  }
+  return 0;
+}
+
+}  // namespace tessel::app

@@ -1,0 +1,71 @@
+#include <iomanip>
+#include <sstream>
+
+#include "reports/serve/llm_report.h"
+
+namespace tessel::reports {
+namespace {
+
+std::string ms(double s) {
+  std::ostringstream os;
+  os.setf(std::ios::fixed);
+  os.precision(s < 0.01 ? 2 : 1);
+  os << s * 1e3;
+  return os.str();
+}
+
+std::string num(double v, int digits) {
+  std::ostringstream os;
+  os.setf(std::ios::fixed);
+  os.precision(digits);
+  os << v;
+  return os.str();
+}
+
+std::string gib(double bytes) { return num(bytes / double(1 << 30), 2) + " GiB"; }
+
+}  // namespace
+
+void writeLlmServeTable(const serve::llm::LlmResult& r, const ServeHeader& h, std::ostream& os) {
+  os << "tessel serve | arch " << h.arch_name << " (" << h.arch_hash.substr(0, 8) << "), "
+     << r.device << " | workload " << h.workload << " | LLM service\n";
+  os << "options:";
+  for (const auto& [k, v] : h.options) os << " " << k << "=" << v;
+  os << "\n";
+  const serve::llm::LlmMemory& m = r.memory;
+  os << "memory: " << gib(m.capacity_bytes) << " DRAM, weights " << gib(m.weights_bytes)
+     << ", activations " << gib(m.activation_bytes) << "; KV cache " << gib(m.kv_budget_bytes)
+     << " = " << m.kv_blocks << " blocks (" << num(m.kv_bytes_per_token / 1024, 1)
+     << " KiB per token)\n";
+  os << "one request alone: prefill " << ms(r.prefill_s) << " ms, decode step "
+     << ms(r.decode_step_s) << " ms; reading the weights once " << ms(r.weight_read_s) << " ms\n";
+  os << "shapes simulated: " << r.shapes_evaluated << "\n\n";
+  os << std::left << std::setw(8) << "rate" << std::right << std::setw(6) << "batch"
+     << std::setw(6) << "chunk" << std::setw(10) << "tok/s" << std::setw(8) << "req/s"
+     << std::setw(8) << "good/s" << std::setw(10) << "TTFT p50" << std::setw(9) << "p99"
+     << std::setw(10) << "TPOT p50" << std::setw(8) << "p99" << std::setw(10) << "E2E p50"
+     << std::setw(7) << "KV pk" << std::setw(7) << "preem" << std::setw(6) << "util"
+     << std::setw(8) << "mJ/tok" << "\n";
+  for (const serve::llm::LlmPoint& p : r.points) {
+    os << std::left << std::setw(8) << (p.rate > 0 ? num(p.rate, p.rate < 10 ? 2 : 1) : "trace")
+       << std::right << std::setw(6) << p.max_batch << std::setw(6) << p.chunk;
+    if (!p.ok) {
+      os << "  infeasible: " << p.reason << "\n";
+      continue;
+    }
+    const serve::llm::Metrics& x = p.metrics;
+    const double kv = double(p.run.kv_peak_blocks) / double(std::max<int64_t>(1, m.kv_blocks));
+    os << std::setw(10) << num(x.output_tokens_per_s, 0) << std::setw(8)
+       << num(x.requests_per_s, 2) << std::setw(8) << num(x.goodput_requests_per_s, 2)
+       << std::setw(10) << ms(x.ttft.p50) << std::setw(9) << ms(x.ttft.p99) << std::setw(10)
+       << ms(x.tpot.p50) << std::setw(8) << ms(x.tpot.p99) << std::setw(10) << ms(x.e2e.p50)
+       << std::setw(6) << num(kv * 100, 0) << "%" << std::setw(7) << p.run.preemptions
+       << std::setw(5) << num(x.utilization * 100, 0) << "%" << std::setw(8)
+       << num(x.energy_per_token_j * 1e3, 2) << "\n";
+  }
+  os << "(times in ms; good/s: requests/s within the SLO; KV pk: peak KV-cache use; preem: "
+        "preemptions; util: the device's busy share)\n\nRecommendations\n";
+  for (const std::string& line : r.recommendations) os << "  " << line << "\n";
+}
+
+}  // namespace tessel::reports

@@ -1,0 +1,221 @@
+#include "serve/llm/llm_serve.h"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+#include "arch/cores.h"
+#include "sim/footprint.h"
+#include "util/dtype.h"
+#include "util/error.h"
+
+namespace tessel::serve::llm {
+namespace {
+
+std::string fixed(double v, int digits) {
+  std::ostringstream os;
+  os.setf(std::ios::fixed);
+  os.precision(digits);
+  os << v;
+  return os.str();
+}
+
+std::string ms(double s) { return fixed(s * 1e3, s < 0.1 ? 2 : 1) + " ms"; }
+
+// What the KV cache may use: the DRAM left by the weights and the largest iteration's
+// activations (T = max_tokens), or the budget given.
+LlmMemory memoryOf(const LlmInputs& in, const LlmServeOptions& o, const arch::Accelerator& dev) {
+  LlmMemory m;
+  models::WorkloadOptions w = in.base;
+  w.phase = "decode";
+  w.seq = 0;
+  w.new_tokens = 1;
+  w.batch = o.max_tokens;
+  w.given.clear();
+  const sim::Footprint f = sim::dramFootprint(in.build(w));
+  m.capacity_bytes = static_cast<double>(dev.levels.front().capacity_bytes);
+  m.weights_bytes = static_cast<double>(f.weights);
+  m.activation_bytes = static_cast<double>(f.peak_activations);
+  m.kv_bytes_per_token = 2.0 * static_cast<double>(in.facts.layers * in.facts.kv_heads *
+                                                   in.facts.head_dim * bytesOf(in.base.dtype));
+  const double left = m.capacity_bytes > 0
+                          ? m.capacity_bytes - m.weights_bytes - m.activation_bytes
+                          : 0.0;
+  if (o.kv_budget_bytes > 0) {
+    if (m.capacity_bytes > 0 && o.kv_budget_bytes > left) {
+      throw ConfigError({"", 0, 0, "--kv-budget"},
+                        "a KV budget of " + fixed(o.kv_budget_bytes / (1 << 30), 2) +
+                            " GiB is more than the " + fixed(std::max(0.0, left) / (1 << 30), 2) +
+                            " GiB of DRAM the weights and activations leave");
+    }
+    m.kv_budget_bytes = o.kv_budget_bytes;
+  } else if (m.capacity_bytes > 0) {
+    m.kv_budget_bytes = std::max(0.0, left);
+  } else {
+    throw ConfigError({"", 0, 0, "--kv-budget"},
+                      "dram.capacity is unbounded: give the KV cache's size with --kv-budget");
+  }
+  m.kv_blocks = static_cast<int64_t>(
+      std::floor(m.kv_budget_bytes / (m.kv_bytes_per_token * static_cast<double>(o.kv_block))));
+  return m;
+}
+
+std::vector<LlmPoint> grid(const LlmServeOptions& o, bool trace) {
+  std::vector<LlmPoint> points;
+  const std::vector<double> rates = trace ? std::vector<double>{0} : o.rates;
+  const std::vector<int64_t> chunks =
+      o.chunks.empty() ? std::vector<int64_t>{o.max_tokens} : o.chunks;
+  for (double r : rates) {
+    for (int64_t b : o.max_batches) {
+      for (int64_t c : chunks) {
+        LlmPoint p;
+        p.rate = r;
+        p.max_batch = b;
+        p.chunk = c;
+        points.push_back(p);
+      }
+    }
+  }
+  return points;
+}
+
+std::string pointName(const LlmPoint& p) {
+  std::ostringstream os;
+  if (p.rate > 0) os << "rate " << p.rate << "/s, ";
+  os << "max batch " << p.max_batch << ", chunk " << p.chunk;
+  return os.str();
+}
+
+// What limits the point: the KV cache, the load, reading the weights, or compute.
+std::string binding(const LlmPoint& p, const LlmResult& r) {
+  const double kv_use = static_cast<double>(p.run.kv_peak_blocks) /
+                        static_cast<double>(std::max<int64_t>(1, r.memory.kv_blocks));
+  if (p.run.preemptions > 0 || kv_use >= 0.95) {
+    return "KV capacity (peak " + fixed(kv_use * 100, 0) + "% of " +
+           std::to_string(r.memory.kv_blocks) + " blocks, " + std::to_string(p.run.preemptions) +
+           " preemptions)";
+  }
+  if (p.metrics.utilization < 0.8) {
+    return "the load: the device is busy " + fixed(p.metrics.utilization * 100, 0) +
+           "% of the time";
+  }
+  const double iteration = p.run.busy_seconds / static_cast<double>(std::max<int64_t>(1, p.run.iterations));
+  if (r.weight_read_s >= 0.5 * iteration) {
+    return "weight bandwidth: reading the weights takes " + ms(r.weight_read_s) + " of a mean " +
+           ms(iteration) + " iteration";
+  }
+  return "compute: a mean iteration of " + ms(iteration) + " against " + ms(r.weight_read_s) +
+         " to read the weights";
+}
+
+void recommend(LlmResult& r, const LlmServeOptions& o) {
+  const LlmPoint* best = nullptr;
+  for (const LlmPoint& p : r.points) {
+    if (!p.ok) continue;
+    const bool meets = !o.slo.any() || p.metrics.slo_attained >= 0.9;
+    if (!meets) continue;
+    if (!best || p.rate > best->rate ||
+        (p.rate == best->rate &&
+         p.metrics.goodput_requests_per_s > best->metrics.goodput_requests_per_s)) {
+      best = &p;
+    }
+  }
+  size_t ok = 0;
+  for (const LlmPoint& p : r.points) ok += p.ok ? 1 : 0;
+  if (ok < r.points.size()) {
+    r.recommendations.push_back(std::to_string(r.points.size() - ok) + " of " +
+                                std::to_string(r.points.size()) +
+                                " points could not run (their reasons are in the table)");
+  }
+  if (!best) {
+    r.recommendations.push_back(o.slo.any() ? "no simulated point serves 90% of its requests "
+                                              "within the SLO: lower the rate, or relax the SLO"
+                                            : "no point ran");
+    return;
+  }
+  std::string line = o.slo.any() ? "highest rate meeting the SLO (90% of requests within it): "
+                                  : "highest throughput: ";
+  line += pointName(*best) + ": " + fixed(best->metrics.output_tokens_per_s, 0) +
+          " output tokens/s, goodput " + fixed(best->metrics.goodput_requests_per_s, 2) +
+          " requests/s, TTFT p90 " + ms(best->metrics.ttft.p90) + ", TPOT p90 " +
+          ms(best->metrics.tpot.p90);
+  r.recommendations.push_back(line);
+  r.recommendations.push_back("binds there: " + binding(*best, r));
+}
+
+}  // namespace
+
+LlmResult serveLlm(const LlmInputs& in, const LlmServeOptions& o) {
+  if (o.rates.empty() && o.stream.arrivals.kind != ArrivalSpec::Kind::Trace) {
+    throw ConfigError({"", 0, 0, "--rate"}, "an LLM service needs --rate R (requests/s; a list "
+                                            "R1,R2,... sweeps it) or --arrivals TRACE_FILE");
+  }
+  for (int64_t c : o.chunks) {
+    if (c > o.max_tokens) {
+      throw ConfigError({"", 0, 0, "--chunk"}, "--chunk " + std::to_string(c) +
+                                                   " exceeds --max-tokens " +
+                                                   std::to_string(o.max_tokens));
+    }
+  }
+  LlmResult r;
+  const arch::Accelerator dev = in.acc->cores.count > 1 ? arch::fusedDevice(*in.acc) : *in.acc;
+  r.device = in.acc->cores.count > 1 ? std::to_string(in.acc->cores.count) + " cores fused"
+                                     : "1 core";
+  r.memory = memoryOf(in, o, dev);
+
+  // The stream once per rate (same seed: the rates share lengths), checked against the context.
+  EngineCostInputs ci;
+  ci.build = in.build;
+  ci.base = in.base;
+  ci.acc = &dev;
+  ci.dataflow = in.dataflow;
+  ci.run = in.run;
+  ci.kv_block = o.kv_block;
+  ci.exact = o.exact;
+  ci.blocks = in.facts.layers;
+  ci.uniform_blocks = in.facts.uniform_blocks;
+  EngineStepCost cost(ci);
+
+  const bool trace = o.stream.arrivals.kind == ArrivalSpec::Kind::Trace;
+  r.points = grid(o, trace);
+  double mean_prompt = 0;
+  for (LlmPoint& p : r.points) {
+    StreamSpec s = o.stream;
+    s.rate = trace ? 1.0 : p.rate;
+    const std::vector<Request> reqs = generate(s);
+    checkContext(reqs, in.facts.max_positions, in.facts.model,
+                 trace ? o.stream.arrivals.path : "--prompt-len");
+    if (mean_prompt == 0) {
+      for (const Request& q : reqs) mean_prompt += static_cast<double>(q.prompt);
+      mean_prompt /= static_cast<double>(reqs.size());
+    }
+    SchedulerConfig c;
+    c.max_batch = p.max_batch;
+    c.max_tokens = o.max_tokens;
+    c.chunk = p.chunk;
+    c.kv_block = o.kv_block;
+    c.kv_blocks = r.memory.kv_blocks;
+    c.priority = o.priority;
+    c.preemption = o.preemption;
+    c.kv_bytes_per_token = r.memory.kv_bytes_per_token;
+    c.swap_bytes_per_s = dev.host.link_bandwidth * dev.clock_hz;
+    try {
+      p.run = simulate(reqs, c, cost);
+      p.metrics = measure(p.run, o.slo, cost.leakageW());
+    } catch (const InfeasibleError& e) {
+      p.ok = false;
+      p.reason = e.what();
+    }
+  }
+  const int64_t prompt = std::max<int64_t>(1, static_cast<int64_t>(std::llround(mean_prompt)));
+  r.prefill_s = cost.of({{0, prompt, true}}).seconds;
+  r.decode_step_s = cost.of({{prompt, 1, true}}).seconds;
+  const double dram_bytes_per_s = dev.levels.front().bandwidth * dev.clock_hz;
+  r.weight_read_s = dram_bytes_per_s > 0 ? r.memory.weights_bytes / dram_bytes_per_s : 0;
+  r.leakage_w = cost.leakageW();
+  r.shapes_evaluated = cost.shapesEvaluated();
+  recommend(r, o);
+  return r;
+}
+
+}  // namespace tessel::serve::llm

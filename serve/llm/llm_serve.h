@@ -1,0 +1,77 @@
+// `tessel serve` on a decoder LLM: a request stream served with continuous batching and a paged
+// KV cache, every iteration timed by the engines (serve/llm/step_cost.h), over a grid of arrival
+// rate x max batch x chunk size; then what to deploy.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "arch/accelerator.h"
+#include "dataflows/dataflow.h"
+#include "models/workload.h"
+#include "serve/llm/metrics.h"
+#include "serve/llm/requests.h"
+#include "serve/llm/scheduler.h"
+#include "sim/run.h"
+
+namespace tessel::serve::llm {
+
+struct LlmServeOptions {
+  StreamSpec stream;               // arrivals, lengths, requests, seed (stream.rate is per point)
+  std::vector<double> rates;       // requests/s; ignored for a trace (one point per other key)
+  std::vector<int64_t> max_batches = {256};
+  std::vector<int64_t> chunks;     // empty = max_tokens
+  int64_t max_tokens = 2048;
+  int64_t kv_block = 16;
+  double kv_budget_bytes = 0;      // 0 = the DRAM left after weights and activations
+  Priority priority = Priority::DecodeFirst;
+  Preemption preemption = Preemption::Recompute;
+  Slo slo;
+  bool exact = false;              // simulate every shape (no interpolation)
+};
+
+struct LlmInputs {
+  std::string workload;
+  models::DecoderFacts facts;
+  std::function<models::Graph(const models::WorkloadOptions&)> build;
+  models::WorkloadOptions base;
+  const arch::Accelerator* acc = nullptr;  // as loaded; several cores run fused
+  const dataflows::Dataflow* dataflow = nullptr;
+  sim::RunOptions run;
+};
+
+struct LlmPoint {
+  double rate = 0;  // 0 for a trace
+  int64_t max_batch = 0, chunk = 0;
+  bool ok = true;
+  std::string reason;  // why not, when !ok
+  Metrics metrics;
+  RunResult run;
+};
+
+struct LlmMemory {
+  double capacity_bytes = 0, weights_bytes = 0, activation_bytes = 0;
+  double kv_bytes_per_token = 0;
+  double kv_budget_bytes = 0;
+  int64_t kv_blocks = 0;
+};
+
+struct LlmResult {
+  LlmMemory memory;
+  std::string device;      // "1 core" or "3 cores fused"
+  double prefill_s = 0;    // one request alone: its prefill (mean prompt), seconds
+  double decode_step_s = 0;  // and one decode step at that KV length
+  double weight_read_s = 0;  // the weights read once from DRAM
+  double leakage_w = 0;
+  std::vector<LlmPoint> points;
+  int64_t shapes_evaluated = 0;
+  std::vector<std::string> recommendations;
+};
+
+// ConfigError for bad options (before anything runs); an InfeasibleError at one point is that
+// point's reason, never fatal to the grid.
+LlmResult serveLlm(const LlmInputs& inputs, const LlmServeOptions& options);
+
+}  // namespace tessel::serve::llm

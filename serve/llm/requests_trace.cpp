@@ -1,0 +1,282 @@
+// Recorded request streams: a CSV or JSONL trace of arrival times and token counts.
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <charconv>
+#include <cmath>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string_view>
+
+#include "serve/llm/requests.h"
+#include "util/error.h"
+#include "util/input_file.h"
+
+namespace tessel::serve::llm {
+
+namespace {
+
+constexpr size_t kMaxTraceBytes = size_t{1} << 32;
+constexpr double kMaxTokens = 1e9;
+
+// The three columns a trace must have, each under one of its names.
+struct Column {
+  const char* canonical;
+  std::array<const char*, 3> names;
+};
+constexpr std::array<Column, 3> kColumns = {{
+    {"arrival", {"arrival", "arrival_time", "timestamp"}},
+    {"prompt_tokens", {"prompt_tokens", "prompt", "input_tokens"}},
+    {"output_tokens", {"output_tokens", "output", "completion_tokens"}},
+}};
+
+std::string namesOf(const Column& c) {
+  return std::string(c.names[0]) + ", " + c.names[1] + " or " + c.names[2];
+}
+
+// One value of a line: where it is and what it holds.
+struct Cell {
+  double value = 0;
+  int column = 0;
+  std::string name;  // the column or key as written in the file
+};
+
+std::string shortest(double v) {
+  char buf[32];
+  const auto end = std::to_chars(buf, buf + sizeof buf, v).ptr;
+  return std::string(buf, end);
+}
+
+std::string_view trim(std::string_view text) {
+  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front()))) {
+    text.remove_prefix(1);
+  }
+  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) {
+    text.remove_suffix(1);
+  }
+  return text;
+}
+
+std::string lower(std::string_view text) {
+  std::string out(text);
+  for (char& ch : out) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  return out;
+}
+
+// Which of kColumns `name` is (case-insensitive), or -1.
+int columnIndex(std::string_view name) {
+  const std::string key = lower(trim(name));
+  for (size_t c = 0; c < kColumns.size(); ++c) {
+    for (const char* alias : kColumns[c].names) {
+      if (key == alias) return static_cast<int>(c);
+    }
+  }
+  return -1;
+}
+
+// Checks one line's three cells and turns them into the next request.
+class Builder {
+ public:
+  explicit Builder(const std::string& path) : path_(path) {}
+
+  void add(int line, const std::array<Cell, 3>& cells) {
+    const Cell& arrival = cells[0];
+    if (arrival.value < 0) {
+      fail(line, arrival, "negative arrival time " + shortest(arrival.value) + " s");
+    }
+    if (!reqs_.empty() && arrival.value < reqs_.back().arrival) {
+      fail(line, arrival,
+           "arrival " + shortest(arrival.value) + " s is before the previous line's " +
+               shortest(reqs_.back().arrival) + " s (line " + std::to_string(previous_line_) +
+               "); a trace must be sorted by time");
+    }
+    Request r;
+    r.id = static_cast<int64_t>(reqs_.size());
+    r.arrival = arrival.value;
+    r.prompt = tokens(line, cells[1]);
+    r.output = tokens(line, cells[2]);
+    reqs_.push_back(r);
+    previous_line_ = line;
+  }
+
+  [[noreturn]] void fail(int line, const Cell& cell, const std::string& message) const {
+    throw ConfigError({path_, line, cell.column, cell.name}, message);
+  }
+
+  std::vector<Request> take() {
+    if (reqs_.empty()) throw ConfigError({path_, 0, 0, ""}, "the trace has no requests");
+    return std::move(reqs_);
+  }
+
+ private:
+  int64_t tokens(int line, const Cell& cell) const {
+    const std::string shown = cell.name + " " + shortest(cell.value);
+    if (cell.value < 1) fail(line, cell, shown + ": a request has at least 1 token");
+    if (cell.value != std::floor(cell.value)) fail(line, cell, shown + " is not a whole number");
+    if (cell.value > kMaxTokens) fail(line, cell, shown + " is more than 1e9 tokens");
+    return static_cast<int64_t>(cell.value);
+  }
+
+  const std::string& path_;
+  std::vector<Request> reqs_;
+  int previous_line_ = 0;
+};
+
+// The lines of `text` with their 1-based numbers, CR stripped, blank ones skipped.
+std::vector<std::pair<int, std::string_view>> lines(std::string_view text) {
+  std::vector<std::pair<int, std::string_view>> out;
+  int number = 0;
+  while (!text.empty()) {
+    const size_t end = std::min(text.find('\n'), text.size());
+    std::string_view line = text.substr(0, end);
+    text.remove_prefix(std::min(end + 1, text.size()));
+    ++number;
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    if (!trim(line).empty()) out.emplace_back(number, line);
+  }
+  return out;
+}
+
+// A CSV line's fields with their 1-based columns; "double quotes" may hide commas.
+std::vector<std::pair<std::string, int>> csvFields(std::string_view line, int number,
+                                                   const std::string& path) {
+  std::vector<std::pair<std::string, int>> fields;
+  size_t i = 0;
+  while (true) {
+    const int column = static_cast<int>(i) + 1;
+    std::string field;
+    bool quoted = false;
+    for (; i < line.size() && (quoted || line[i] != ','); ++i) {
+      if (line[i] != '"') {
+        field += line[i];
+      } else if (quoted && i + 1 < line.size() && line[i + 1] == '"') {
+        field += line[++i];  // "" inside quotes
+      } else {
+        quoted = !quoted;
+      }
+    }
+    if (quoted) throw ConfigError({path, number, column, ""}, "a quote is not closed");
+    fields.emplace_back(field, column);
+    if (i == line.size()) return fields;
+    ++i;  // the comma
+  }
+}
+
+std::vector<Request> readCsv(const std::string& path, std::string_view text) {
+  const auto rows = lines(text);
+  if (rows.empty()) throw ConfigError({path, 0, 0, ""}, "the trace is empty");
+  auto header = csvFields(rows[0].second, rows[0].first, path);
+  if (header.size() > 1 && trim(header.back().first).empty()) header.pop_back();
+  std::array<int, 3> index = {-1, -1, -1};
+  std::string names;
+  for (size_t f = 0; f < header.size(); ++f) {
+    const std::string name(trim(header[f].first));
+    names += (f ? ", " : "") + name;
+    const int c = columnIndex(name);
+    if (c < 0) continue;
+    if (index[c] >= 0) {
+      throw ConfigError({path, rows[0].first, header[f].second, name},
+                        "a second " + std::string(kColumns[c].canonical) + " column (after '" +
+                            std::string(trim(header[index[c]].first)) + "')");
+    }
+    index[c] = static_cast<int>(f);
+  }
+  for (size_t c = 0; c < kColumns.size(); ++c) {
+    if (index[c] >= 0) continue;
+    throw ConfigError(
+        {path, rows[0].first, 0, kColumns[c].canonical},
+        "no " + std::string(kColumns[c].canonical) + " column (" + namesOf(kColumns[c]) +
+            "); the first line must be a header naming the columns, it reads: " + names);
+  }
+  Builder builder(path);
+  for (size_t r = 1; r < rows.size(); ++r) {
+    const int number = rows[r].first;
+    auto fields = csvFields(rows[r].second, number, path);
+    if (fields.size() == header.size() + 1 && trim(fields.back().first).empty()) fields.pop_back();
+    if (fields.size() != header.size()) {
+      throw ConfigError({path, number, 0, ""}, std::to_string(fields.size()) +
+                                                   " fields, but the header has " +
+                                                   std::to_string(header.size()));
+    }
+    std::array<Cell, 3> cells;
+    for (size_t c = 0; c < cells.size(); ++c) {
+      const auto& [field, column] = fields[static_cast<size_t>(index[c])];
+      cells[c].column = column;
+      cells[c].name = std::string(trim(header[static_cast<size_t>(index[c])].first));
+      const std::string_view value = trim(field);
+      const auto [ptr, ec] =
+          std::from_chars(value.data(), value.data() + value.size(), cells[c].value);
+      if (value.empty() || ec != std::errc() || ptr != value.data() + value.size() ||
+          !std::isfinite(cells[c].value)) {
+        builder.fail(number, cells[c], "'" + std::string(value) + "' is not a number");
+      }
+    }
+    builder.add(number, cells);
+  }
+  return builder.take();
+}
+
+// The cell of column c in one JSON object, under whichever of its names the line uses.
+Cell jsonCell(const nlohmann::json& object, size_t c, std::string_view line, int number,
+              const std::string& path) {
+  Cell cell;
+  for (const char* alias : kColumns[c].names) {
+    if (!object.contains(alias)) continue;
+    const size_t at = line.find("\"" + std::string(alias) + "\"");
+    if (!cell.name.empty()) {
+      throw ConfigError(
+          {path, number, static_cast<int>(at) + 1, alias},
+          "both '" + cell.name + "' and '" + alias + "' give the " + kColumns[c].canonical);
+    }
+    cell.name = alias;
+    cell.column = at == std::string_view::npos ? 0 : static_cast<int>(at) + 1;
+    const auto& value = object.at(alias);
+    if (!value.is_number()) {
+      throw ConfigError({path, number, cell.column, alias},
+                        std::string("is a ") + value.type_name() + ", expected a number");
+    }
+    cell.value = value.get<double>();
+  }
+  if (cell.name.empty()) {
+    throw ConfigError(
+        {path, number, 0, kColumns[c].canonical},
+        "no " + std::string(kColumns[c].canonical) + " key (" + namesOf(kColumns[c]) + ")");
+  }
+  return cell;
+}
+
+std::vector<Request> readJsonl(const std::string& path, std::string_view text) {
+  Builder builder(path);
+  for (const auto& [number, line] : lines(text)) {
+    nlohmann::json object;
+    try {
+      object = nlohmann::json::parse(line);
+    } catch (const nlohmann::json::parse_error& e) {
+      const std::string what = e.what();
+      const size_t reason = what.find("error while");
+      throw ConfigError(
+          {path, number, static_cast<int>(e.byte), ""},
+          "not valid JSON" + (reason == std::string::npos ? "" : ": " + what.substr(reason)));
+    }
+    if (!object.is_object()) {
+      throw ConfigError({path, number, 1, ""}, "expected a JSON object {...} on each line");
+    }
+    builder.add(number,
+                {jsonCell(object, 0, line, number, path), jsonCell(object, 1, line, number, path),
+                 jsonCell(object, 2, line, number, path)});
+  }
+  return builder.take();
+}
+
+}  // namespace
+
+std::vector<Request> readTrace(const std::string& path) {
+  std::string text = readInputFile(path, "a request trace (CSV or JSONL)", kMaxTraceBytes);
+  if (text.rfind("\xEF\xBB\xBF", 0) == 0) text.erase(0, 3);  // a UTF-8 byte order mark
+  const size_t first = text.find_first_not_of(" \t\r\n");
+  const bool jsonl = (path.size() >= 6 && path.compare(path.size() - 6, 6, ".jsonl") == 0) ||
+                     (first != std::string::npos && text[first] == '{');
+  return jsonl ? readJsonl(path, text) : readCsv(path, text);
+}
+
+}  // namespace tessel::serve::llm

@@ -1,0 +1,303 @@
+#include "serve/llm/scheduler.h"
+
+#include <algorithm>
+#include <deque>
+
+#include "util/error.h"
+
+namespace tessel::serve::llm {
+
+std::string nameOf(Priority p) {
+  return p == Priority::DecodeFirst ? "decode-first" : "prefill-first";
+}
+std::string nameOf(Preemption p) { return p == Preemption::Recompute ? "recompute" : "swap"; }
+
+namespace {
+
+struct Seq {
+  int64_t prompt_total = 0;  // tokens to prefill (the prompt, plus generated ones on recompute)
+  int64_t prefilled = 0;
+  int64_t cached = 0;        // tokens in the KV cache
+  int64_t generated = 0;
+  int64_t blocks = 0;
+  bool started = false;
+};
+
+int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+class Loop {
+ public:
+  Loop(const std::vector<Request>& reqs, const SchedulerConfig& c, StepCost& cost)
+      : reqs_(reqs), c_(c), cost_(cost), seqs_(reqs.size()), free_(c.kv_blocks) {
+    out_.requests.resize(reqs.size());
+    for (size_t i = 0; i < reqs.size(); ++i) {
+      const Request& r = reqs[i];
+      out_.requests[i] = {r.id, r.prompt, r.output, r.arrival, 0, 0, 0, 0};
+      seqs_[i].prompt_total = r.prompt;
+    }
+  }
+
+  RunResult run() {
+    size_t next = 0, done = 0;
+    double t = 0;
+    while (done < reqs_.size()) {
+      while (next < reqs_.size() && reqs_[next].arrival <= t) {
+        waiting_.push_back(next++);
+        events_.push_back({reqs_[next - 1].arrival, +1, +1});
+      }
+      Batch b = compose(t);
+      if (b.steps.empty()) {
+        if (next >= reqs_.size()) throw Error("llm scheduler: nothing can run and nothing arrives");
+        t = std::max(t, reqs_[next].arrival);
+        continue;
+      }
+      out_.kv_peak_blocks = std::max(out_.kv_peak_blocks, c_.kv_blocks - free_);
+      kv_.push_back({t, c_.kv_blocks - free_});
+      const StepTime st = cost_.of(b.steps);
+      const double end = t + b.swap_seconds + st.seconds;
+      out_.busy_seconds += end - t;
+      out_.swap_seconds += b.swap_seconds;
+      out_.dynamic_energy_j += st.energy_j;
+      ++out_.iterations;
+      batch_sum_ += static_cast<double>(b.steps.size());
+      for (const SeqStep& s : b.steps) tokens_sum_ += static_cast<double>(s.fresh);
+      done += finish(b, end);
+      kv_.push_back({end, c_.kv_blocks - free_});
+      t = end;
+    }
+    summarize();
+    return std::move(out_);
+  }
+
+ private:
+  struct Batch {
+    std::vector<SeqStep> steps;
+    std::vector<size_t> who;
+    double swap_seconds = 0;
+  };
+  struct Event {
+    double t;
+    int in_system, waiting;  // changes
+  };
+
+  double blockSeconds(int64_t blocks) const {
+    return c_.swap_bytes_per_s > 0 ? static_cast<double>(blocks * c_.kv_block) *
+                                         c_.kv_bytes_per_token / c_.swap_bytes_per_s
+                                   : 0.0;
+  }
+
+  bool inDecode(size_t i) const { return seqs_[i].prefilled == seqs_[i].prompt_total; }
+
+  // Frees the most recently admitted running sequence other than `keep` (or `keep` itself when
+  // it is the only one). Returns false when nothing could be freed.
+  bool preempt(size_t keep, Batch& b, double t) {
+    size_t victim = keep;
+    for (auto it = running_.rbegin(); it != running_.rend(); ++it) {
+      const bool scheduled = std::find(b.who.begin(), b.who.end(), *it) != b.who.end();
+      if (*it != keep && !scheduled) {
+        victim = *it;
+        break;
+      }
+    }
+    Seq& s = seqs_[victim];
+    if (s.blocks == 0) return false;
+    ++out_.requests[victim].preemptions;
+    ++out_.preemptions;
+    running_.erase(std::find(running_.begin(), running_.end(), victim));
+    free_ += s.blocks;
+    if (c_.preemption == Preemption::Swap) {
+      b.swap_seconds += blockSeconds(s.blocks);
+      swapped_.push_front(victim);  // keeps its blocks' count to bring back
+    } else {
+      s.blocks = 0;
+      s.cached = 0;
+      s.prefilled = 0;
+      s.prompt_total = reqs_[victim].prompt + s.generated;
+      waiting_.push_front(victim);
+      events_.push_back({t, 0, +1});
+    }
+    return true;
+  }
+
+  void addDecodes(Batch& b, int64_t& budget, double t) {
+    const std::vector<size_t> order = running_;
+    for (size_t i : order) {
+      if (budget == 0 || static_cast<int64_t>(b.steps.size()) >= c_.max_batch) return;
+      if (!inDecode(i) || std::find(running_.begin(), running_.end(), i) == running_.end()) {
+        continue;
+      }
+      Seq& s = seqs_[i];
+      const int64_t need = ceilDiv(s.cached + 1, c_.kv_block) - s.blocks;
+      bool ok = true;
+      while (need > free_ && (ok = preempt(i, b, t))) {
+        if (std::find(running_.begin(), running_.end(), i) == running_.end()) break;
+      }
+      if (std::find(running_.begin(), running_.end(), i) == running_.end() || need > free_) {
+        continue;
+      }
+      (void)ok;
+      free_ -= need;
+      s.blocks += need;
+      b.steps.push_back({s.cached, 1, true});
+      b.who.push_back(i);
+      --budget;
+    }
+  }
+
+  void addChunk(Batch& b, int64_t& budget, size_t i) {
+    Seq& s = seqs_[i];
+    const int64_t piece = std::min({s.prompt_total - s.prefilled, c_.chunk, budget});
+    b.steps.push_back({s.cached, piece, s.prefilled + piece == s.prompt_total});
+    b.who.push_back(i);
+    budget -= piece;
+  }
+
+  void addPrefills(Batch& b, int64_t& budget, double t) {
+    for (size_t i : running_) {  // prompts already started
+      if (budget == 0 || static_cast<int64_t>(b.steps.size()) >= c_.max_batch) return;
+      if (!inDecode(i)) addChunk(b, budget, i);
+    }
+    if (!swapped_.empty()) return;  // the swapped come back before anyone new
+    while (!waiting_.empty() && budget > 0 && static_cast<int64_t>(b.steps.size()) < c_.max_batch &&
+           static_cast<int64_t>(running_.size()) < c_.max_batch) {
+      const size_t i = waiting_.front();
+      Seq& s = seqs_[i];
+      const int64_t need = ceilDiv(s.prompt_total, c_.kv_block);
+      if (need > free_) return;
+      waiting_.pop_front();
+      events_.push_back({t, 0, -1});
+      free_ -= need;
+      s.blocks = need;
+      running_.push_back(i);
+      if (!s.started) out_.requests[i].admitted = t;
+      s.started = true;
+      addChunk(b, budget, i);
+    }
+  }
+
+  // Brings swapped sequences back while their blocks fit, oldest swap first.
+  void swapIn(Batch& b) {
+    while (!swapped_.empty() && static_cast<int64_t>(running_.size()) < c_.max_batch) {
+      const size_t i = swapped_.front();
+      if (seqs_[i].blocks > free_) return;
+      free_ -= seqs_[i].blocks;
+      b.swap_seconds += blockSeconds(seqs_[i].blocks);
+      swapped_.pop_front();
+      running_.push_back(i);
+    }
+  }
+
+  Batch compose(double t) {
+    Batch b;
+    int64_t budget = c_.max_tokens;
+    swapIn(b);
+    if (c_.priority == Priority::DecodeFirst) {
+      addDecodes(b, budget, t);
+      addPrefills(b, budget, t);
+    } else {
+      addPrefills(b, budget, t);
+      if (b.steps.empty()) addDecodes(b, budget, t);
+    }
+    return b;
+  }
+
+  // Applies the iteration's progress at its end; returns the requests it finished.
+  size_t finish(const Batch& b, double end) {
+    size_t finished = 0;
+    for (size_t k = 0; k < b.who.size(); ++k) {
+      const size_t i = b.who[k];
+      Seq& s = seqs_[i];
+      RequestRecord& rec = out_.requests[i];
+      s.cached += b.steps[k].fresh;
+      if (!inDecode(i)) s.prefilled += b.steps[k].fresh;  // a chunk, not a decode step
+      if (!b.steps[k].emits) continue;
+      if (s.generated == 0) rec.first_token = end;
+      ++s.generated;
+      if (s.generated < reqs_[i].output) continue;
+      rec.finish = end;
+      free_ += s.blocks;
+      s.blocks = 0;
+      running_.erase(std::find(running_.begin(), running_.end(), i));
+      events_.push_back({end, -1, 0});
+      ++finished;
+    }
+    return finished;
+  }
+
+  void summarize() {
+    double first = reqs_.front().arrival, last = 0;
+    for (const RequestRecord& r : out_.requests) last = std::max(last, r.finish);
+    const double span = last - first;
+    std::stable_sort(events_.begin(), events_.end(),
+                     [](const Event& a, const Event& b) { return a.t < b.t; });
+    double area_sys = 0, area_wait = 0, prev = first;
+    int sys = 0, wait = 0;
+    for (const Event& e : events_) {
+      area_sys += sys * (e.t - prev);
+      area_wait += wait * (e.t - prev);
+      prev = e.t;
+      sys += e.in_system;
+      wait += e.waiting;
+    }
+    out_.mean_in_system = span > 0 ? area_sys / span : 0;
+    out_.mean_waiting = span > 0 ? area_wait / span : 0;
+    const double n = static_cast<double>(std::max<int64_t>(1, out_.iterations));
+    out_.mean_batch = batch_sum_ / n;
+    out_.mean_tokens = tokens_sum_ / n;
+    // Blocks in use at 256 even instants: the value set by the last iteration ended by then.
+    const int samples = 256;
+    size_t k = 0;
+    int64_t now = 0;
+    for (int s = 0; s < samples && span > 0; ++s) {
+      const double at = first + span * s / (samples - 1);
+      while (k < kv_.size() && kv_[k].t <= at) now = kv_[k++].blocks;
+      out_.kv.push_back({at, now});
+    }
+  }
+
+  const std::vector<Request>& reqs_;
+  SchedulerConfig c_;
+  StepCost& cost_;
+  std::vector<Seq> seqs_;
+  int64_t free_;
+  std::deque<size_t> waiting_, swapped_;
+  std::vector<size_t> running_;
+  std::vector<Event> events_;
+  std::vector<KvSample> kv_;
+  double batch_sum_ = 0, tokens_sum_ = 0;
+  RunResult out_;
+};
+
+void check(const std::vector<Request>& reqs, const SchedulerConfig& c) {
+  auto positive = [](int64_t v, const char* option) {
+    if (v < 1) throw ConfigError({"", 0, 0, option}, std::string(option) + " must be at least 1");
+  };
+  positive(c.max_batch, "--max-batch");
+  positive(c.max_tokens, "--max-tokens");
+  positive(c.chunk, "--chunk");
+  positive(c.kv_block, "--kv-block");
+  if (c.kv_blocks < 1) {
+    throw InfeasibleError("the KV cache holds no block of " + std::to_string(c.kv_block) +
+                          " tokens: the weights and activations leave no memory for it");
+  }
+  if (reqs.empty()) throw ConfigError({"", 0, 0, "--requests"}, "no requests to serve");
+  for (const Request& r : reqs) {
+    const int64_t need = ceilDiv(r.prompt + r.output - 1, c.kv_block);
+    if (need > c.kv_blocks) {
+      throw InfeasibleError("request " + std::to_string(r.id) + " needs " + std::to_string(need) +
+                            " KV blocks (prompt " + std::to_string(r.prompt) + " + output " +
+                            std::to_string(r.output) + " tokens) and the cache holds " +
+                            std::to_string(c.kv_blocks));
+    }
+  }
+}
+
+}  // namespace
+
+RunResult simulate(const std::vector<Request>& requests, const SchedulerConfig& config,
+                   StepCost& cost) {
+  check(requests, config);
+  return Loop(requests, config, cost).run();
+}
+
+}  // namespace tessel::serve::llm

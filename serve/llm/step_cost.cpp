@@ -1,0 +1,168 @@
+#include "serve/llm/step_cost.h"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <utility>
+
+#include "util/error.h"
+
+namespace tessel::serve::llm {
+namespace {
+
+enum class Part { Tokens, Block0, Head, Attention };
+
+Part partOf(const std::string& op) {
+  if (op.rfind("lm_head", 0) == 0) return Part::Head;
+  for (const char* a : {".attn.score", ".attn.softmax", ".attn.context"}) {
+    if (op.find(a) != std::string::npos) return Part::Attention;
+  }
+  return op.rfind("layers.0.", 0) == 0 ? Part::Block0 : Part::Tokens;
+}
+
+StepTime operator+(StepTime a, const StepTime& b) {
+  return {a.seconds + b.seconds, a.energy_j + b.energy_j};
+}
+StepTime operator*(double w, const StepTime& a) { return {w * a.seconds, w * a.energy_j}; }
+
+StepTime lerp(const StepTime& lo, const StepTime& hi, double f) {
+  return (1 - f) * lo + f * hi;
+}
+
+// Position of x between the bracket's points (0 when they coincide).
+double fraction(double x, std::pair<int64_t, int64_t> b) {
+  return b.second == b.first ? 0.0
+                             : (x - static_cast<double>(b.first)) /
+                                   static_cast<double>(b.second - b.first);
+}
+
+}  // namespace
+
+std::pair<int64_t, int64_t> gridBracket(int64_t x, bool exact, int per_octave) {
+  if (x < 1) throw Error("gridBracket: shape " + std::to_string(x) + " below 1");
+  if (exact || x <= 16) return {x, x};
+  // per_octave points per doubling: from 2^k (k >= 4) the step is 2^k / per_octave.
+  int k = 4;
+  while ((int64_t{1} << (k + 1)) <= x) ++k;
+  const int64_t step = (int64_t{1} << k) / per_octave;
+  const int64_t lo = x / step * step;
+  return {lo, lo == x ? x : lo + step};
+}
+
+EngineStepCost::EngineStepCost(EngineCostInputs in) : in_(std::move(in)) {
+  if (!in_.acc || !in_.dataflow || !in_.build) throw Error("EngineStepCost: missing inputs");
+  if (in_.kv_block < 1) throw Error("EngineStepCost: kv_block below 1");
+  unbounded_ = *in_.acc;
+  blocks_ = in_.blocks;
+  if (!unbounded_.levels.empty()) unbounded_.levels.front().capacity_bytes = 0;
+  if (!in_.run.plan.mapper_instance) {
+    in_.run.plan.mapper_instance = dataflows::makeMapper(in_.run.plan.mapper,
+                                                         in_.run.plan.mapper_options);
+  }
+}
+
+int64_t EngineStepCost::paddedKeys(int64_t keys) const {
+  return (keys + in_.kv_block - 1) / in_.kv_block * in_.kv_block;
+}
+
+const EngineStepCost::Parts& EngineStepCost::simulated(int64_t batch, int64_t seq, bool decode,
+                                                       int64_t fresh, int64_t layers) {
+  const auto key = std::make_tuple(batch, seq, decode, fresh, layers);
+  if (auto it = parts_.find(key); it != parts_.end()) return it->second;
+  models::WorkloadOptions o = in_.base;
+  o.batch = batch;
+  o.seq = seq;
+  o.phase = decode ? "decode" : "prefill";
+  o.new_tokens = decode ? fresh : 0;  // >= 1: a serving step, whose cache may be empty
+  o.given.clear();
+  o.layers = layers;
+  const models::Graph g = in_.build(o);
+  const sim::RunStats r = sim::simulate(g, unbounded_, *in_.dataflow, in_.run);
+  leakage_w_ = r.leakageMw() * 1e-3;
+  Parts p;
+  for (const sim::OpStats& op : r.ops) {
+    const StepTime t{op.cycles / r.clock_hz, op.energyTotal() * 1e-12};
+    switch (partOf(op.name)) {
+      case Part::Tokens: p.tokens = p.tokens + t; break;
+      case Part::Block0: p.block0 = p.block0 + t; break;
+      case Part::Head: p.head = p.head + t; break;
+      case Part::Attention: p.attention = p.attention + t; break;
+    }
+  }
+  return parts_.emplace(key, p).first->second;
+}
+
+StepTime EngineStepCost::tokensAt(int64_t t) {
+  if (!in_.uniform_blocks) {
+    const Parts& p = simulated(t, 0, true, 1);
+    return p.tokens + p.block0;
+  }
+  // Identical blocks cost the same (an op's cost is a function of its shape): the ops outside
+  // the blocks (embedding, final norm) plus block 0's token ops times the blocks.
+  const Parts& p = simulated(t, 0, true, 1, 1);
+  return p.tokens + static_cast<double>(blocks_) * p.block0;
+}
+
+StepTime EngineStepCost::tokens(int64_t t) {
+  const auto b = gridBracket(t, in_.exact, kTokenGrid);
+  return lerp(tokensAt(b.first), tokensAt(b.second), fraction(static_cast<double>(t), b));
+}
+
+StepTime EngineStepCost::head(int64_t rows) {
+  if (rows == 0) return {};
+  const auto b = gridBracket(rows, in_.exact, kTokenGrid);
+  const int64_t layers = in_.uniform_blocks ? 1 : 0;
+  return lerp(simulated(b.first, 0, true, 1, layers).head,
+              simulated(b.second, 0, true, 1, layers).head,
+              fraction(static_cast<double>(rows), b));
+}
+
+StepTime EngineStepCost::attentionAt(int64_t count, int64_t fresh, int64_t keys) {
+  // Every block's attention has the same shapes, and an op's cost is a function of its shape:
+  // block 0's, times the blocks.
+  const StepTime one = simulated(count, keys - fresh, true, fresh, 1).attention;
+  return static_cast<double>(blocks_) * one;
+}
+
+StepTime EngineStepCost::attention(double count, int64_t fresh, double keys) {
+  // Bilinear on (sequences, keys) for decode steps, on (chunk tokens, keys) for a chunk; the
+  // key grid starts at the chunk's own length (a chunk attends at least to itself).
+  const int64_t c = static_cast<int64_t>(std::ceil(count - 1e-9));
+  const bool decode = fresh == 1;
+  const auto bc = gridBracket(decode ? c : fresh, in_.exact, kAttentionGrid);
+  const int64_t k = static_cast<int64_t>(std::ceil(keys - 1e-9));
+  auto at = [&](int64_t first, int64_t kk) {
+    return decode ? attentionAt(first, 1, kk) : attentionAt(1, first, std::max(kk, first));
+  };
+  const double fc = fraction(decode ? count : static_cast<double>(fresh), bc);
+  const auto bk = gridBracket(k, in_.exact, kAttentionGrid);
+  const double fk = fraction(in_.exact ? static_cast<double>(k) : keys, bk);
+  auto row = [&](int64_t first) { return lerp(at(first, bk.first), at(first, bk.second), fk); };
+  const StepTime lo = row(bc.first);
+  return bc.second == bc.first ? lo : lerp(lo, row(bc.second), fc);
+}
+
+StepTime EngineStepCost::of(const std::vector<SeqStep>& batch) {
+  int64_t tokens_total = 0, emits = 0, decodes = 0;
+  double decode_keys = 0;
+  StepTime chunks;
+  for (const SeqStep& s : batch) {
+    tokens_total += s.fresh;
+    emits += s.emits ? 1 : 0;
+    const int64_t keys = paddedKeys(s.past + s.fresh);
+    if (s.fresh == 1) {
+      ++decodes;
+      decode_keys += static_cast<double>(keys);
+    } else {
+      chunks = chunks + attention(1, s.fresh, static_cast<double>(keys));
+    }
+  }
+  if (tokens_total == 0) return {};
+  StepTime t = tokens(tokens_total) + head(emits) + chunks;
+  if (decodes > 0) {
+    t = t + attention(static_cast<double>(decodes), 1, decode_keys / static_cast<double>(decodes));
+  }
+  return t;
+}
+
+}  // namespace tessel::serve::llm

@@ -1,0 +1,113 @@
+// What one iteration of an LLM service costs, from the engines. An iteration is one forward pass
+// over the batch's new tokens: prefill chunks (many new tokens after those already cached) and
+// decode steps (one new token each). Its time is the sum of three parts, because the engines'
+// schedule runs a graph's ops one after another (sim/run.h):
+// - the token ops: every op but attention and the LM head (norms, projections, RoPE, MLP or
+//   experts, residual adds) on all T new tokens of the batch at once, as the decoder's step of
+//   T sequences of one token each (the same GEMMs of T rows), so the weights are read once per
+//   iteration for the whole batch;
+// - the LM head on the E sequences that emit a token this iteration;
+// - attention (score, softmax, context), where each sequence reads its own cache: the decode
+//   steps as one batched op over the n decoding sequences, at the mean of their KV lengths (a
+//   ragged paged-attention kernel does the work of n sequences of their mean length), and each
+//   prefill chunk as its own op. KV lengths count whole KV blocks: a paged cache is read a
+//   block at a time.
+// Each part at a shape is timed by simulating the decoder at that shape (sim::simulate, every
+// layer) with one mapper shared by all of them, so an op shape is mapped once per process.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <tuple>
+#include <vector>
+
+#include "arch/accelerator.h"
+#include "dataflows/dataflow.h"
+#include "models/graph.h"
+#include "models/workload.h"
+#include "sim/run.h"
+
+namespace tessel::serve::llm {
+
+// One sequence's share of an iteration.
+struct SeqStep {
+  int64_t past = 0;   // tokens already in its KV cache
+  int64_t fresh = 1;  // new tokens this iteration (1 = a decode step)
+  bool emits = true;  // the iteration produces its next token (a decode, or a prompt's last chunk)
+};
+
+struct StepTime {
+  double seconds = 0;
+  double energy_j = 0;  // dynamic energy of the iteration's ops
+};
+
+class StepCost {
+ public:
+  virtual ~StepCost() = default;
+  virtual StepTime of(const std::vector<SeqStep>& batch) = 0;
+  // Distinct shapes simulated so far (0 for costs that simulate nothing).
+  virtual int64_t shapesEvaluated() const { return 0; }
+};
+
+struct EngineCostInputs {
+  // The decoder at WorkloadOptions (models::build with the workload's name).
+  std::function<models::Graph(const models::WorkloadOptions&)> build;
+  models::WorkloadOptions base;  // dtype, expert load... (seq, batch, phase are set per shape)
+  const arch::Accelerator* acc = nullptr;  // the device one iteration runs on
+  const dataflows::Dataflow* dataflow = nullptr;
+  sim::RunOptions run;
+  int64_t kv_block = 16;
+  // false: each part is interpolated (linearly in T and E, bilinearly in (sequences or chunk
+  // tokens, KV length)) between grid points: every value up to 16, then kTokenGrid or
+  // kAttentionGrid points per doubling. true: every shape simulated.
+  bool exact = false;
+  int64_t blocks = 0;  // the decoder's transformer blocks (attention is block 0's times these)
+  bool uniform_blocks = true;  // and so are its token ops
+};
+
+// The grid point at or below x and the one above it (equal when x is on the grid).
+std::pair<int64_t, int64_t> gridBracket(int64_t x, bool exact, int per_octave);
+// Points per doubling: the token ops' cost bends where the weights stop hiding the compute, so
+// their grid is fine; attention's work is a product (sequences or chunk tokens x KV length),
+// which bilinear interpolation follows exactly, so its grid is coarse.
+constexpr int kTokenGrid = 8;
+constexpr int kAttentionGrid = 2;
+
+class EngineStepCost final : public StepCost {
+ public:
+  explicit EngineStepCost(EngineCostInputs in);
+  StepTime of(const std::vector<SeqStep>& batch) override;
+  int64_t shapesEvaluated() const override { return static_cast<int64_t>(parts_.size()); }
+
+  // The three parts (at grid points, or interpolated), seconds and joules.
+  StepTime tokens(int64_t t);
+  StepTime head(int64_t rows);
+  // `count` sequences, each with `fresh` new tokens attending over `keys` keys (whole blocks).
+  StepTime attention(double count, int64_t fresh, double keys);
+  int64_t paddedKeys(int64_t keys) const;
+  // The device's leakage power (every core), watts; known after the first simulation.
+  double leakageW() const { return leakage_w_; }
+
+ private:
+  struct Parts {
+    StepTime tokens;  // the token ops outside block 0 (all of them when block 0 is apart)
+    StepTime block0;  // block 0's token ops
+    StepTime head, attention;
+  };
+  StepTime tokensAt(int64_t t);
+  // The decoder simulated at (batch, seq, phase, new_tokens), split into its parts.
+  // layers: the decoder's first `layers` blocks (0 = all).
+  const Parts& simulated(int64_t batch, int64_t seq, bool decode, int64_t fresh,
+                         int64_t layers = 0);
+  StepTime attentionAt(int64_t count, int64_t fresh, int64_t keys);
+
+  EngineCostInputs in_;
+  arch::Accelerator unbounded_;  // the device with unbounded DRAM: the KV cache decides what fits
+  std::map<std::tuple<int64_t, int64_t, bool, int64_t, int64_t>, Parts> parts_;
+  int64_t blocks_ = 0;
+  double leakage_w_ = 0;
+};
+
+}  // namespace tessel::serve::llm
