@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "reports/html/json_input.h"
+#include "reports/html/llm_serve_report.h"
 
 namespace tessel::reports::html {
 
@@ -28,10 +29,12 @@ Report loadReport(const std::string& path, const ReportOptions& options) {
     doc = Json::parse(text);
   } catch (const nlohmann::json::parse_error& e) {
     badInput(path, std::string("not valid JSON (") + e.what() +
-                       "); expected a run, compare or serve JSON or a sweep directory");
+                       "); expected a run, compare, serve or llm_serve JSON or a sweep directory");
   }
   if (doc.is_object() && doc.value("kind", Json()) == "compare") return compareReport(text, path);
   if (doc.is_object() && doc.value("kind", Json()) == "serve") return serveReport(text, path);
+  if (doc.is_object() && doc.value("kind", Json()) == "llm_serve")
+    return llmServeReport(text, path);
   if (doc.is_object() && doc.contains("schema_version") && doc.contains("totals") &&
       doc.contains("ops")) {
     return runReport(text, path);
@@ -39,7 +42,8 @@ Report loadReport(const std::string& path, const ReportOptions& options) {
   badInput(path,
            "expected a run JSON (`tessel run --json`: schema_version, totals, ops), a "
            "compare JSON (`tessel compare --json`: kind \"compare\"), a serve JSON (`tessel "
-           "serve --json`: kind \"serve\") or a sweep directory (`tessel sweep`: sweep.json)");
+           "serve --json`: kind \"serve\"), an LLM serve JSON (`tessel serve --json` on a "
+           "decoder: kind \"llm_serve\") or a sweep directory (`tessel sweep`: sweep.json)");
 }
 
 }  // namespace tessel::reports::html

@@ -38,13 +38,13 @@ double fraction(double x, std::pair<int64_t, int64_t> b) {
 
 }  // namespace
 
-std::pair<int64_t, int64_t> gridBracket(int64_t x, bool exact, int per_octave) {
+std::pair<int64_t, int64_t> gridBracket(int64_t x, bool exact, Grid grid) {
   if (x < 1) throw Error("gridBracket: shape " + std::to_string(x) + " below 1");
-  if (exact || x <= 16) return {x, x};
-  // per_octave points per doubling: from 2^k (k >= 4) the step is 2^k / per_octave.
-  int k = 4;
+  if (exact || x <= grid.every_upto) return {x, x};
+  // per_octave points per doubling: from 2^k the step is 2^k / per_octave (at least 1).
+  int k = 0;
   while ((int64_t{1} << (k + 1)) <= x) ++k;
-  const int64_t step = (int64_t{1} << k) / per_octave;
+  const int64_t step = std::max<int64_t>(1, (int64_t{1} << k) / grid.per_octave);
   const int64_t lo = x / step * step;
   return {lo, lo == x ? x : lo + step};
 }
@@ -129,13 +129,14 @@ StepTime EngineStepCost::attention(double count, int64_t fresh, double keys) {
   // key grid starts at the chunk's own length (a chunk attends at least to itself).
   const int64_t c = static_cast<int64_t>(std::ceil(count - 1e-9));
   const bool decode = fresh == 1;
-  const auto bc = gridBracket(decode ? c : fresh, in_.exact, kAttentionGrid);
+  const Grid grid = decode ? kAttentionGrid : kChunkGrid;
+  const auto bc = gridBracket(decode ? c : fresh, in_.exact, grid);
   const int64_t k = static_cast<int64_t>(std::ceil(keys - 1e-9));
   auto at = [&](int64_t first, int64_t kk) {
     return decode ? attentionAt(first, 1, kk) : attentionAt(1, first, std::max(kk, first));
   };
   const double fc = fraction(decode ? count : static_cast<double>(fresh), bc);
-  const auto bk = gridBracket(k, in_.exact, kAttentionGrid);
+  const auto bk = gridBracket(k, in_.exact, grid);
   const double fk = fraction(in_.exact ? static_cast<double>(k) : keys, bk);
   auto row = [&](int64_t first) { return lerp(at(first, bk.first), at(first, bk.second), fk); };
   const StepTime lo = row(bc.first);

@@ -60,20 +60,29 @@ struct EngineCostInputs {
   sim::RunOptions run;
   int64_t kv_block = 16;
   // false: each part is interpolated (linearly in T and E, bilinearly in (sequences or chunk
-  // tokens, KV length)) between grid points: every value up to 16, then kTokenGrid or
-  // kAttentionGrid points per doubling. true: every shape simulated.
+  // tokens, KV length)) between the points of kTokenGrid or kAttentionGrid. true: every shape
+  // simulated.
   bool exact = false;
   int64_t blocks = 0;  // the decoder's transformer blocks (attention is block 0's times these)
   bool uniform_blocks = true;  // and so are its token ops
 };
 
-// The grid point at or below x and the one above it (equal when x is on the grid).
-std::pair<int64_t, int64_t> gridBracket(int64_t x, bool exact, int per_octave);
-// Points per doubling: the token ops' cost bends where the weights stop hiding the compute, so
-// their grid is fine; attention's work is a product (sequences or chunk tokens x KV length),
-// which bilinear interpolation follows exactly, so its grid is coarse.
-constexpr int kTokenGrid = 8;
-constexpr int kAttentionGrid = 2;
+// Grid points: every value up to every_upto, then per_octave points per doubling (from 2^k, a
+// step of 2^k / per_octave).
+struct Grid {
+  int64_t every_upto = 16;
+  int per_octave = 8;
+};
+// The token ops' cost bends where the weights stop hiding the compute: a finer grid (1..16,
+// then 20, 24, 28, 32, 40, ...). Attention's work is a product (sequences or chunk tokens x KV
+// length), which bilinear interpolation follows exactly: a coarse one (1, 2, 3, 4, 6, 8, 12...).
+constexpr Grid kTokenGrid{16, 4};
+constexpr Grid kAttentionGrid{2, 2};
+// A prefill chunk's attention: one point per doubling of its tokens and of its keys.
+constexpr Grid kChunkGrid{2, 1};
+
+// The grid point at or below x and the one above it (equal when x is on the grid or exact).
+std::pair<int64_t, int64_t> gridBracket(int64_t x, bool exact, Grid grid);
 
 class EngineStepCost final : public StepCost {
  public:

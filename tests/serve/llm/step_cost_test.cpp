@@ -117,12 +117,15 @@ TEST(LlmStepCost, InterpolationStaysBetweenTheGridPointsAroundIt) {
 
 using Bracket = std::pair<int64_t, int64_t>;
 
-TEST(LlmStepCost, GridPointsAreEveryValueUpTo16ThenAFixedNumberPerDoubling) {
-  EXPECT_EQ(gridBracket(16, false, 8), Bracket(16, 16));
-  EXPECT_EQ(gridBracket(17, false, 8), Bracket(16, 18));
-  EXPECT_EQ(gridBracket(100, false, 8), Bracket(96, 104));
-  EXPECT_EQ(gridBracket(100, false, 2), Bracket(96, 128));
-  EXPECT_EQ(gridBracket(1000, true, 2), Bracket(1000, 1000));
+TEST(LlmStepCost, GridPointsAreEveryValueUpToABoundThenAFixedNumberPerDoubling) {
+  EXPECT_EQ(gridBracket(16, false, kTokenGrid), Bracket(16, 16));
+  EXPECT_EQ(gridBracket(17, false, kTokenGrid), Bracket(16, 20));
+  EXPECT_EQ(gridBracket(100, false, kTokenGrid), Bracket(96, 112));
+  EXPECT_EQ(gridBracket(100, false, kChunkGrid), Bracket(64, 128));
+  EXPECT_EQ(gridBracket(3, false, kAttentionGrid), Bracket(3, 3));
+  EXPECT_EQ(gridBracket(5, false, kAttentionGrid), Bracket(4, 6));
+  EXPECT_EQ(gridBracket(100, false, kAttentionGrid), Bracket(96, 128));
+  EXPECT_EQ(gridBracket(1000, true, kAttentionGrid), Bracket(1000, 1000));
 }
 
 TEST(LlmStepCost, ShapesAreSimulatedOnceAndGiveTheSameAnswerAgain) {
