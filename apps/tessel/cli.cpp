@@ -218,8 +218,12 @@ void addServe(CLI::App& app, tessel::app::ServeArgs& s, std::function<int()>& ac
       ->capture_default_str();
   cmd->add_option("--cores", s.cores,
                   "single (a job per core), fused (all cores as one device) or both; default: "
-                  "both on a multi-core design")
+                  "both on a multi-core design. An LLM service: fused (default) or "
+                  "disaggregated (prefill and decode on separate cores), or both")
       ->delimiter(',');
+  cmd->add_option("--prefill-cores", s.prefill_cores,
+                  "LLM, --cores disaggregated: cores that prefill (default half, rounded down)")
+      ->check(CLI::Range(1, 4096));
   cmd->add_option("--rate", s.rates,
                   "open-loop arrivals at this many requests/s (an LLM service: a list, R1,R2,...)")
       ->delimiter(',')
@@ -305,7 +309,7 @@ void addServe(CLI::App& app, tessel::app::ServeArgs& s, std::function<int()>& ac
           "--batch", "--cores", "--closed-loop", "--jitter", "--submit-queue", "--receive-queue",
           "--host-cpus", "--no-variants", "--prompt-len", "--output-len", "--max-batch",
           "--max-tokens", "--chunk", "--kv-block", "--kv-budget", "--slo", "--priority",
-          "--preemption", "--exact", "--budget", "--requests"}) {
+          "--preemption", "--exact", "--budget", "--requests", "--prefill-cores"}) {
       if (cmd->get_option(name)->count() > 0) s.given.emplace_back(name);
     }
     action = [&] { return tessel::app::serveCommand(s, out); };

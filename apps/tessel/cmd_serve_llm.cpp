@@ -29,7 +29,7 @@ std::string joined(const std::vector<T>& values) {
 
 // Options of the per-inference service that mean nothing to an LLM service.
 void rejectJobOptions(const ServeArgs& a) {
-  for (const char* o : {"--workers", "--batch", "--cores", "--closed-loop", "--jitter",
+  for (const char* o : {"--workers", "--batch", "--closed-loop", "--jitter",
                         "--submit-queue", "--receive-queue", "--host-cpus", "--input-dtype",
                         "--output-dtype", "--layout", "--no-variants"}) {
     if (given(a, o)) {
@@ -71,6 +71,23 @@ serve::llm::LlmServeOptions llmOptions(const ServeArgs& a) {
   o.preemption = a.preemption == "swap" ? L::Preemption::Swap : L::Preemption::Recompute;
   if (!a.slo.empty()) o.slo = L::parseSlo(a.slo);
   o.exact = a.exact;
+  if (!a.cores.empty()) o.modes.clear();
+  for (const std::string& c : a.cores) {
+    if (c != "fused" && c != "disaggregated") {
+      throw ConfigError({"", 0, 0, "--cores"},
+                        "--cores '" + c + "': an LLM service runs fused (every core on every "
+                                          "iteration) or disaggregated (prefill and decode on "
+                                          "separate cores)");
+    }
+    const L::CoreMode m = c == "fused" ? L::CoreMode::Fused : L::CoreMode::Disaggregated;
+    if (std::find(o.modes.begin(), o.modes.end(), m) == o.modes.end()) o.modes.push_back(m);
+  }
+  o.prefill_cores = a.prefill_cores;
+  if (given(a, "--prefill-cores") &&
+      std::find(o.modes.begin(), o.modes.end(), L::CoreMode::Disaggregated) == o.modes.end()) {
+    throw ConfigError({"", 0, 0, "--prefill-cores"},
+                      "--prefill-cores applies to --cores disaggregated");
+  }
   return o;
 }
 
@@ -95,6 +112,10 @@ std::vector<std::pair<std::string, std::string>> labels(const ServeArgs& a,
   l.emplace_back("kv_block", std::to_string(o.kv_block));
   if (!a.kv_budget.empty()) l.emplace_back("kv_budget", a.kv_budget);
   if (!a.slo.empty()) l.emplace_back("slo", a.slo);
+  std::string modes;
+  for (serve::llm::CoreMode m : o.modes) modes += (modes.empty() ? "" : ",") + nameOf(m);
+  l.emplace_back("cores", modes);
+  if (o.prefill_cores > 0) l.emplace_back("prefill_cores", std::to_string(o.prefill_cores));
   l.emplace_back("priority", a.priority);
   l.emplace_back("preemption", a.preemption);
   if (a.exact) l.emplace_back("exact", "true");

@@ -192,6 +192,7 @@ struct ServeArgs {
   std::string priority = "decode-first";
   std::string preemption = "recompute";
   bool exact = false;
+  int prefill_cores = 0;  // disaggregated LLM service: cores that prefill (0 = half)
   double jitter = 0;
   uint64_t seed = 1;
   int submit_queue = 4;

@@ -15,6 +15,7 @@ ordered_json spread(const serve::llm::Percentiles& p) {
 
 ordered_json pointJson(const serve::llm::LlmPoint& p) {
   ordered_json j;
+  j["cores"] = serve::llm::nameOf(p.mode);
   j["rate"] = p.rate;
   j["max_batch"] = p.max_batch;
   j["chunk"] = p.chunk;
@@ -80,6 +81,7 @@ std::string llmServeJsonString(const serve::llm::LlmResult& r, const ServeHeader
   for (const auto& [k, v] : h.options) options[k] = v;
   j["options"] = options;
   j["device"] = r.device;
+  j["split"] = r.split;
   const serve::llm::LlmMemory& m = r.memory;
   j["memory"] = {{"dram_bytes", m.capacity_bytes},     {"weights_bytes", m.weights_bytes},
                  {"activation_bytes", m.activation_bytes}, {"kv_budget_bytes", m.kv_budget_bytes},

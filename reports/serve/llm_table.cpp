@@ -39,7 +39,12 @@ void writeLlmServeTable(const serve::llm::LlmResult& r, const ServeHeader& h, st
      << " KiB per token)\n";
   os << "one request alone: prefill " << ms(r.prefill_s) << " ms, decode step "
      << ms(r.decode_step_s) << " ms; reading the weights once " << ms(r.weight_read_s) << " ms\n";
+  if (!r.split.empty()) os << "disaggregated: " << r.split << "\n";
   os << "shapes simulated: " << r.shapes_evaluated << "\n\n";
+  bool modes = false;
+  for (const serve::llm::LlmPoint& p : r.points) modes |= p.mode != r.points.front().mode;
+  modes |= !r.split.empty();
+  if (modes) os << std::left << std::setw(7) << "cores";
   os << std::left << std::setw(8) << "rate" << std::right << std::setw(6) << "batch"
      << std::setw(6) << "chunk" << std::setw(10) << "tok/s" << std::setw(8) << "req/s"
      << std::setw(8) << "good/s" << std::setw(10) << "TTFT p50" << std::setw(9) << "p99"
@@ -47,6 +52,10 @@ void writeLlmServeTable(const serve::llm::LlmResult& r, const ServeHeader& h, st
      << std::setw(7) << "KV pk" << std::setw(7) << "preem" << std::setw(6) << "util"
      << std::setw(8) << "mJ/tok" << "\n";
   for (const serve::llm::LlmPoint& p : r.points) {
+    if (modes) {
+      os << std::left << std::setw(7)
+         << (p.mode == serve::llm::CoreMode::Fused ? "fused" : "disagg");
+    }
     os << std::left << std::setw(8) << (p.rate > 0 ? num(p.rate, p.rate < 10 ? 2 : 1) : "trace")
        << std::right << std::setw(6) << p.max_batch << std::setw(6) << p.chunk;
     if (!p.ok) {

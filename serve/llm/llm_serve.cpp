@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 #include <sstream>
 
 #include "arch/cores.h"
+#include "serve/llm/disaggregated.h"
 #include "sim/footprint.h"
 #include "util/dtype.h"
 #include "util/error.h"
@@ -65,14 +67,17 @@ std::vector<LlmPoint> grid(const LlmServeOptions& o, bool trace) {
   const std::vector<double> rates = trace ? std::vector<double>{0} : o.rates;
   const std::vector<int64_t> chunks =
       o.chunks.empty() ? std::vector<int64_t>{o.max_tokens} : o.chunks;
-  for (double r : rates) {
-    for (int64_t b : o.max_batches) {
-      for (int64_t c : chunks) {
-        LlmPoint p;
-        p.rate = r;
-        p.max_batch = b;
-        p.chunk = c;
-        points.push_back(p);
+  for (CoreMode m : o.modes) {
+    for (double r : rates) {
+      for (int64_t b : o.max_batches) {
+        for (int64_t c : chunks) {
+          LlmPoint p;
+          p.mode = m;
+          p.rate = r;
+          p.max_batch = b;
+          p.chunk = c;
+          points.push_back(p);
+        }
       }
     }
   }
@@ -81,6 +86,7 @@ std::vector<LlmPoint> grid(const LlmServeOptions& o, bool trace) {
 
 std::string pointName(const LlmPoint& p) {
   std::ostringstream os;
+  os << nameOf(p.mode) << ", ";
   if (p.rate > 0) os << "rate " << p.rate << "/s, ";
   os << "max batch " << p.max_batch << ", chunk " << p.chunk;
   return os.str();
@@ -143,7 +149,59 @@ void recommend(LlmResult& r, const LlmServeOptions& o) {
   r.recommendations.push_back("binds there: " + binding(*best, r));
 }
 
+// Cores that prefill in a disaggregated service; ConfigError when the design cannot split.
+int prefillCores(const LlmServeOptions& o, const arch::Accelerator& acc) {
+  const int k = acc.cores.count;
+  if (k < 2) {
+    throw ConfigError({"", 0, 0, "--cores"}, "disaggregated serving needs several cores; " +
+                                                 acc.name + " has one (cores.count)");
+  }
+  const int p = o.prefill_cores > 0 ? o.prefill_cores : std::max(1, k / 2);
+  if (p >= k) {
+    throw ConfigError({"", 0, 0, "--prefill-cores"},
+                      "--prefill-cores " + std::to_string(p) + " leaves no decode core of " +
+                          std::to_string(k));
+  }
+  return p;
+}
+
+// The two sides of a disaggregated service and their costs.
+struct Sides {
+  arch::Accelerator prefill_dev, decode_dev;
+  std::unique_ptr<EngineStepCost> prefill, decode;
+  Disaggregation d;
+};
+
+std::unique_ptr<Sides> sides(const LlmServeOptions& o, const EngineCostInputs& base,
+                             const arch::Accelerator& acc, const LlmMemory& m,
+                             int64_t longest_prompt) {
+  const int k = acc.cores.count;
+  const int p = prefillCores(o, acc);
+  auto s = std::make_unique<Sides>();
+  s->prefill_dev = sideDevice(acc, p);
+  s->decode_dev = sideDevice(acc, k - p);
+  EngineCostInputs pi = base, di = base;
+  pi.acc = &s->prefill_dev;
+  di.acc = &s->decode_dev;
+  pi.run.plan.mapper_instance = di.run.plan.mapper_instance = nullptr;
+  s->prefill = std::make_unique<EngineStepCost>(pi);
+  s->decode = std::make_unique<EngineStepCost>(di);
+  s->d.prefill_cores = p;
+  s->d.decode_cores = k - p;
+  s->d.prefill = s->prefill.get();
+  s->d.decode = s->decode.get();
+  const int64_t block = o.kv_block;
+  s->d.prefill_blocks =
+      std::min(m.kv_blocks / 2, (longest_prompt + o.max_tokens + block - 1) / block);
+  s->d.decode_blocks = m.kv_blocks - s->d.prefill_blocks;
+  s->d.transfer_bytes_per_s = acc.levels.front().bandwidth * acc.clock_hz;
+  s->d.kv_bytes_per_token = m.kv_bytes_per_token;
+  return s;
+}
+
 }  // namespace
+
+std::string nameOf(CoreMode m) { return m == CoreMode::Fused ? "fused" : "disaggregated"; }
 
 LlmResult serveLlm(const LlmInputs& in, const LlmServeOptions& o) {
   if (o.rates.empty() && o.stream.arrivals.kind != ArrivalSpec::Kind::Trace) {
@@ -156,6 +214,9 @@ LlmResult serveLlm(const LlmInputs& in, const LlmServeOptions& o) {
                                                    " exceeds --max-tokens " +
                                                    std::to_string(o.max_tokens));
     }
+  }
+  for (CoreMode m : o.modes) {
+    if (m == CoreMode::Disaggregated) prefillCores(o, *in.acc);
   }
   LlmResult r;
   const arch::Accelerator dev = in.acc->cores.count > 1 ? arch::fusedDevice(*in.acc) : *in.acc;
@@ -179,15 +240,26 @@ LlmResult serveLlm(const LlmInputs& in, const LlmServeOptions& o) {
   const bool trace = o.stream.arrivals.kind == ArrivalSpec::Kind::Trace;
   r.points = grid(o, trace);
   double mean_prompt = 0;
+  std::unique_ptr<Sides> split;
   for (LlmPoint& p : r.points) {
     StreamSpec s = o.stream;
     s.rate = trace ? 1.0 : p.rate;
     const std::vector<Request> reqs = generate(s);
     checkContext(reqs, in.facts.max_positions, in.facts.model,
                  trace ? o.stream.arrivals.path : "--prompt-len");
-    if (mean_prompt == 0) {
+    if (mean_prompt == 0) {  // one request alone, at the stream's mean prompt
       for (const Request& q : reqs) mean_prompt += static_cast<double>(q.prompt);
       mean_prompt /= static_cast<double>(reqs.size());
+      const int64_t prompt = std::max<int64_t>(1, std::llround(mean_prompt));
+      r.prefill_s = cost.of({{0, prompt, true}}).seconds;
+      r.decode_step_s = cost.of({{prompt, 1, true}}).seconds;
+    }
+    if (p.mode == CoreMode::Disaggregated && !split) {
+      int64_t longest = 0;
+      for (const Request& q : reqs) longest = std::max(longest, q.prompt);
+      split = sides(o, ci, *in.acc, r.memory, longest);
+      r.split = std::to_string(split->d.prefill_cores) + " prefill + " +
+                std::to_string(split->d.decode_cores) + " decode cores";
     }
     SchedulerConfig c;
     c.max_batch = p.max_batch;
@@ -200,20 +272,24 @@ LlmResult serveLlm(const LlmInputs& in, const LlmServeOptions& o) {
     c.kv_bytes_per_token = r.memory.kv_bytes_per_token;
     c.swap_bytes_per_s = dev.host.link_bandwidth * dev.clock_hz;
     try {
-      p.run = simulate(reqs, c, cost);
+      if (p.mode == CoreMode::Fused) {
+        p.run = simulate(reqs, c, cost);
+      } else {
+        p.run = simulateDisaggregated(reqs, c, split->d);
+      }
       p.metrics = measure(p.run, o.slo, cost.leakageW());
     } catch (const InfeasibleError& e) {
       p.ok = false;
       p.reason = e.what();
     }
   }
-  const int64_t prompt = std::max<int64_t>(1, static_cast<int64_t>(std::llround(mean_prompt)));
-  r.prefill_s = cost.of({{0, prompt, true}}).seconds;
-  r.decode_step_s = cost.of({{prompt, 1, true}}).seconds;
   const double dram_bytes_per_s = dev.levels.front().bandwidth * dev.clock_hz;
   r.weight_read_s = dram_bytes_per_s > 0 ? r.memory.weights_bytes / dram_bytes_per_s : 0;
   r.leakage_w = cost.leakageW();
   r.shapes_evaluated = cost.shapesEvaluated();
+  if (split) {
+    r.shapes_evaluated += split->prefill->shapesEvaluated() + split->decode->shapesEvaluated();
+  }
   recommend(r, o);
   return r;
 }

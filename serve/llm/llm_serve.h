@@ -18,6 +18,11 @@
 
 namespace tessel::serve::llm {
 
+// How a multi-core design serves: every core on every iteration (one fused device), or prefill
+// on some cores and decode on the others, the KV cache handed over through the shared DRAM.
+enum class CoreMode : uint8_t { Fused, Disaggregated };
+std::string nameOf(CoreMode m);
+
 struct LlmServeOptions {
   StreamSpec stream;               // arrivals, lengths, requests, seed (stream.rate is per point)
   std::vector<double> rates;       // requests/s; ignored for a trace (one point per other key)
@@ -30,6 +35,8 @@ struct LlmServeOptions {
   Preemption preemption = Preemption::Recompute;
   Slo slo;
   bool exact = false;              // simulate every shape (no interpolation)
+  std::vector<CoreMode> modes = {CoreMode::Fused};
+  int prefill_cores = 0;           // disaggregated: cores that prefill (0 = half, rounded down)
 };
 
 struct LlmInputs {
@@ -43,6 +50,7 @@ struct LlmInputs {
 };
 
 struct LlmPoint {
+  CoreMode mode = CoreMode::Fused;
   double rate = 0;  // 0 for a trace
   int64_t max_batch = 0, chunk = 0;
   bool ok = true;
@@ -61,6 +69,7 @@ struct LlmMemory {
 struct LlmResult {
   LlmMemory memory;
   std::string device;      // "1 core" or "3 cores fused"
+  std::string split;       // disaggregated: "1 prefill core + 2 decode cores", else empty
   double prefill_s = 0;    // one request alone: its prefill (mean prompt), seconds
   double decode_step_s = 0;  // and one decode step at that KV length
   double weight_read_s = 0;  // the weights read once from DRAM

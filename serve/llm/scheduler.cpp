@@ -34,6 +34,12 @@ class Loop {
       const Request& r = reqs[i];
       out_.requests[i] = {r.id, r.prompt, r.output, r.arrival, 0, 0, 0, 0};
       seqs_[i].prompt_total = r.prompt;
+      if (c.arrive_prefilled) {
+        seqs_[i].prefilled = seqs_[i].cached = r.prompt;
+        seqs_[i].generated = 1;
+        seqs_[i].started = true;
+        out_.requests[i].admitted = out_.requests[i].first_token = r.arrival;
+      }
     }
   }
 
@@ -162,6 +168,19 @@ class Loop {
            static_cast<int64_t>(running_.size()) < c_.max_batch) {
       const size_t i = waiting_.front();
       Seq& s = seqs_[i];
+      if (inDecode(i)) {  // a prefilled arrival: its cache and its next token
+        const int64_t need = ceilDiv(s.cached + 1, c_.kv_block);
+        if (need > free_) return;
+        waiting_.pop_front();
+        events_.push_back({t, 0, -1});
+        free_ -= need;
+        s.blocks = need;
+        running_.push_back(i);
+        b.steps.push_back({s.cached, 1, true});
+        b.who.push_back(i);
+        --budget;
+        continue;
+      }
       const int64_t need = ceilDiv(s.prompt_total, c_.kv_block);
       if (need > free_) return;
       waiting_.pop_front();
@@ -244,15 +263,8 @@ class Loop {
     const double n = static_cast<double>(std::max<int64_t>(1, out_.iterations));
     out_.mean_batch = batch_sum_ / n;
     out_.mean_tokens = tokens_sum_ / n;
-    // Blocks in use at 256 even instants: the value set by the last iteration ended by then.
-    const int samples = 256;
-    size_t k = 0;
-    int64_t now = 0;
-    for (int s = 0; s < samples && span > 0; ++s) {
-      const double at = first + span * s / (samples - 1);
-      while (k < kv_.size() && kv_[k].t <= at) now = kv_[k++].blocks;
-      out_.kv.push_back({at, now});
-    }
+    out_.kv = sampleKv(kv_, first, last);
+    out_.kv_log = std::move(kv_);
   }
 
   const std::vector<Request>& reqs_;
@@ -267,6 +279,24 @@ class Loop {
   double batch_sum_ = 0, tokens_sum_ = 0;
   RunResult out_;
 };
+
+}  // namespace
+
+std::vector<KvSample> sampleKv(const std::vector<KvSample>& log, double first, double last,
+                               int samples) {
+  std::vector<KvSample> out;
+  const double span = last - first;
+  size_t k = 0;
+  int64_t now = 0;
+  for (int s = 0; s < samples && span > 0; ++s) {
+    const double at = first + span * s / (samples - 1);
+    while (k < log.size() && log[k].t <= at) now = log[k++].blocks;
+    out.push_back({at, now});
+  }
+  return out;
+}
+
+namespace {
 
 void check(const std::vector<Request>& reqs, const SchedulerConfig& c) {
   auto positive = [](int64_t v, const char* option) {

@@ -44,6 +44,10 @@ struct SchedulerConfig {
   double kv_bytes_per_token = 0;  // for swap times
   double swap_bytes_per_s = 0;    // the host link, for swap
   double leakage_w = 0;           // static power of the device, for energy per token
+  // Disaggregated serving's decode cores: each request arrives with its prompt already in the
+  // cache and its first token made (by the prefill cores); it is admitted on free blocks for
+  // its prompt and the next token, and only decodes.
+  bool arrive_prefilled = false;
 };
 
 // One request's life. Seconds from the start of the run.
@@ -70,11 +74,16 @@ struct RunResult {
   double swap_seconds = 0;
   int64_t kv_peak_blocks = 0;
   std::vector<KvSample> kv;      // at most 256 samples on an even grid over the makespan
+  std::vector<KvSample> kv_log;  // every change: blocks in use from each instant on
   double mean_in_system = 0;     // time average of requests arrived and not finished
   double mean_waiting = 0;       // time average of requests arrived and not yet admitted
   double mean_batch = 0;         // sequences per iteration
   double mean_tokens = 0;        // new tokens per iteration
 };
+
+// Blocks in use at `samples` even instants over [first, last], read from a change log.
+std::vector<KvSample> sampleKv(const std::vector<KvSample>& log, double first, double last,
+                               int samples = 256);
 
 // ConfigError for a configuration that cannot run (a limit below 1, a request whose prompt and
 // output need more KV blocks than the cache has); then simulates every request to its end.

@@ -142,3 +142,20 @@ TEST(LlmStepCost, ShapesAreSimulatedOnceAndGiveTheSameAnswerAgain) {
 
 }  // namespace
 }  // namespace tessel::serve::llm
+
+namespace tessel::serve::llm {
+namespace {
+
+TEST(LlmStepCost, TheSameCostsOnOneThreadAsOnTwo) {
+  // The mapper searches one op per thread; a search's result does not depend on its thread.
+  Fixture one, two;
+  one.run.plan.mapper_options.threads = 1;
+  two.run.plan.mapper_options.threads = 2;
+  EngineStepCost a = one.cost(16, false), b = two.cost(16, false);
+  const std::vector<SeqStep> batch = {{0, 90, true}, {33, 1, true}, {150, 1, true}, {7, 1, true}};
+  EXPECT_EQ(a.of(batch).seconds, b.of(batch).seconds);
+  EXPECT_EQ(a.of(batch).energy_j, b.of(batch).energy_j);
+}
+
+}  // namespace
+}  // namespace tessel::serve::llm
