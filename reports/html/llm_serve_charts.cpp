@@ -22,7 +22,7 @@ std::vector<std::vector<const LlmPoint*>> rateLines(const LlmServeData& d) {
   for (const LlmPoint& p : d.points) {
     if (!p.ok || !(p.rate > 0)) continue;
     auto it = std::find_if(lines.begin(), lines.end(), [&](const auto& l) {
-      return l[0]->max_batch == p.max_batch && l[0]->chunk == p.chunk;
+      return l[0]->max_batch == p.max_batch && l[0]->chunk == p.chunk && l[0]->cores == p.cores;
     });
     if (it == lines.end()) it = lines.insert(lines.end(), std::vector<const LlmPoint*>{});
     it->push_back(&p);
@@ -47,7 +47,8 @@ Chart latencyChart(const std::string& id, const std::string& name, LlmSpread Llm
   for (size_t l = 0; l < lines.size(); ++l) {
     const LlmPoint& first = *lines[l][0];
     const std::string combo =
-        "batch " + std::to_string(first.max_batch) + ", chunk " + std::to_string(first.chunk);
+        std::string(first.cores == "disaggregated" ? "disaggregated, " : "") + "batch " +
+        std::to_string(first.max_batch) + ", chunk " + std::to_string(first.chunk);
     for (size_t k = 0; k < 3; ++k) {
       const auto& [pct, member] = kPercentiles[k];
       SeriesPlot::Series s{lines.size() > 1 ? std::string(pct) + " (" + combo + ")" : pct,

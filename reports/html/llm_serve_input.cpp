@@ -98,6 +98,7 @@ void measured(const Fields& f, const Json& p, const std::string& path, LlmPoint&
                                     {"prefill_s_mean", &LlmPoint::prefill_s},
                                     {"decode_s_mean", &LlmPoint::decode_s},
                                     {"utilization", &LlmPoint::utilization},
+                                    {"mac_utilization", &LlmPoint::mac_utilization},
                                     {"energy_per_token_j", &LlmPoint::energy_per_token_j},
                                     {"mean_in_system", &LlmPoint::mean_in_system},
                                     {"mean_waiting", &LlmPoint::mean_waiting},
@@ -119,6 +120,7 @@ LlmPoint pointOf(const Fields& f, const Json& p, const std::string& path) {
   s.rate = f.number(p, path, "rate");
   s.max_batch = f.integer(p, path, "max_batch");
   s.chunk = f.integer(p, path, "chunk");
+  s.cores = f.text(p, path, "cores");
   const std::string status = f.text(p, path, "status");
   if (status == "infeasible") {
     s.ok = false;
@@ -197,7 +199,8 @@ std::string rateText(double rate) {
 }
 
 std::string LlmPoint::label() const {
-  return (rate > 0 ? "rate " + rateText(rate) + "/s" : std::string("trace")) + ", batch " +
+  return std::string(cores == "disaggregated" ? "disaggregated, " : "") +
+         (rate > 0 ? "rate " + rateText(rate) + "/s" : std::string("trace")) + ", batch " +
          std::to_string(max_batch) + ", chunk " + std::to_string(chunk);
 }
 

@@ -32,6 +32,7 @@ struct LlmPoint {
   size_t index = 0;  // position in `points`
   double rate = 0;   // requests/s; 0 for a trace
   int64_t max_batch = 0, chunk = 0;
+  std::string cores;  // "fused" | "disaggregated"
   bool ok = true;
   std::string reason;  // why not, when !ok
   int64_t completed = 0;
@@ -39,7 +40,8 @@ struct LlmPoint {
   LlmSpread ttft, tpot, e2e;
   double output_tokens_per_s = 0, requests_per_s = 0, goodput = 0, slo_attained = 0;
   double queue_s = 0, prefill_s = 0, decode_s = 0;  // means per request
-  double utilization = 0, energy_per_token_j = 0, mean_in_system = 0, mean_waiting = 0;
+  double utilization = 0, mac_utilization = 0, energy_per_token_j = 0, mean_in_system = 0,
+         mean_waiting = 0;
   double mean_batch = 0, mean_tokens = 0, swap_s = 0;
   int64_t iterations = 0, preemptions = 0, kv_peak_blocks = 0;
   std::vector<LlmKvSample> kv;

@@ -21,7 +21,8 @@ Cell ratioCell(double v) { return numberCell(v, metricText("utilization", v)); }
 
 Cell rateCell(double v) { return numberCell(v, humanNumber(v)); }
 
-const Column kColumns[] = {{"rate", true},           {"max_batch", true},
+const Column kColumns[] = {{"cores", false},         {"rate", true},
+                           {"max_batch", true},
                            {"chunk", true},          {"status", false},
                            {"reason", false},        {"output_tokens_per_s", true},
                            {"requests_per_s", true}, {"goodput_requests_per_s", true},
@@ -31,12 +32,14 @@ const Column kColumns[] = {{"rate", true},           {"max_batch", true},
                            {"tpot_p99_ms", true},    {"e2e_p50_ms", true},
                            {"e2e_p99_ms", true},     {"kv_peak", true},
                            {"kv_peak_blocks", true}, {"preemptions", true},
-                           {"utilization", true},    {"energy_per_token_mj", true}};
+                           {"utilization", true},    {"mac_utilization", true},
+                           {"energy_per_token_mj", true}};
 
 Table pointsTable(const LlmServeData& d) {
   Table t{"points", "Simulated points", {std::begin(kColumns), std::end(kColumns)}, {}};
   for (const LlmPoint& p : d.points) {
-    std::vector<Cell> row = {numberCell(p.rate, rateText(p.rate)), countCell(p.max_batch),
+    std::vector<Cell> row = {textCell(p.cores), numberCell(p.rate, rateText(p.rate)),
+                             countCell(p.max_batch),
                              countCell(p.chunk), textCell(p.ok ? "ok" : "infeasible"),
                              textCell(p.reason)};
     if (p.ok) {
@@ -46,7 +49,7 @@ Table pointsTable(const LlmServeData& d) {
             ratioCell(p.slo_attained), msCell(p.ttft.p50), msCell(p.ttft.p90), msCell(p.ttft.p99),
             msCell(p.tpot.p50), msCell(p.tpot.p90), msCell(p.tpot.p99), msCell(p.e2e.p50),
             msCell(p.e2e.p99), ratioCell(kv), countCell(p.kv_peak_blocks), countCell(p.preemptions),
-            ratioCell(p.utilization),
+            ratioCell(p.utilization), ratioCell(p.mac_utilization),
             numberCell(roundQuantity(p.energy_per_token_j * 1e3),
                        fixedText(p.energy_per_token_j * 1e3, 2))}) {
         row.push_back(c);

@@ -38,6 +38,7 @@ ordered_json pointJson(const serve::llm::LlmPoint& p) {
   j["prefill_s_mean"] = m.prefill_s;
   j["decode_s_mean"] = m.decode_s;
   j["utilization"] = m.utilization;
+  j["mac_utilization"] = m.mac_utilization;
   j["energy_per_token_j"] = m.energy_per_token_j;
   j["mean_in_system"] = m.mean_in_system;
   j["mean_waiting"] = m.mean_waiting;

@@ -49,8 +49,8 @@ void writeLlmServeTable(const serve::llm::LlmResult& r, const ServeHeader& h, st
      << std::setw(6) << "chunk" << std::setw(10) << "tok/s" << std::setw(8) << "req/s"
      << std::setw(8) << "good/s" << std::setw(10) << "TTFT p50" << std::setw(9) << "p99"
      << std::setw(10) << "TPOT p50" << std::setw(8) << "p99" << std::setw(10) << "E2E p50"
-     << std::setw(7) << "KV pk" << std::setw(7) << "preem" << std::setw(6) << "util"
-     << std::setw(8) << "mJ/tok" << "\n";
+     << std::setw(7) << "KV pk" << std::setw(7) << "preem" << std::setw(6) << "busy"
+     << std::setw(6) << "MACs" << std::setw(8) << "mJ/tok" << "\n";
   for (const serve::llm::LlmPoint& p : r.points) {
     if (modes) {
       os << std::left << std::setw(7)
@@ -68,12 +68,14 @@ void writeLlmServeTable(const serve::llm::LlmResult& r, const ServeHeader& h, st
        << num(x.requests_per_s, 2) << std::setw(8) << num(x.goodput_requests_per_s, 2)
        << std::setw(10) << ms(x.ttft.p50) << std::setw(9) << ms(x.ttft.p99) << std::setw(10)
        << ms(x.tpot.p50) << std::setw(8) << ms(x.tpot.p99) << std::setw(10) << ms(x.e2e.p50)
-       << std::setw(6) << num(kv * 100, 0) << "%" << std::setw(7) << p.run.preemptions
-       << std::setw(5) << num(x.utilization * 100, 0) << "%" << std::setw(8)
+       << std::setw(6) << num(kv * 100, kv < 0.1 ? 1 : 0) << "%" << std::setw(7)
+       << p.run.preemptions << std::setw(5) << num(x.utilization * 100, 0) << "%"
+       << std::setw(5) << num(x.mac_utilization * 100, 1) << "%" << std::setw(8)
        << num(x.energy_per_token_j * 1e3, 2) << "\n";
   }
   os << "(times in ms; good/s: requests/s within the SLO; KV pk: peak KV-cache use; preem: "
-        "preemptions; util: the device's busy share)\n\nRecommendations\n";
+        "preemptions; busy: the share of time an iteration runs; MACs: of the peak MAC rate)"
+        "\n\nRecommendations\n";
   for (const std::string& line : r.recommendations) os << "  " << line << "\n";
 }
 

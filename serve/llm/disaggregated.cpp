@@ -78,6 +78,7 @@ RunResult simulateDisaggregated(const std::vector<Request>& requests,
   out.busy_seconds = (pre.busy_seconds * d.prefill_cores + dec.busy_seconds * d.decode_cores) / all;
   out.iterations += dec.iterations;
   out.dynamic_energy_j += dec.dynamic_energy_j;
+  out.macs += dec.macs;
   out.preemptions += dec.preemptions;
   out.swap_seconds += dec.swap_seconds;
   const double iterations = static_cast<double>(std::max<int64_t>(1, out.iterations));

@@ -277,7 +277,7 @@ LlmResult serveLlm(const LlmInputs& in, const LlmServeOptions& o) {
       } else {
         p.run = simulateDisaggregated(reqs, c, split->d);
       }
-      p.metrics = measure(p.run, o.slo, cost.leakageW());
+      p.metrics = measure(p.run, o.slo, cost.leakageW(), cost.peakMacsPerSecond());
     } catch (const InfeasibleError& e) {
       p.ok = false;
       p.reason = e.what();

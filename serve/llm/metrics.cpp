@@ -22,7 +22,7 @@ Percentiles percentiles(std::vector<double> v) {
   return p;
 }
 
-Metrics measure(const RunResult& run, const Slo& slo, double leakage_w) {
+Metrics measure(const RunResult& run, const Slo& slo, double leakage_w, double peak_macs_per_s) {
   Metrics m;
   std::vector<double> ttft, tpot, e2e;
   double first = run.requests.empty() ? 0 : run.requests.front().arrival, last = 0;
@@ -56,6 +56,7 @@ Metrics measure(const RunResult& run, const Slo& slo, double leakage_w) {
     m.requests_per_s = n / m.makespan;
     m.goodput_requests_per_s = static_cast<double>(good) / m.makespan;
     m.utilization = run.busy_seconds / m.makespan;
+    if (peak_macs_per_s > 0) m.mac_utilization = run.macs / (peak_macs_per_s * m.makespan);
   }
   m.slo_attained = n > 0 ? static_cast<double>(good) / n : 0;
   if (n > 0) {

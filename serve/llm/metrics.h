@@ -28,11 +28,14 @@ struct Metrics {
   double slo_attained = 0;            // their share
   double queue_s = 0, prefill_s = 0, decode_s = 0;  // means: arrival->admitted->first->finish
   double utilization = 0;  // the device's busy time / makespan
+  double mac_utilization = 0;  // MACs done / (peak MACs per second x makespan)
   double energy_per_token_j = 0;  // (dynamic + leakage x makespan) / output tokens
   double mean_in_system = 0;      // from the event log (Little's law: = requests/s x mean e2e)
   double mean_waiting = 0;        // (= requests/s x mean queue_s without preemptions)
 };
 
-Metrics measure(const RunResult& run, const Slo& slo, double leakage_w);
+// peak_macs_per_s: the whole design's (every core); 0 leaves mac_utilization at 0.
+Metrics measure(const RunResult& run, const Slo& slo, double leakage_w,
+                double peak_macs_per_s = 0);
 
 }  // namespace tessel::serve::llm

@@ -21,6 +21,8 @@ struct Seq {
   int64_t generated = 0;
   int64_t blocks = 0;
   bool started = false;
+  bool running = false;    // in the running list
+  bool scheduled = false;  // in the iteration being composed
 };
 
 int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
@@ -64,6 +66,7 @@ class Loop {
       out_.busy_seconds += end - t;
       out_.swap_seconds += b.swap_seconds;
       out_.dynamic_energy_j += st.energy_j;
+      out_.macs += st.macs;
       ++out_.iterations;
       batch_sum_ += static_cast<double>(b.steps.size());
       for (const SeqStep& s : b.steps) tokens_sum_ += static_cast<double>(s.fresh);
@@ -99,8 +102,7 @@ class Loop {
   bool preempt(size_t keep, Batch& b, double t) {
     size_t victim = keep;
     for (auto it = running_.rbegin(); it != running_.rend(); ++it) {
-      const bool scheduled = std::find(b.who.begin(), b.who.end(), *it) != b.who.end();
-      if (*it != keep && !scheduled) {
+      if (*it != keep && !seqs_[*it].scheduled) {
         victim = *it;
         break;
       }
@@ -109,7 +111,7 @@ class Loop {
     if (s.blocks == 0) return false;
     ++out_.requests[victim].preemptions;
     ++out_.preemptions;
-    running_.erase(std::find(running_.begin(), running_.end(), victim));
+    leave(victim);
     free_ += s.blocks;
     if (c_.preemption == Preemption::Swap) {
       b.swap_seconds += blockSeconds(s.blocks);
@@ -125,27 +127,36 @@ class Loop {
     return true;
   }
 
+  void join(size_t i) {
+    running_.push_back(i);
+    seqs_[i].running = true;
+  }
+  void leave(size_t i) {
+    running_.erase(std::find(running_.begin(), running_.end(), i));
+    seqs_[i].running = false;
+  }
+  void schedule(Batch& b, size_t i, SeqStep step) {
+    b.steps.push_back(step);
+    b.who.push_back(i);
+    seqs_[i].scheduled = true;
+  }
+
   void addDecodes(Batch& b, int64_t& budget, double t) {
-    const std::vector<size_t> order = running_;
-    for (size_t i : order) {
+    // Preemption removes sequences from the list: walk a copy only once one happened.
+    std::vector<size_t> order;
+    for (size_t k = 0; k < (order.empty() ? running_.size() : order.size()); ++k) {
       if (budget == 0 || static_cast<int64_t>(b.steps.size()) >= c_.max_batch) return;
-      if (!inDecode(i) || std::find(running_.begin(), running_.end(), i) == running_.end()) {
-        continue;
-      }
+      const size_t i = order.empty() ? running_[k] : order[k];
+      if (!inDecode(i) || !seqs_[i].running) continue;
       Seq& s = seqs_[i];
       const int64_t need = ceilDiv(s.cached + 1, c_.kv_block) - s.blocks;
-      bool ok = true;
-      while (need > free_ && (ok = preempt(i, b, t))) {
-        if (std::find(running_.begin(), running_.end(), i) == running_.end()) break;
+      if (need > free_ && order.empty()) order = running_;
+      while (need > free_ && s.running && preempt(i, b, t)) {
       }
-      if (std::find(running_.begin(), running_.end(), i) == running_.end() || need > free_) {
-        continue;
-      }
-      (void)ok;
+      if (!s.running || need > free_) continue;
       free_ -= need;
       s.blocks += need;
-      b.steps.push_back({s.cached, 1, true});
-      b.who.push_back(i);
+      schedule(b, i, {s.cached, 1, true});
       --budget;
     }
   }
@@ -153,8 +164,7 @@ class Loop {
   void addChunk(Batch& b, int64_t& budget, size_t i) {
     Seq& s = seqs_[i];
     const int64_t piece = std::min({s.prompt_total - s.prefilled, c_.chunk, budget});
-    b.steps.push_back({s.cached, piece, s.prefilled + piece == s.prompt_total});
-    b.who.push_back(i);
+    schedule(b, i, {s.cached, piece, s.prefilled + piece == s.prompt_total});
     budget -= piece;
   }
 
@@ -175,9 +185,8 @@ class Loop {
         events_.push_back({t, 0, -1});
         free_ -= need;
         s.blocks = need;
-        running_.push_back(i);
-        b.steps.push_back({s.cached, 1, true});
-        b.who.push_back(i);
+        join(i);
+        schedule(b, i, {s.cached, 1, true});
         --budget;
         continue;
       }
@@ -187,7 +196,7 @@ class Loop {
       events_.push_back({t, 0, -1});
       free_ -= need;
       s.blocks = need;
-      running_.push_back(i);
+      join(i);
       if (!s.started) out_.requests[i].admitted = t;
       s.started = true;
       addChunk(b, budget, i);
@@ -202,7 +211,7 @@ class Loop {
       free_ -= seqs_[i].blocks;
       b.swap_seconds += blockSeconds(seqs_[i].blocks);
       swapped_.pop_front();
-      running_.push_back(i);
+      join(i);
     }
   }
 
@@ -227,6 +236,7 @@ class Loop {
       const size_t i = b.who[k];
       Seq& s = seqs_[i];
       RequestRecord& rec = out_.requests[i];
+      s.scheduled = false;
       s.cached += b.steps[k].fresh;
       if (!inDecode(i)) s.prefilled += b.steps[k].fresh;  // a chunk, not a decode step
       if (!b.steps[k].emits) continue;
@@ -236,7 +246,7 @@ class Loop {
       rec.finish = end;
       free_ += s.blocks;
       s.blocks = 0;
-      running_.erase(std::find(running_.begin(), running_.end(), i));
+      leave(i);
       events_.push_back({end, -1, 0});
       ++finished;
     }

@@ -70,6 +70,7 @@ struct RunResult {
   int64_t iterations = 0;
   double busy_seconds = 0;       // iterations' time (swap waits included)
   double dynamic_energy_j = 0;
+  double macs = 0;
   int64_t preemptions = 0;
   double swap_seconds = 0;
   int64_t kv_peak_blocks = 0;

@@ -21,9 +21,11 @@ Part partOf(const std::string& op) {
 }
 
 StepTime operator+(StepTime a, const StepTime& b) {
-  return {a.seconds + b.seconds, a.energy_j + b.energy_j};
+  return {a.seconds + b.seconds, a.energy_j + b.energy_j, a.macs + b.macs};
 }
-StepTime operator*(double w, const StepTime& a) { return {w * a.seconds, w * a.energy_j}; }
+StepTime operator*(double w, const StepTime& a) {
+  return {w * a.seconds, w * a.energy_j, w * a.macs};
+}
 
 StepTime lerp(const StepTime& lo, const StepTime& hi, double f) {
   return (1 - f) * lo + f * hi;
@@ -79,9 +81,11 @@ const EngineStepCost::Parts& EngineStepCost::simulated(int64_t batch, int64_t se
   const models::Graph g = in_.build(o);
   const sim::RunStats r = sim::simulate(g, unbounded_, *in_.dataflow, in_.run);
   leakage_w_ = r.leakageMw() * 1e-3;
+  peak_macs_per_s_ = r.peak_macs_per_cycle * r.clock_hz;
   Parts p;
   for (const sim::OpStats& op : r.ops) {
-    const StepTime t{op.cycles / r.clock_hz, op.energyTotal() * 1e-12};
+    const StepTime t{op.cycles / r.clock_hz, op.energyTotal() * 1e-12,
+                     static_cast<double>(op.macs)};
     switch (partOf(op.name)) {
       case Part::Tokens: p.tokens = p.tokens + t; break;
       case Part::Block0: p.block0 = p.block0 + t; break;

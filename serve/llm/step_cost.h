@@ -41,6 +41,7 @@ struct SeqStep {
 struct StepTime {
   double seconds = 0;
   double energy_j = 0;  // dynamic energy of the iteration's ops
+  double macs = 0;
 };
 
 class StepCost {
@@ -98,6 +99,8 @@ class EngineStepCost final : public StepCost {
   int64_t paddedKeys(int64_t keys) const;
   // The device's leakage power (every core), watts; known after the first simulation.
   double leakageW() const { return leakage_w_; }
+  // The device's peak MACs per second (every array); known after the first simulation.
+  double peakMacsPerSecond() const { return peak_macs_per_s_; }
 
  private:
   struct Parts {
@@ -117,6 +120,7 @@ class EngineStepCost final : public StepCost {
   std::map<std::tuple<int64_t, int64_t, bool, int64_t, int64_t>, Parts> parts_;
   int64_t blocks_ = 0;
   double leakage_w_ = 0;
+  double peak_macs_per_s_ = 0;
 };
 
 }  // namespace tessel::serve::llm

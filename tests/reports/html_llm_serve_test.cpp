@@ -113,7 +113,7 @@ TEST(ReportLlmServe, LoadReportRecognizesAnLlmServeJson) {
   ASSERT_EQ(r.headlines.size(), 5u);
   EXPECT_EQ(r.headlines[1].key, "goodput");
   EXPECT_EQ(r.headlines[1].exact, "0.09992020375408854");  // rate 0.1
-  EXPECT_EQ(r.headlines[3].text, "706.22 ms");             // its TTFT p90
+  EXPECT_EQ(r.headlines[3].text, "706.29 ms");             // its TTFT p90
 }
 
 TEST(ReportLlmServe, TableHasOneRowPerPointWithItsNumbers) {
@@ -124,10 +124,10 @@ TEST(ReportLlmServe, TableHasOneRowPerPointWithItsNumbers) {
   ASSERT_EQ(t->rows.size(), doc["points"].size());
   std::vector<std::string> text;
   for (const auto& c : t->rows[0]) text.push_back(c.text);
-  EXPECT_EQ(text, (std::vector<std::string>{"0.05", "256",  "2,048",   "ok",     "",       "3.22",
-                                            "0.05", "0.05", "100.00%", "594.3",  "601.7",  "1155.0",
-                                            "41.7", "52.3", "52.6",    "3223.0", "3917.0", "0.15%",
-                                            "40",   "0",    "14.08%",  "65.53"}));
+  EXPECT_EQ(text, (std::vector<std::string>{
+                      "fused", "0.05",  "256",  "2,048",  "ok",     "",       "3.22",   "0.05",
+                      "0.05",  "100.00%", "594.3", "601.7", "1155.1", "41.7", "52.3",   "52.6",
+                      "3223.0", "3917.1", "0.15%", "40",   "0",      "14.08%", "0.55%", "65.53"}));
   // Every number as in the JSON: ms columns in ms, ratios as they are.
   const std::pair<const char*, const char*> kMs[] = {
       {"ttft_p50_ms", "/ttft_s/p50"}, {"ttft_p90_ms", "/ttft_s/p90"},
@@ -148,7 +148,8 @@ TEST(ReportLlmServe, TableHasOneRowPerPointWithItsNumbers) {
       EXPECT_NEAR(std::stod(row[column(name)].exact), want, want * 1e-11) << name;
     }
     for (const char* key : {"rate", "output_tokens_per_s", "requests_per_s",
-                            "goodput_requests_per_s", "slo_attained", "utilization"}) {
+                            "goodput_requests_per_s", "slo_attained", "utilization",
+                            "mac_utilization"}) {
       EXPECT_EQ(std::stod(row[column(key)].exact), p[key].get<double>()) << key;
     }
     EXPECT_EQ(row[column("kv_peak")].exact,
@@ -282,11 +283,12 @@ TEST(ReportLlmServe, TraceAndInfeasiblePoint) {
   const Report r = report(kTrace);
   const auto* t = r.table("points");
   ASSERT_EQ(t->rows.size(), 2u);
-  EXPECT_EQ(t->rows[0][3].text, "infeasible");
-  EXPECT_EQ(t->rows[0][4].text, doc["points"][0]["reason"].get<std::string>());
-  for (size_t i = 5; i < t->rows[0].size(); ++i) EXPECT_EQ(t->rows[0][i].exact, "") << i;
-  EXPECT_EQ(t->rows[1][0].text, "trace");
-  EXPECT_EQ(exactRow(*t, 1)[17], "0.875");  // 7 of 8 blocks
+  EXPECT_EQ(t->rows[0][0].text, "fused");
+  EXPECT_EQ(t->rows[0][4].text, "infeasible");
+  EXPECT_EQ(t->rows[0][5].text, doc["points"][0]["reason"].get<std::string>());
+  for (size_t i = 6; i < t->rows[0].size(); ++i) EXPECT_EQ(t->rows[0][i].exact, "") << i;
+  EXPECT_EQ(t->rows[1][1].text, "trace");
+  EXPECT_EQ(exactRow(*t, 1)[18], "0.875");  // 7 of 8 blocks
   // One rate: no latency chart, and a note says why.
   EXPECT_EQ(chart(r, "llm-ttft"), nullptr);
   const std::string html = tessel::reports::html::htmlReport(r);
@@ -328,7 +330,7 @@ TEST(ReportLlmServe, MarkdownAndHtmlRender) {
   const Report r = report();
   const std::string md = tessel::reports::html::markdownReport(r);
   EXPECT_NE(md.find("### Simulated points (`points`)"), std::string::npos);
-  EXPECT_NE(md.find("| 0.1 | 256 | 2,048 | ok |  | 6.39 | 0.10 | 0.10 | 100.00% | 594.3 | 706.2 |"),
+  EXPECT_NE(md.find("| 0.1 | 256 | 2,048 | ok |  | 6.39 | 0.10 | 0.10 | 100.00% | 594.3 | 706.3 |"),
             std::string::npos)
       << md;
   EXPECT_NE(md.find("binds there: the load"), std::string::npos);
