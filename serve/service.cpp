@@ -118,14 +118,24 @@ ServeResult serve(const ServeInputs& in, const ServeOptions& given) {
   std::vector<Scenario> scenarios;
   for (CoreMode mode : o.modes) {
     for (int batch : o.batches) {
-      ProfileRequest req{in.graph(batch), in.acc, in.dataflow, in.run,
-                         in.deploy,       mode,   batch,       nullptr};
-      r.profiles.push_back(profile(req));
+      try {
+        ProfileRequest req{in.graph(batch), in.acc, in.dataflow, in.run,
+                           in.deploy,       mode,   batch,       nullptr};
+        r.profiles.push_back(profile(req));
+      } catch (const InfeasibleError& e) {
+        r.infeasible.push_back({mode, batch, e.what()});
+        continue;
+      }
       for (int w : o.workers) {
         scenarios.push_back(scenarioFor(r.profiles.back(), w, o, labelOf(mode, batch, w, "")));
         r.configurations.push_back({mode, w, batch, "", {}});
       }
     }
+  }
+  if (r.profiles.empty()) {
+    throw InfeasibleError("no configuration can run; " + nameOf(r.infeasible.front().mode) +
+                          " batch " + std::to_string(r.infeasible.front().batch) + ": " +
+                          r.infeasible.front().reason);
   }
   if (o.variants) {
     // The cheaper dtypes run at the configuration with the best throughput. SystemC elaborates
@@ -150,6 +160,10 @@ ServeResult serve(const ServeInputs& in, const ServeOptions& given) {
   const std::vector<ScenarioResult> results = timeline()(scenarios);
   for (size_t i = 0; i < results.size(); ++i) r.configurations[i].result = results[i];
   r.recommendations = recommend(r.configurations, r.profiles, r.variant_profiles, r.variant_names);
+  for (const InfeasibleProfile& f : r.infeasible) {
+    r.recommendations.lines.push_back(nameOf(f.mode) + " batch " + std::to_string(f.batch) +
+                                      " cannot run: " + f.reason);
+  }
   if (o.arrivals != Arrivals::ClosedLoop) {
     double best = 0;
     for (const Configuration& c : r.configurations) best = std::max(best, c.result.throughput);

@@ -39,7 +39,16 @@ struct Configuration {
   ScenarioResult result;
 };
 
+// A (core mode, batch) the design cannot run (its DRAM cannot hold the batch, no mapping fits):
+// recorded with the reason, and the other configurations go on.
+struct InfeasibleProfile {
+  CoreMode mode = CoreMode::Single;
+  int batch = 1;
+  std::string reason;
+};
+
 struct ServeResult {
+  std::vector<InfeasibleProfile> infeasible;
   std::vector<ServiceProfile> profiles;          // by (mode, batch) as options list them
   std::vector<ServiceProfile> variant_profiles;  // batch 1 of the best mode, per variant
   std::vector<std::string> variant_names;

@@ -38,7 +38,8 @@ void writeLlmServeTable(const serve::llm::LlmResult& r, const ServeHeader& h, st
      << " = " << m.kv_blocks << " blocks (" << num(m.kv_bytes_per_token / 1024, 1)
      << " KiB per token)\n";
   os << "one request alone: prefill " << ms(r.prefill_s) << " ms, decode step "
-     << ms(r.decode_step_s) << " ms; reading the weights once " << ms(r.weight_read_s) << " ms\n";
+     << ms(r.decode_step_s) << " ms, of which reading its weights " << ms(r.weight_read_s)
+     << " ms\n";
   if (!r.split.empty()) os << "disaggregated: " << r.split << "\n";
   os << "shapes simulated: " << r.shapes_evaluated << "\n\n";
   bool modes = false;

@@ -113,6 +113,11 @@ std::string serveJsonString(const serve::ServeResult& r, const ServeHeader& h) {
   ordered_json profiles = ordered_json::array();
   for (const auto& p : r.profiles) profiles.push_back(profileJson(p));
   j["service_times"] = profiles;
+  ordered_json infeasible = ordered_json::array();
+  for (const serve::InfeasibleProfile& f : r.infeasible) {
+    infeasible.push_back({{"cores", serve::nameOf(f.mode)}, {"batch", f.batch}, {"reason", f.reason}});
+  }
+  j["infeasible"] = infeasible;
   ordered_json variants = ordered_json::array();
   for (size_t i = 0; i < r.variant_profiles.size(); ++i) {
     ordered_json v = profileJson(r.variant_profiles[i]);

@@ -20,6 +20,10 @@ void writeProfiles(const serve::ServeResult& r, std::ostream& os) {
                   ms(p.times.post).c_str(), ms(p.times.job_host).c_str());
     os << line;
   }
+  for (const serve::InfeasibleProfile& f : r.infeasible) {
+    os << "  " << serve::nameOf(f.mode) << " batch " << f.batch << ": infeasible: " << f.reason
+       << "\n";
+  }
 }
 
 void writeConfigurations(const serve::ServeResult& r, std::ostream& os) {

@@ -235,6 +235,7 @@ LlmResult serveLlm(const LlmInputs& in, const LlmServeOptions& o) {
   ci.exact = o.exact;
   ci.blocks = in.facts.layers;
   ci.uniform_blocks = in.facts.uniform_blocks;
+  ci.window = in.facts.window;
   EngineStepCost cost(ci);
 
   const bool trace = o.stream.arrivals.kind == ArrivalSpec::Kind::Trace;
@@ -267,6 +268,7 @@ LlmResult serveLlm(const LlmInputs& in, const LlmServeOptions& o) {
     c.chunk = p.chunk;
     c.kv_block = o.kv_block;
     c.kv_blocks = r.memory.kv_blocks;
+    c.window = in.facts.window;
     c.priority = o.priority;
     c.preemption = o.preemption;
     c.kv_bytes_per_token = r.memory.kv_bytes_per_token;
@@ -284,7 +286,7 @@ LlmResult serveLlm(const LlmInputs& in, const LlmServeOptions& o) {
     }
   }
   const double dram_bytes_per_s = dev.levels.front().bandwidth * dev.clock_hz;
-  r.weight_read_s = dram_bytes_per_s > 0 ? r.memory.weights_bytes / dram_bytes_per_s : 0;
+  r.weight_read_s = dram_bytes_per_s > 0 ? cost.weightBytesPerStep() / dram_bytes_per_s : 0;
   r.leakage_w = cost.leakageW();
   r.shapes_evaluated = cost.shapesEvaluated();
   if (split) {

@@ -72,7 +72,7 @@ struct LlmResult {
   std::string split;       // disaggregated: "1 prefill core + 2 decode cores", else empty
   double prefill_s = 0;    // one request alone: its prefill (mean prompt), seconds
   double decode_step_s = 0;  // and one decode step at that KV length
-  double weight_read_s = 0;  // the weights read once from DRAM
+  double weight_read_s = 0;  // the weights one decode step reads, at the DRAM's bandwidth
   double leakage_w = 0;
   std::vector<LlmPoint> points;
   int64_t shapes_evaluated = 0;

@@ -97,6 +97,11 @@ class Loop {
 
   bool inDecode(size_t i) const { return seqs_[i].prefilled == seqs_[i].prompt_total; }
 
+  // Blocks that hold `tokens` tokens of one sequence (a sliding window keeps only its last ones).
+  int64_t blocksFor(int64_t tokens) const {
+    return ceilDiv(c_.window > 0 ? std::min(tokens, c_.window) : tokens, c_.kv_block);
+  }
+
   // Frees the most recently admitted running sequence other than `keep` (or `keep` itself when
   // it is the only one). Returns false when nothing could be freed.
   bool preempt(size_t keep, Batch& b, double t) {
@@ -149,7 +154,7 @@ class Loop {
       const size_t i = order.empty() ? running_[k] : order[k];
       if (!inDecode(i) || !seqs_[i].running) continue;
       Seq& s = seqs_[i];
-      const int64_t need = ceilDiv(s.cached + 1, c_.kv_block) - s.blocks;
+      const int64_t need = blocksFor(s.cached + 1) - s.blocks;
       if (need > free_ && order.empty()) order = running_;
       while (need > free_ && s.running && preempt(i, b, t)) {
       }
@@ -179,7 +184,7 @@ class Loop {
       const size_t i = waiting_.front();
       Seq& s = seqs_[i];
       if (inDecode(i)) {  // a prefilled arrival: its cache and its next token
-        const int64_t need = ceilDiv(s.cached + 1, c_.kv_block);
+        const int64_t need = blocksFor(s.cached + 1);
         if (need > free_) return;
         waiting_.pop_front();
         events_.push_back({t, 0, -1});
@@ -190,7 +195,7 @@ class Loop {
         --budget;
         continue;
       }
-      const int64_t need = ceilDiv(s.prompt_total, c_.kv_block);
+      const int64_t need = blocksFor(s.prompt_total);
       if (need > free_) return;
       waiting_.pop_front();
       events_.push_back({t, 0, -1});
@@ -322,7 +327,9 @@ void check(const std::vector<Request>& reqs, const SchedulerConfig& c) {
   }
   if (reqs.empty()) throw ConfigError({"", 0, 0, "--requests"}, "no requests to serve");
   for (const Request& r : reqs) {
-    const int64_t need = ceilDiv(r.prompt + r.output - 1, c.kv_block);
+    const int64_t tokens = r.prompt + r.output - 1;
+    const int64_t need =
+        ceilDiv(c.window > 0 ? std::min(tokens, c.window) : tokens, c.kv_block);
     if (need > c.kv_blocks) {
       throw InfeasibleError("request " + std::to_string(r.id) + " needs " + std::to_string(need) +
                             " KV blocks (prompt " + std::to_string(r.prompt) + " + output " +

@@ -48,6 +48,7 @@ struct SchedulerConfig {
   // cache and its first token made (by the prefill cores); it is admitted on free blocks for
   // its prompt and the next token, and only decodes.
   bool arrive_prefilled = false;
+  int64_t window = 0;  // sliding-window attention: a sequence keeps its last `window` tokens
 };
 
 // One request's life. Seconds from the start of the run.

@@ -21,10 +21,11 @@ Part partOf(const std::string& op) {
 }
 
 StepTime operator+(StepTime a, const StepTime& b) {
-  return {a.seconds + b.seconds, a.energy_j + b.energy_j, a.macs + b.macs};
+  return {a.seconds + b.seconds, a.energy_j + b.energy_j, a.macs + b.macs,
+          a.weight_bytes + b.weight_bytes};
 }
 StepTime operator*(double w, const StepTime& a) {
-  return {w * a.seconds, w * a.energy_j, w * a.macs};
+  return {w * a.seconds, w * a.energy_j, w * a.macs, w * a.weight_bytes};
 }
 
 StepTime lerp(const StepTime& lo, const StepTime& hi, double f) {
@@ -64,7 +65,10 @@ EngineStepCost::EngineStepCost(EngineCostInputs in) : in_(std::move(in)) {
 }
 
 int64_t EngineStepCost::paddedKeys(int64_t keys) const {
-  return (keys + in_.kv_block - 1) / in_.kv_block * in_.kv_block;
+  // A sliding window's rolling cache holds (and attention reads) its last `window` keys.
+  const int64_t held = in_.window > 0 ? std::min(keys, in_.window) : keys;
+  const int64_t padded = (held + in_.kv_block - 1) / in_.kv_block * in_.kv_block;
+  return in_.window > 0 ? std::min(padded, in_.window) : padded;
 }
 
 const EngineStepCost::Parts& EngineStepCost::simulated(int64_t batch, int64_t seq, bool decode,
@@ -84,8 +88,12 @@ const EngineStepCost::Parts& EngineStepCost::simulated(int64_t batch, int64_t se
   peak_macs_per_s_ = r.peak_macs_per_cycle * r.clock_hz;
   Parts p;
   for (const sim::OpStats& op : r.ops) {
+    const double weights =
+        op.traffic.empty() ? 0.0
+                           : static_cast<double>(op.traffic.front().read_bytes[static_cast<int>(
+                                 sim::Operand::Weight)]);
     const StepTime t{op.cycles / r.clock_hz, op.energyTotal() * 1e-12,
-                     static_cast<double>(op.macs)};
+                     static_cast<double>(op.macs), weights};
     switch (partOf(op.name)) {
       case Part::Tokens: p.tokens = p.tokens + t; break;
       case Part::Block0: p.block0 = p.block0 + t; break;
@@ -145,6 +153,10 @@ StepTime EngineStepCost::attention(double count, int64_t fresh, double keys) {
   auto row = [&](int64_t first) { return lerp(at(first, bk.first), at(first, bk.second), fk); };
   const StepTime lo = row(bc.first);
   return bc.second == bc.first ? lo : lerp(lo, row(bc.second), fc);
+}
+
+double EngineStepCost::weightBytesPerStep() {
+  return (tokens(1) + head(1)).weight_bytes;
 }
 
 StepTime EngineStepCost::of(const std::vector<SeqStep>& batch) {

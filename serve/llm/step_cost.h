@@ -42,6 +42,7 @@ struct StepTime {
   double seconds = 0;
   double energy_j = 0;  // dynamic energy of the iteration's ops
   double macs = 0;
+  double weight_bytes = 0;  // DRAM reads of the ops' second operands (weights; attention: K/V)
 };
 
 class StepCost {
@@ -66,6 +67,7 @@ struct EngineCostInputs {
   bool exact = false;
   int64_t blocks = 0;  // the decoder's transformer blocks (attention is block 0's times these)
   bool uniform_blocks = true;  // and so are its token ops
+  int64_t window = 0;          // sliding-window attention reads at most this many keys
 };
 
 // Grid points: every value up to every_upto, then per_octave points per doubling (from 2^k, a
@@ -99,6 +101,10 @@ class EngineStepCost final : public StepCost {
   int64_t paddedKeys(int64_t keys) const;
   // The device's leakage power (every core), watts; known after the first simulation.
   double leakageW() const { return leakage_w_; }
+  // Weight bytes one decode step alone reads from DRAM (its token ops and LM head): what reading
+  // the weights costs each iteration, whatever the batch. A mixture of experts reads only the
+  // experts its tokens are routed to.
+  double weightBytesPerStep();
   // The device's peak MACs per second (every array); known after the first simulation.
   double peakMacsPerSecond() const { return peak_macs_per_s_; }
 

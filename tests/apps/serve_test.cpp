@@ -132,3 +132,28 @@ TEST(ServeCli, BadInputsExitTwoWithTheReason) {
 
 }  // namespace
 }  // namespace tessel
+
+namespace tessel {
+namespace {
+
+TEST(ServeCli, ABatchTheDramCannotHoldIsRecordedAndTheOthersRun) {
+  // ResNet-50 at batch 4096 needs ~11.5 GiB (2.3 GiB of images, 9.2 GiB of live activations);
+  // 1 GiB of DRAM holds batches 1 and 2.
+  const std::string json = temp("infeasible.json");
+  const auto r = testing::runTessel("serve --arch " + kArch +
+                                    "npu-3core.yaml --workload resnet50 --batch 1,2,4096 "
+                                    "--workers 1 --requests 20 --mapper gemmini-auto "
+                                    "--no-variants --cores fused -p 'dram.capacity=1 GiB' --json " +
+                                    json);
+  ASSERT_EQ(r.code, 0) << r.out;
+  const auto doc = nlohmann::json::parse(testing::slurp(json));
+  ASSERT_EQ(doc["infeasible"].size(), 1u);
+  EXPECT_EQ(doc["infeasible"][0]["batch"], 4096);
+  EXPECT_NE(doc["infeasible"][0]["reason"].get<std::string>().find("dram.capacity"),
+            std::string::npos);
+  EXPECT_EQ(doc["service_times"].size(), 2u);
+  EXPECT_EQ(doc["configurations"].size(), 2u);
+}
+
+}  // namespace
+}  // namespace tessel

@@ -230,3 +230,22 @@ TEST(LlmScheduler, ImpossibleConfigurationsAreRefused) {
 
 }  // namespace
 }  // namespace tessel::serve::llm
+
+namespace tessel::serve::llm {
+namespace {
+
+TEST(LlmScheduler, ASlidingWindowHoldsOnlyItsLastTokens) {
+  testing::LinearCost cost;
+  SchedulerConfig c = roomy();
+  c.window = 64;  // 4 blocks of 16, however long the sequence grows
+  const RunResult run = simulate(together(1, 200, 100), c, cost);
+  EXPECT_EQ(run.kv_peak_blocks, 4);
+  // And a cache of 4 blocks serves it: without the window it needs ceil(299 / 16) = 19.
+  c.kv_blocks = 4;
+  EXPECT_NO_THROW(simulate(together(1, 200, 100), c, cost));
+  c.window = 0;
+  EXPECT_THROW(simulate(together(1, 200, 100), c, cost), InfeasibleError);
+}
+
+}  // namespace
+}  // namespace tessel::serve::llm
