@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <mutex>
 
 namespace tessel::app {
 namespace {
@@ -11,6 +12,12 @@ namespace {
 std::vector<std::string>& pendingWarnings() {
   static std::vector<std::string> warnings;
   return warnings;
+}
+
+// An LLM service builds its step graphs on several threads.
+std::mutex& warningsMutex() {
+  static std::mutex m;
+  return m;
 }
 
 [[noreturn]] void optionError(const std::string& option, const std::string& message) {
@@ -57,6 +64,7 @@ std::vector<double> parseExpertLoad(const std::string& text) {
 
 models::Graph buildWorkload(const std::string& name, const models::WorkloadOptions& options) {
   models::Graph g = models::build(name, options);
+  const std::lock_guard<std::mutex> lock(warningsMutex());
   std::vector<std::string>& pending = pendingWarnings();
   for (const std::string& w : g.warnings) {
     if (std::find(pending.begin(), pending.end(), w) == pending.end()) pending.push_back(w);
@@ -65,6 +73,7 @@ models::Graph buildWorkload(const std::string& name, const models::WorkloadOptio
 }
 
 std::vector<std::string> takeWarnings() {
+  const std::lock_guard<std::mutex> lock(warningsMutex());
   std::vector<std::string> w;
   w.swap(pendingWarnings());
   return w;

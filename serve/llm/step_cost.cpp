@@ -1,7 +1,10 @@
 #include "serve/llm/step_cost.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
+#include <exception>
+#include <thread>
 #include <string>
 #include <utility>
 
@@ -71,10 +74,8 @@ int64_t EngineStepCost::paddedKeys(int64_t keys) const {
   return in_.window > 0 ? std::min(padded, in_.window) : padded;
 }
 
-const EngineStepCost::Parts& EngineStepCost::simulated(int64_t batch, int64_t seq, bool decode,
-                                                       int64_t fresh, int64_t layers) {
-  const auto key = std::make_tuple(batch, seq, decode, fresh, layers);
-  if (auto it = parts_.find(key); it != parts_.end()) return it->second;
+EngineStepCost::Simulated EngineStepCost::simulate(const Key& key) const {
+  const auto& [batch, seq, decode, fresh, layers] = key;
   models::WorkloadOptions o = in_.base;
   o.batch = batch;
   o.seq = seq;
@@ -84,9 +85,10 @@ const EngineStepCost::Parts& EngineStepCost::simulated(int64_t batch, int64_t se
   o.layers = layers;
   const models::Graph g = in_.build(o);
   const sim::RunStats r = sim::simulate(g, unbounded_, *in_.dataflow, in_.run);
-  leakage_w_ = r.leakageMw() * 1e-3;
-  peak_macs_per_s_ = r.peak_macs_per_cycle * r.clock_hz;
-  Parts p;
+  Simulated out;
+  out.leakage_w = r.leakageMw() * 1e-3;
+  out.peak_macs_per_s = r.peak_macs_per_cycle * r.clock_hz;
+  Parts& p = out.parts;
   for (const sim::OpStats& op : r.ops) {
     const double weights =
         op.traffic.empty() ? 0.0
@@ -101,7 +103,53 @@ const EngineStepCost::Parts& EngineStepCost::simulated(int64_t batch, int64_t se
       case Part::Attention: p.attention = p.attention + t; break;
     }
   }
-  return parts_.emplace(key, p).first->second;
+  return out;
+}
+
+void EngineStepCost::prepare(std::vector<Key> keys) {
+  std::sort(keys.begin(), keys.end());
+  keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+  keys.erase(std::remove_if(keys.begin(), keys.end(),
+                            [&](const Key& k) { return parts_.count(k) > 0; }),
+             keys.end());
+  if (keys.empty()) return;
+  // Each shape's simulation is deterministic and independent (the shared mapper guards its
+  // memory), so they run side by side and the results do not depend on the thread count.
+  std::vector<Simulated> results(keys.size());
+  std::vector<std::exception_ptr> errors(keys.size());
+  std::atomic<size_t> next{0};
+  auto work = [&] {
+    for (size_t i = next++; i < keys.size(); i = next++) {
+      try {
+        results[i] = simulate(keys[i]);
+      } catch (...) {
+        errors[i] = std::current_exception();
+      }
+    }
+  };
+  const size_t threads = std::min<size_t>(
+      keys.size(), std::max(1u, std::thread::hardware_concurrency()));
+  std::vector<std::thread> pool;
+  for (size_t t = 1; t < threads; ++t) pool.emplace_back(work);
+  work();
+  for (std::thread& t : pool) t.join();
+  for (size_t i = 0; i < keys.size(); ++i) {
+    if (errors[i]) std::rethrow_exception(errors[i]);
+    leakage_w_ = results[i].leakage_w;
+    peak_macs_per_s_ = results[i].peak_macs_per_s;
+    parts_.emplace(keys[i], results[i].parts);
+  }
+}
+
+const EngineStepCost::Parts& EngineStepCost::simulated(int64_t batch, int64_t seq, bool decode,
+                                                       int64_t fresh, int64_t layers) {
+  const Key key{batch, seq, decode, fresh, layers};
+  prepare({key});
+  return parts_.at(key);
+}
+
+EngineStepCost::Key EngineStepCost::tokensKey(int64_t t) const {
+  return {t, 0, true, 1, in_.uniform_blocks ? 1 : 0};
 }
 
 StepTime EngineStepCost::tokensAt(int64_t t) {
@@ -117,6 +165,7 @@ StepTime EngineStepCost::tokensAt(int64_t t) {
 
 StepTime EngineStepCost::tokens(int64_t t) {
   const auto b = gridBracket(t, in_.exact, kTokenGrid);
+  prepare({tokensKey(b.first), tokensKey(b.second)});
   return lerp(tokensAt(b.first), tokensAt(b.second), fraction(static_cast<double>(t), b));
 }
 
@@ -124,6 +173,7 @@ StepTime EngineStepCost::head(int64_t rows) {
   if (rows == 0) return {};
   const auto b = gridBracket(rows, in_.exact, kTokenGrid);
   const int64_t layers = in_.uniform_blocks ? 1 : 0;
+  prepare({tokensKey(b.first), tokensKey(b.second)});
   return lerp(simulated(b.first, 0, true, 1, layers).head,
               simulated(b.second, 0, true, 1, layers).head,
               fraction(static_cast<double>(rows), b));
@@ -150,6 +200,15 @@ StepTime EngineStepCost::attention(double count, int64_t fresh, double keys) {
   const double fc = fraction(decode ? count : static_cast<double>(fresh), bc);
   const auto bk = gridBracket(k, in_.exact, grid);
   const double fk = fraction(in_.exact ? static_cast<double>(k) : keys, bk);
+  std::vector<Key> corners;
+  for (int64_t first : {bc.first, bc.second}) {
+    for (int64_t kk : {bk.first, bk.second}) {
+      const int64_t count_at = decode ? first : 1, fresh_at = decode ? 1 : first;
+      const int64_t keys_at = decode ? kk : std::max(kk, first);
+      corners.push_back({count_at, keys_at - fresh_at, true, fresh_at, 1});
+    }
+  }
+  prepare(corners);
   auto row = [&](int64_t first) { return lerp(at(first, bk.first), at(first, bk.second), fk); };
   const StepTime lo = row(bc.first);
   return bc.second == bc.first ? lo : lerp(lo, row(bc.second), fc);

@@ -115,15 +115,24 @@ class EngineStepCost final : public StepCost {
     StepTime head, attention;
   };
   StepTime tokensAt(int64_t t);
-  // The decoder simulated at (batch, seq, phase, new_tokens), split into its parts.
-  // layers: the decoder's first `layers` blocks (0 = all).
+  // (batch, seq, decode, new tokens, layers: the decoder's first blocks, 0 = all)
+  using Key = std::tuple<int64_t, int64_t, bool, int64_t, int64_t>;
+  struct Simulated {
+    Parts parts;
+    double leakage_w = 0, peak_macs_per_s = 0;
+  };
+  // The decoder simulated at `key`, split into its parts (no member changes: thread-safe).
+  Simulated simulate(const Key& key) const;
+  // Simulates the shapes not yet cached, side by side on the machine's cores.
+  void prepare(std::vector<Key> keys);
   const Parts& simulated(int64_t batch, int64_t seq, bool decode, int64_t fresh,
                          int64_t layers = 0);
+  Key tokensKey(int64_t t) const;
   StepTime attentionAt(int64_t count, int64_t fresh, int64_t keys);
 
   EngineCostInputs in_;
   arch::Accelerator unbounded_;  // the device with unbounded DRAM: the KV cache decides what fits
-  std::map<std::tuple<int64_t, int64_t, bool, int64_t, int64_t>, Parts> parts_;
+  std::map<Key, Parts> parts_;
   int64_t blocks_ = 0;
   double leakage_w_ = 0;
   double peak_macs_per_s_ = 0;
