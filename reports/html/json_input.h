@@ -2,6 +2,7 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
+#include <cstdint>
 #include <string>
 
 namespace tessel::reports::html {
@@ -25,6 +26,34 @@ const Json& fieldAt(const Json& obj, const std::string& path, const std::string&
 // the path otherwise.
 const Json& valueAt(const Json& v, const std::string& path, JsonKind kind,
                     const std::string& source);
+// Typed reads of one document's fields; every error names the file and the field's path.
+struct DocumentFields {
+  const std::string& source;
+
+  const Json& at(const Json& o, const std::string& path, const char* key, JsonKind k) const {
+    return fieldAt(o, path, key, k, source);
+  }
+  double number(const Json& o, const std::string& path, const char* key) const {
+    return at(o, path, key, JsonKind::Number).get<double>();
+  }
+  int64_t integer(const Json& o, const std::string& path, const char* key) const {
+    return at(o, path, key, JsonKind::Integer).get<int64_t>();
+  }
+  std::string text(const Json& o, const std::string& path, const char* key) const {
+    return at(o, path, key, JsonKind::String).get<std::string>();
+  }
+  // The array at `key`, each element checked to hold `k`.
+  const Json& array(const Json& o, const std::string& path, const char* key, JsonKind k) const {
+    const Json& a = at(o, path, key, JsonKind::Array);
+    for (size_t i = 0; i < a.size(); ++i) valueAt(a[i], item(path, key, i), k, source);
+    return a;
+  }
+  // "path.key[i]" ("key[i]" at the top level).
+  static std::string item(const std::string& path, const char* key, size_t i) {
+    return (path.empty() ? "" : path + ".") + key + "[" + std::to_string(i) + "]";
+  }
+};
+
 // A scalar as a reader would write it: strings as they are, numbers in their shortest form.
 std::string scalarText(const Json& v);
 // A metric for readers: cycles, seconds, energy_pj, *bytes and utilization get their units.

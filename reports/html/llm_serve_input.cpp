@@ -10,26 +10,7 @@
 namespace tessel::reports::html {
 namespace {
 
-// Typed reads of one document's fields; every error names the file and the field's path.
-struct Fields {
-  const std::string& source;
-
-  const Json& at(const Json& o, const std::string& path, const char* key, JsonKind k) const {
-    return fieldAt(o, path, key, k, source);
-  }
-  double number(const Json& o, const std::string& path, const char* key) const {
-    return at(o, path, key, JsonKind::Number).get<double>();
-  }
-  int64_t integer(const Json& o, const std::string& path, const char* key) const {
-    return at(o, path, key, JsonKind::Integer).get<int64_t>();
-  }
-  std::string text(const Json& o, const std::string& path, const char* key) const {
-    return at(o, path, key, JsonKind::String).get<std::string>();
-  }
-  static std::string item(const std::string& path, const char* key, size_t i) {
-    return (path.empty() ? "" : path + ".") + key + "[" + std::to_string(i) + "]";
-  }
-};
+using Fields = DocumentFields;
 
 LlmSpread spreadOf(const Fields& f, const Json& p, const std::string& path, const char* key) {
   const std::string at = path + "." + key;

@@ -8,30 +8,10 @@
 namespace tessel::reports::html {
 namespace {
 
-// Typed reads of one document's fields; every error names the file and the field's path.
-struct Fields {
-  const std::string& source;
-
-  const Json& at(const Json& o, const std::string& path, const char* key, JsonKind k) const {
-    return fieldAt(o, path, key, k, source);
-  }
-  double number(const Json& o, const std::string& path, const char* key) const {
-    return at(o, path, key, JsonKind::Number).get<double>();
-  }
+// The document's fields; this one's integers are ints.
+struct Fields : DocumentFields {
   int integer(const Json& o, const std::string& path, const char* key) const {
-    return static_cast<int>(at(o, path, key, JsonKind::Integer).get<int64_t>());
-  }
-  std::string text(const Json& o, const std::string& path, const char* key) const {
-    return at(o, path, key, JsonKind::String).get<std::string>();
-  }
-  // The array at `key`, each element checked to hold `k`.
-  const Json& array(const Json& o, const std::string& path, const char* key, JsonKind k) const {
-    const Json& a = at(o, path, key, JsonKind::Array);
-    for (size_t i = 0; i < a.size(); ++i) valueAt(a[i], item(path, key, i), k, source);
-    return a;
-  }
-  static std::string item(const std::string& path, const char* key, size_t i) {
-    return (path.empty() ? "" : path + ".") + key + "[" + std::to_string(i) + "]";
+    return static_cast<int>(DocumentFields::integer(o, path, key));
   }
 };
 
@@ -140,7 +120,7 @@ std::string ServeConfig::label() const {
 }
 
 ServeData readServe(const std::string& json_text, const std::string& source) {
-  return readDoc(parseJson(json_text, source), Fields{source});
+  return readDoc(parseJson(json_text, source), Fields{{source}});
 }
 
 }  // namespace tessel::reports::html

@@ -183,25 +183,21 @@ class Loop {
            static_cast<int64_t>(running_.size()) < c_.max_batch) {
       const size_t i = waiting_.front();
       Seq& s = seqs_[i];
-      if (inDecode(i)) {  // a prefilled arrival: its cache and its next token
-        const int64_t need = blocksFor(s.cached + 1);
-        if (need > free_) return;
-        waiting_.pop_front();
-        events_.push_back({t, 0, -1});
-        free_ -= need;
-        s.blocks = need;
-        join(i);
-        schedule(b, i, {s.cached, 1, true});
-        --budget;
-        continue;
-      }
-      const int64_t need = blocksFor(s.prompt_total);
+      // A prefilled arrival (disaggregated decode side) needs its cache and its next token;
+      // any other request its whole prompt.
+      const bool prefilled = inDecode(i);
+      const int64_t need = blocksFor(prefilled ? s.cached + 1 : s.prompt_total);
       if (need > free_) return;
       waiting_.pop_front();
       events_.push_back({t, 0, -1});
       free_ -= need;
       s.blocks = need;
       join(i);
+      if (prefilled) {
+        schedule(b, i, {s.cached, 1, true});
+        --budget;
+        continue;
+      }
       if (!s.started) out_.requests[i].admitted = t;
       s.started = true;
       addChunk(b, budget, i);
