@@ -157,6 +157,11 @@ void addRun(CLI::App& app, RunArgs& run, std::function<int()>& action, std::ostr
       ->required();
   addWorkloadOptions(cmd, run.workload);
   cmd->add_option("--dataflow", run.dataflow, "ws | os | is | rs | nlr | a dataflow YAML file");
+  cmd->add_option("--cores", run.cores,
+                  "a multi-core design: one (a core alone) or fused (every core as one device, "
+                  "as tessel serve runs an LLM)")
+      ->check(CLI::IsMember({"one", "fused"}))
+      ->capture_default_str();
   cmd->add_option("--engine", run.engine,
                   "analytical (closed forms) or systemc (commands through SystemC modules)")
       ->capture_default_str();

@@ -6,6 +6,7 @@
 
 #include "apps/tessel/commands.h"
 #include "apps/tessel/workload_args.h"
+#include "arch/cores.h"
 #include "arch/load.h"
 #include "dataflows/dataflow.h"
 #include "dataflows/pinned_mapping.h"
@@ -43,7 +44,20 @@ std::vector<std::pair<std::string, std::string>> labels(const RunArgs& args,
   if (!args.precision_plan.empty()) l.emplace_back("precision_plan", args.precision_plan);
   if (!args.mapping_path.empty()) l.emplace_back("mapping", args.mapping_path);
   for (const auto& o : args.overrides) l.emplace_back("override", o);
+  if (args.cores != "one") l.emplace_back("cores", args.cores);
   return l;
+}
+
+// The device a run times: one core of the design (its other cores idle), or all of them fused
+// into one (arch::fusedDevice, as `tessel serve` runs an LLM service and fused jobs; the per-op
+// cores.fused_sync is not charged).
+arch::Accelerator deviceOf(const arch::Accelerator& acc, const std::string& cores) {
+  if (cores != "fused") return acc;
+  if (acc.cores.count < 2) {
+    throw ConfigError({"", 0, 0, "--cores"}, "--cores fused needs several cores; " + acc.name +
+                                                 " has one (cores.count)");
+  }
+  return arch::fusedDevice(acc);
 }
 
 
@@ -82,7 +96,7 @@ int runCommand(const RunArgs& args, std::ostream& out) {
                 {"--trace", args.trace_path},
                 {"--emit-mapping", args.emit_mapping_path}},
                {args.arch, args.precision_plan, args.dataflow, args.mapping_path});
-  const arch::Accelerator acc = arch::loadFile(args.arch, args.overrides);
+  const arch::Accelerator acc = deviceOf(arch::loadFile(args.arch, args.overrides), args.cores);
   const dataflows::Dataflow df = pickDataflow(args.dataflow, acc);
   models::Graph graph =
       buildWorkload(args.workload, acc.array.input_dtype);

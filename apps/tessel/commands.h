@@ -45,6 +45,7 @@ struct RunArgs {
   std::string mapping_path;            // a pinned mapping for one op (YAML)
   std::string emit_mapping_path;       // write the chosen loop-nest mappings, Timeloop's form
   std::vector<std::string> overrides;  // -p key=value
+  std::string cores = "one";  // one (a core alone) | fused (every core as one device)
   std::string precision_plan;          // per-op dtype plan (YAML/JSON), from `tessel precision`
   std::string json_path;
   std::string csv_path;

@@ -87,7 +87,8 @@ std::string llmServeJsonString(const serve::llm::LlmResult& r, const ServeHeader
   j["memory"] = {{"dram_bytes", m.capacity_bytes},     {"weights_bytes", m.weights_bytes},
                  {"activation_bytes", m.activation_bytes}, {"kv_budget_bytes", m.kv_budget_bytes},
                  {"kv_bytes_per_token", m.kv_bytes_per_token}, {"kv_blocks", m.kv_blocks}};
-  j["alone"] = {{"prefill_s", r.prefill_s}, {"decode_step_s", r.decode_step_s},
+  j["alone"] = {{"prompt_tokens", r.alone_prompt}, {"prefill_s", r.prefill_s},
+                {"decode_step_s", r.decode_step_s},
                 {"weight_read_s", r.weight_read_s}};
   j["shapes_evaluated"] = r.shapes_evaluated;
   ordered_json points = ordered_json::array();

@@ -219,6 +219,7 @@ LlmResult serveLlm(const LlmInputs& in, const LlmServeOptions& o) {
     if (m == CoreMode::Disaggregated) prefillCores(o, *in.acc);
   }
   LlmResult r;
+  r.budget = in.run.plan.mapper_options.budget;
   const arch::Accelerator dev = in.acc->cores.count > 1 ? arch::fusedDevice(*in.acc) : *in.acc;
   r.device = in.acc->cores.count > 1 ? std::to_string(in.acc->cores.count) + " cores fused"
                                      : "1 core";
@@ -252,6 +253,7 @@ LlmResult serveLlm(const LlmInputs& in, const LlmServeOptions& o) {
       for (const Request& q : reqs) mean_prompt += static_cast<double>(q.prompt);
       mean_prompt /= static_cast<double>(reqs.size());
       const int64_t prompt = std::max<int64_t>(1, std::llround(mean_prompt));
+      r.alone_prompt = prompt;
       r.prefill_s = cost.of({{0, prompt, true}}).seconds;
       r.decode_step_s = cost.of({{prompt, 1, true}}).seconds;
     }

@@ -68,9 +68,11 @@ struct LlmMemory {
 
 struct LlmResult {
   LlmMemory memory;
+  int64_t budget = 0;      // the mapper's, for the `tessel run` that times a step alone
   std::string device;      // "1 core" or "3 cores fused"
   std::string split;       // disaggregated: "1 prefill core + 2 decode cores", else empty
-  double prefill_s = 0;    // one request alone: its prefill (mean prompt), seconds
+  int64_t alone_prompt = 0;  // one request alone: the stream's mean prompt, tokens
+  double prefill_s = 0;    // its prefill, seconds
   double decode_step_s = 0;  // and one decode step at that KV length
   double weight_read_s = 0;  // the weights one decode step reads, at the DRAM's bandwidth
   double leakage_w = 0;

@@ -63,6 +63,28 @@ TEST(ServeLlmCli, OneRequestAloneHasThePrefillAsTtftAndTheDecodeStepsAsTpot) {
               1e-9 * decode);
 }
 
+TEST(ServeLlmCli, OnSeveralCoresTheStepsAreTheFusedDevicesRuns) {
+  // npu-3core serves on its three cores fused: `tessel run --cores fused` times the same device.
+  const std::string npu = "--arch " + kArch + "npu-3core.yaml --workload " + kTiny;
+  const auto doc = serve(npu + " --rate 1 --requests 1 --prompt-len 80 --output-len 3 --exact "
+                               "--kv-block 1",
+                         "fused");
+  const auto& p = doc["points"][0];
+  auto fused = [&](const std::string& args) {
+    const std::string json = temp("fused.json");
+    const auto r = runTessel("run " + npu + " --cores fused --budget 1000 " + args +
+                             " -q --json " + json);
+    EXPECT_EQ(r.code, 0) << r.out;
+    return nlohmann::json::parse(slurp(json))["totals"]["seconds"].get<double>();
+  };
+  const double prefill = fused("--seq 80");
+  EXPECT_NEAR(p["ttft_s"]["p50"].get<double>(), prefill, 0.01 * prefill);
+  const double decode = fused("--phase decode --seq 80") + fused("--phase decode --seq 81");
+  EXPECT_NEAR(p["e2e_s"]["p50"].get<double>() - p["ttft_s"]["p50"].get<double>(), decode,
+              1e-9 * decode);
+  EXPECT_EQ(doc["alone"]["prompt_tokens"], 80);
+}
+
 TEST(ServeLlmCli, EqualRequestsArrivingTogetherCostWhatTheBatchedRunDoes) {
   const std::string t = trace("four.csv",
                               "arrival,prompt_tokens,output_tokens\n"
@@ -148,6 +170,7 @@ TEST(ServeLlmCli, BadScenariosExitTwoWithTheReason) {
       {"--rate 1 --cores split", "--cores"},
       {"--rate 1 --kv-budget '1 TiB'", "--kv-budget"},
       {"--rate 1 --seq 128", "--seq"},
+      {"--rate 1 --workers 4", "--workers"},
   };
   for (const auto& c : cases) {
     // Lengths that fit the tiny model's context, unless the case sets its own.
