@@ -208,9 +208,13 @@ void addRun(CLI::App& app, RunArgs& run, std::function<int()>& action, std::ostr
 void addServe(CLI::App& app, tessel::app::ServeArgs& s, std::function<int()>& action,
               std::ostream& out) {
   CLI::App* cmd = app.add_subcommand(
-      "serve", "simulate a deployed service: workers, job queues, batching, single or fused cores");
+      "serve",
+      "simulate a deployed service: workers, job queues, batching, single or fused cores; on a "
+      "decoder LLM, continuous batching with a paged KV cache");
   cmd->add_option("--arch", s.arch, "accelerator YAML file")->required();
-  cmd->add_option("--workload", s.workload.name, "resnet50, gpt2 (with --phase decode), ...")
+  cmd->add_option("--workload", s.workload.name,
+                  "resnet50, gpt2 (with --phase decode), ...; a Hugging Face decoder "
+                  "(llama-3.1-8b, a config.json) without --phase: an LLM service")
       ->required();
   addWorkloadOptions(cmd, s.workload, false, false);
   cmd->add_option("--workers", s.workers, "host worker counts to simulate, comma-separated")
