@@ -261,9 +261,8 @@ bool OpPlan::startsHostCall() const {
 
 std::vector<OpPlan> plan(const models::Graph& g, const arch::Accelerator& acc, const Dataflow& df,
                          const PlanOptions& options) {
-  const std::shared_ptr<const Mapper> mapper =
-      options.mapper_instance ? options.mapper_instance
-                              : std::shared_ptr<const Mapper>(makeMapper(options.mapper, options.mapper_options));
+  std::shared_ptr<const Mapper> mapper = options.mapper_instance;
+  if (!mapper) mapper = makeMapper(options.mapper, options.mapper_options);
   const PinnedMapping* pin = options.pinned.get();
   std::string pinned;  // the op it pins
   if (pin) {

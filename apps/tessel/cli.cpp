@@ -424,8 +424,9 @@ void addReport(CLI::App& app, tessel::app::ReportArgs& r, std::function<int()>& 
                std::ostream& out) {
   CLI::App* cmd = app.add_subcommand(
       "report",
-      "render a run, compare or serve JSON or a sweep directory as HTML, Markdown or CSV");
-  cmd->add_option("input", r.input, "run, compare or serve JSON, or sweep directory")->required();
+      "render a run, compare, serve or LLM serve JSON or a sweep directory as HTML, Markdown or CSV");
+  cmd->add_option("input", r.input, "run, compare, serve or LLM serve JSON, or sweep directory")
+      ->required();
   cmd->add_option("-o,--output", r.output,
                   "the report; its extension picks the format: .html, .md or .csv")
       ->required();

@@ -65,7 +65,8 @@ serve::llm::LlmServeOptions llmOptions(const ServeArgs& a) {
   o.chunks = a.chunks;
   o.kv_block = a.kv_block;
   if (!a.kv_budget.empty()) {
-    o.kv_budget_bytes = static_cast<double>(units::parseBytes(a.kv_budget, {"", 0, 0, "--kv-budget"}));
+    o.kv_budget_bytes =
+        static_cast<double>(units::parseBytes(a.kv_budget, {"", 0, 0, "--kv-budget"}));
   }
   o.priority = a.priority == "prefill-first" ? L::Priority::PrefillFirst : L::Priority::DecodeFirst;
   o.preemption = a.preemption == "swap" ? L::Preemption::Swap : L::Preemption::Recompute;

@@ -157,7 +157,7 @@ struct StudyArgs {
 };
 int studyCommand(const StudyArgs& args, std::ostream& out);
 struct ReportArgs {
-  std::string input;   // a run JSON, a compare JSON or a sweep directory
+  std::string input;   // a run, compare, serve or LLM serve JSON, or a sweep directory
   std::string output;  // its extension picks the format: .html, .md or .csv
   std::string title;   // replaces the title taken from the input
   std::string table;   // .csv: which table (classes, causes, layers, points, pareto, dataflows)

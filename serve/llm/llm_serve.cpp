@@ -105,7 +105,8 @@ std::string binding(const LlmPoint& p, const LlmResult& r) {
     return "the load: the device is busy " + fixed(p.metrics.utilization * 100, 0) +
            "% of the time";
   }
-  const double iteration = p.run.busy_seconds / static_cast<double>(std::max<int64_t>(1, p.run.iterations));
+  const double iteration =
+      p.run.busy_seconds / static_cast<double>(std::max<int64_t>(1, p.run.iterations));
   if (r.weight_read_s >= 0.5 * iteration) {
     return "weight bandwidth: reading the weights takes " + ms(r.weight_read_s) + " of a mean " +
            ms(iteration) + " iteration";

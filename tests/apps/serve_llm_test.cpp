@@ -57,7 +57,9 @@ TEST(ServeLlmCli, OneRequestAloneHasThePrefillAsTtftAndTheDecodeStepsAsTpot) {
   // TPOT: 5 decode steps after 100, 101, ..., 104 cached tokens, each `tessel run --phase
   // decode --seq L` exactly.
   double decode = 0;
-  for (int kv = 100; kv < 105; ++kv) decode += runSeconds("--phase decode --seq " + std::to_string(kv));
+  for (int kv = 100; kv < 105; ++kv) {
+    decode += runSeconds("--phase decode --seq " + std::to_string(kv));
+  }
   EXPECT_NEAR(p["tpot_s"]["p50"].get<double>(), decode / 5, 1e-9 * decode);
   EXPECT_NEAR(p["e2e_s"]["p50"].get<double>() - p["ttft_s"]["p50"].get<double>(), decode,
               1e-9 * decode);
@@ -150,8 +152,8 @@ TEST(ServeLlmCli, AKvCacheTooSmallForARequestMakesThePointInfeasibleNotTheRun) {
 }
 
 TEST(ServeLlmCli, BadScenariosExitTwoWithTheReason) {
-  const std::string unsorted = trace("unsorted.csv",
-                                     "arrival,prompt_tokens,output_tokens\n0,10,5\n2,10,5\n1,10,5\n");
+  const std::string unsorted =
+      trace("unsorted.csv", "arrival,prompt_tokens,output_tokens\n0,10,5\n2,10,5\n1,10,5\n");
   const std::string columns = trace("columns.csv", "arrival,prompt,tokens_out\n0,10,5\n");
   const struct {
     std::string args, expect;
