@@ -6,6 +6,8 @@
 #include <string>
 #include <tuple>
 
+#include <unistd.h>
+
 #include <nlohmann/json.hpp>
 
 #include "tests/cli_runner.h"
@@ -20,7 +22,9 @@ json golden() {
 }
 
 json runJson(const std::string& arch, const std::string& workload, const std::string& extra) {
-  const std::string out = ::testing::TempDir() + "tessel_tree_golden.json";
+  // One file per process: ctest runs the instances side by side.
+  const std::string out =
+      ::testing::TempDir() + "tessel_tree_golden_" + std::to_string(getpid()) + ".json";
   const auto r = testing::runTessel("run --arch " + std::string(TESSEL_SOURCE_DIR) + "/configs/arch/" +
                                     arch + ".yaml --workload '" + workload + "' --ideal-memory -q --json " +
                                     out + " " + extra);
