@@ -1,5 +1,5 @@
-// The tessel CLI: argument parsing only (CLI11 is confined to this file); each subcommand lives
-// in its own cmd_*.cpp. Exit codes: 0 ok, 2 bad input (config, workload, options, outputs),
+// The tessel CLI: argument parsing only (CLI11 is confined to cli*.cpp and cli_options.h); each
+// subcommand lives in its own cmd_*.cpp. Exit codes: 0 ok, 2 bad input (config, workload, options, outputs),
 // 3 infeasible design (no mapping fits), 1 an internal error.
 #include "apps/tessel/cli.h"
 
@@ -10,72 +10,16 @@
 #include <new>
 #include <ostream>
 
+#include "apps/tessel/cli_options.h"
 #include "apps/tessel/commands.h"
 #include "apps/tessel/workload_args.h"
 #include "util/error.h"
 
 namespace {
 
+using namespace tessel::app::cli;
 using tessel::app::RunArgs;
 using tessel::app::WorkloadArgs;
-
-// A whole number that fits int64, as written: CLI11 alone would clamp 99999999999999999999.
-const CLI::Validator kInt64(
-    [](std::string& s) -> std::string {
-      int64_t v = 0;
-      const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-      if (ec == std::errc() && end == s.data() + s.size()) return "";
-      if (ec == std::errc::result_out_of_range) return "'" + s + "' is out of range";
-      return "expected a whole number, got '" + s + "'";
-    },
-    "INT");
-
-void addWorkloadOptions(CLI::App* cmd, WorkloadArgs& w, bool with_dtype = true,
-                        bool with_batch = true, bool with_strict = true) {
-  cmd->add_option("--seq", w.seq, "sequence length (prefill/encoder) or KV-cache length (decode)")
-      ->check(kInt64)
-      ->capture_default_str();
-  if (with_batch)
-    cmd->add_option("--batch", w.batch, "batch size")->check(kInt64)->capture_default_str();
-  cmd->add_option("--phase", w.phase, "gpt2: prefill | decode")->capture_default_str();
-  cmd->add_option("--image", w.image, "resnet50 image height = width")
-      ->check(kInt64)
-      ->capture_default_str();
-  if (with_dtype)
-    cmd->add_option("--dtype", w.dtype, "tensor dtype (default: the array's input dtype)");
-  cmd->add_flag("--all-logits", w.all_logits, "gpt2 prefill: LM head on every position");
-  cmd->add_option("--layers", w.layers, "gpt2/bert: run blocks 0..N-1 only (0 = all)")
-      ->check(kInt64)
-      ->capture_default_str();
-  cmd->add_option("--dim", w.dims, ".onnx: bind a symbolic dimension, NAME=VALUE (repeatable)");
-  if (with_strict)  // xval's own --strict covers it there
-    cmd->add_flag("--strict", w.strict, ".onnx: an op tessel has no model for is an error");
-  cmd->add_option("--expert-load", w.expert_load,
-                  "mixture-of-experts configs: share of routed tokens per expert, W,W,... "
-                  "(default uniform)");
-}
-
-// The workload options the user gave on `cmd`, so that one a workload does not use is an error.
-std::vector<std::string> givenOptions(CLI::App* cmd) {
-  std::vector<std::string> given;
-  for (const char* name :
-       {"--seq", "--batch", "--phase", "--image", "--dtype", "--all-logits", "--layers", "--dim",
-        "--strict", "--expert-load"}) {
-    const CLI::Option* o = cmd->get_option_no_throw(name);
-    if (o && o->count() > 0) given.emplace_back(name);
-  }
-  return given;
-}
-
-// A seed is 0 .. 2^64-1 written in decimal: CLI11 alone would wrap "-1" to 2^64-1.
-const CLI::Validator kSeed(
-    [](std::string& s) -> std::string {
-      uint64_t v = 0;
-      const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-      if (ec == std::errc() && end == s.data() + s.size()) return "";
-      return "expected a whole number from 0 to 18446744073709551615, got '" + s + "'";
-    },
-    "UINT64");
 
 // The functional executor's options, shared by validate and precision.
 void addExecOptions(CLI::App* cmd, tessel::app::ExecArgs& e) {
@@ -202,126 +146,6 @@ void addRun(CLI::App& app, RunArgs& run, std::function<int()>& action, std::ostr
   cmd->callback([&, cmd] {
     run.workload.given = givenOptions(cmd);
     action = [&] { return tessel::app::runCommand(run, out); };
-  });
-}
-
-void addServe(CLI::App& app, tessel::app::ServeArgs& s, std::function<int()>& action,
-              std::ostream& out) {
-  CLI::App* cmd = app.add_subcommand(
-      "serve",
-      "simulate a deployed service: workers, job queues, batching, single or fused cores; on a "
-      "decoder LLM, continuous batching with a paged KV cache");
-  cmd->add_option("--arch", s.arch, "accelerator YAML file")->required();
-  cmd->add_option("--workload", s.workload.name,
-                  "resnet50, gpt2 (with --phase decode), ...; a Hugging Face decoder "
-                  "(llama-3.1-8b, a config.json) without --phase: an LLM service")
-      ->required();
-  addWorkloadOptions(cmd, s.workload, false, false);
-  cmd->add_option("--workers", s.workers, "host worker counts to simulate, comma-separated")
-      ->delimiter(',')
-      ->check(CLI::Range(1, 4096))
-      ->capture_default_str();
-  cmd->add_option("--batch", s.batches, "batch sizes (requests per job), comma-separated")
-      ->delimiter(',')
-      ->check(CLI::Range(1, 4096))
-      ->capture_default_str();
-  cmd->add_option("--cores", s.cores,
-                  "single (a job per core), fused (all cores as one device) or both; default: "
-                  "both on a multi-core design. An LLM service: fused (default) or "
-                  "disaggregated (prefill and decode on separate cores), or both")
-      ->delimiter(',');
-  cmd->add_option("--prefill-cores", s.prefill_cores,
-                  "LLM, --cores disaggregated: cores that prefill (default half, rounded down)")
-      ->check(CLI::Range(1, 4096));
-  cmd->add_option("--rate", s.rates,
-                  "open-loop arrivals at this many requests/s (an LLM service: a list, R1,R2,...)")
-      ->delimiter(',')
-      ->check(CLI::PositiveNumber);
-  cmd->add_flag("--closed-loop", s.closed_loop,
-                "each worker takes the next request when free (the default)");
-  cmd->add_option("--arrivals", s.arrivals,
-                  "open-loop arrival process: poisson | uniform; an LLM service also gamma:CV "
-                  "or a trace file (CSV or JSONL: arrival, prompt_tokens, output_tokens)")
-      ->capture_default_str();
-  cmd->add_option("--prompt-len", s.prompt_len,
-                  "LLM: prompt tokens: N | uniform:LO:HI | lognormal:MEAN:CV")
-      ->capture_default_str();
-  cmd->add_option("--output-len", s.output_len,
-                  "LLM: output tokens: N | uniform:LO:HI | lognormal:MEAN:CV")
-      ->capture_default_str();
-  cmd->add_option("--max-batch", s.max_batches, "LLM: sequences per iteration (a list)")
-      ->delimiter(',')
-      ->check(CLI::Range(int64_t{1}, int64_t{1} << 20))
-      ->capture_default_str();
-  cmd->add_option("--max-tokens", s.max_tokens, "LLM: new tokens per iteration")
-      ->check(CLI::Range(int64_t{1}, int64_t{1} << 24))
-      ->capture_default_str();
-  cmd->add_option("--chunk", s.chunks,
-                  "LLM: prompt tokens of a sequence per iteration (chunked prefill; a list; "
-                  "default --max-tokens)")
-      ->delimiter(',')
-      ->check(CLI::Range(int64_t{1}, int64_t{1} << 24));
-  cmd->add_option("--kv-block", s.kv_block, "LLM: tokens per KV-cache block")
-      ->check(CLI::Range(int64_t{1}, int64_t{1} << 20))
-      ->capture_default_str();
-  cmd->add_option("--kv-budget", s.kv_budget,
-                  "LLM: the KV cache's size (\"4 GiB\"); default: the DRAM weights and "
-                  "activations leave");
-  cmd->add_option("--slo", s.slo, "LLM: objectives, ttft=S,tpot=S[,e2e=S] (s, ms or us)");
-  cmd->add_option("--priority", s.priority, "LLM: decode-first | prefill-first")
-      ->check(CLI::IsMember({"decode-first", "prefill-first"}))
-      ->capture_default_str();
-  cmd->add_option("--preemption", s.preemption, "LLM: recompute | swap (when the KV cache is full)")
-      ->check(CLI::IsMember({"recompute", "swap"}))
-      ->capture_default_str();
-  cmd->add_flag("--exact", s.exact,
-                "LLM: simulate every iteration shape (no interpolation between grid points)");
-  cmd->add_option("--requests", s.requests, "requests per configuration")
-      ->check(kInt64)
-      ->capture_default_str();
-  cmd->add_option("--jitter", s.jitter,
-                  "coefficient of variation of every service time (seeded lognormal)")
-      ->capture_default_str();
-  cmd->add_option("--seed", s.seed, "seed of the arrivals and the jitter")
-      ->check(kSeed)
-      ->capture_default_str();
-  cmd->add_option("--submit-queue", s.submit_queue, "jobs the submit queue holds")
-      ->capture_default_str();
-  cmd->add_option("--receive-queue", s.receive_queue, "finished jobs the receive queue holds")
-      ->capture_default_str();
-  cmd->add_option("--host-cpus", s.host_cpus, "host CPUs the workers share (0 = one each)")
-      ->capture_default_str();
-  cmd->add_option("--input-dtype", s.input_dtype, "request input: float32 | uint8 | int8")
-      ->capture_default_str();
-  cmd->add_option("--output-dtype", s.output_dtype, "response output: float32 | int8")
-      ->capture_default_str();
-  cmd->add_option("--layout", s.layout, "request image layout: nchw | nhwc")->capture_default_str();
-  cmd->add_flag("--no-variants", s.no_variants,
-                "skip the runs with cheaper input/output dtypes behind the recommendations");
-  cmd->add_option("--dataflow", s.dataflow, "ws | os | is | rs | nlr | a dataflow YAML file");
-  cmd->add_option("--mapper", s.mapper, "search or gemmini-auto")
-      ->check(CLI::IsMember({"search", "gemmini-auto"}))
-      ->capture_default_str();
-  cmd->add_option("--budget", s.budget, "cost evaluations per distinct layer for the search")
-      ->check(CLI::Range(int64_t{0}, int64_t{1} << 40))
-      ->capture_default_str();
-  cmd->add_option("-p,--param", s.overrides, "override a YAML key: -p cores.count=2");
-  cmd->add_option("--json", s.json_path, "write the results as JSON; - = standard output");
-  cmd->add_flag("-q,--quiet", s.quiet, "no table on stdout");
-  cmd->callback([&, cmd] {
-    s.workload.given = givenOptions(cmd);
-    s.workload.given.erase(
-        std::remove(s.workload.given.begin(), s.workload.given.end(), "--batch"),
-        s.workload.given.end());
-    for (const char* name :
-         {"--input-dtype", "--output-dtype", "--layout", "--rate", "--arrivals", "--workers",
-          "--batch", "--cores", "--closed-loop", "--jitter", "--submit-queue", "--receive-queue",
-          "--host-cpus", "--no-variants", "--prompt-len", "--output-len", "--max-batch",
-          "--max-tokens", "--chunk", "--kv-block", "--kv-budget", "--slo", "--priority",
-          "--preemption", "--exact", "--budget", "--requests", "--prefill-cores"}) {
-      if (cmd->get_option(name)->count() > 0) s.given.emplace_back(name);
-    }
-    action = [&] { return tessel::app::serveCommand(s, out); };
   });
 }
 
