@@ -31,6 +31,15 @@ double ComputeArray::macRate(DType t) const {
   return 0;
 }
 
+double ComputeArray::macRate(DType input, DType weight) const {
+  if (input == weight) return macRate(input);
+  for (const MixedRate& m : mixed_macs_per_cycle) {
+    if (m.input == input && m.weight == weight) return m.rate;
+  }
+  if (bytesOf(weight) <= bytesOf(input)) return macRate(input);
+  return macRate(weight);
+}
+
 bool ComputeArray::supportsDataflow(const std::string& name) const {
   return std::find(dataflows.begin(), dataflows.end(), name) != dataflows.end();
 }

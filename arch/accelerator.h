@@ -105,6 +105,14 @@ struct ComputeArray {
   std::vector<std::string> dataflows;  // names of configs/dataflows/*.yaml, e.g. "ws", "os"
   // MACs per PE per cycle for each dtype the array can run (int8 = 1 means one MAC/cycle).
   std::vector<std::pair<DType, double>> macs_per_cycle;
+  // MACs per PE per cycle of activations in one dtype against weights in another (YAML key
+  // "bf16*int4"): weight-only quantization, the weights widened in the datapath.
+  struct MixedRate {
+    DType input = DType::BF16;
+    DType weight = DType::Int4;
+    double rate = 0;
+  };
+  std::vector<MixedRate> mixed_macs_per_cycle;
   bool weight_double_buffered = true;  // WS: next weights preload while current compute
   // Per-PE register file, in bytes: one pool all tensors share (pe_register_file_bytes), or,
   // when rf_partitioned, one scratch pad per tensor (Eyeriss: filter, ifmap and psum pads).
@@ -142,6 +150,11 @@ struct ComputeArray {
   double pipeline_latency = -1;  // fill/drain cycles per tile; <0 = rows + cols - 2 (skew)
 
   double macRate(DType t) const;  // MACs/PE/cycle for t, 0 if unsupported
+  // Activations of `input` against weights of `weight`: the listed pair's rate; else, for
+  // weights narrower than the input (weight-only quantization), the input's rate (assumed: the
+  // weights widen in the datapath at no cost; list the pair to state one); else the rate of the
+  // wider of the two; 0 if the array runs neither.
+  double macRate(DType input, DType weight) const;
   bool supportsDataflow(const std::string& name) const;
 };
 

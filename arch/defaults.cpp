@@ -25,10 +25,10 @@ void deriveLevel(const Building& b, StorageLevel& l) {
     l.holds = l.partitioned ? Holds{c[0] > 0, c[1] > 0, c[2] > 0} : Holds{true, true, true};
   }
   if (!b.isGiven(p + "row_width") && l.kind == LevelKind::Scratchpad) {
-    l.row_bytes = a.cols * bytesOf(a.input_dtype);
+    l.row_bytes = static_cast<int>(storageBytes(a.input_dtype, a.cols));
   }
   if (!b.isGiven(p + "row_width") && l.kind == LevelKind::Accumulator) {
-    l.row_bytes = a.cols * bytesOf(a.accum_dtype);
+    l.row_bytes = static_cast<int>(storageBytes(a.accum_dtype, a.cols));
   }
   if (!b.isGiven(p + "bandwidth") && isLocal(l.kind)) {
     l.bandwidth = static_cast<double>(l.banks) * l.row_bytes;

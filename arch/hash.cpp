@@ -100,6 +100,8 @@ void putArray(Canon& c, const ComputeArray& a) {
   c.put("array.dataflows", a.dataflows);
   for (const auto& [t, rate] : a.macs_per_cycle)
     c.put("array.throughput." + std::string(nameOf(t)), rate);
+  for (const auto& m : a.mixed_macs_per_cycle)
+    c.put("array.throughput." + std::string(nameOf(m.input)) + "*" + std::string(nameOf(m.weight)), m.rate);
   c.put("array.weight_double_buffered", a.weight_double_buffered);
   c.put("array.register_file", a.pe_register_file_bytes);
   if (a.rf_partitioned) {  // only then: the hashes of designs without split pads stay as they were

@@ -35,15 +35,24 @@ std::string pick(const yaml::Node& n, const std::string& noun,
          didYouMean(s, choices));
 }
 
-const std::vector<std::string>& dtypeNames() {
-  static const std::vector<std::string> names = {"int8", "int16", "int32", "fp16", "bf16", "fp32"};
-  return names;
+DType dtypeOf(const yaml::Node& n) {
+  const std::string& s = n.scalar("a dtype name");
+  auto t = parseDType(s);
+  if (!t) n.fail("unknown dtype " + quoted(s) + "; accepted: " + acceptedDTypes() + didYouMean(s, shippedDTypeNames()));
+  return *t;
 }
 
-DType dtypeOf(const yaml::Node& n) {
-  auto t = parseDType(n.scalar("a dtype name"));
-  if (!t) pick(n, "dtype", dtypeNames());  // throws with the accepted names
-  return *t;
+// A throughput key: a dtype, or "<activations>*<weights>" for a mixed pair.
+std::string rateKeyOf(const yaml::Node& key) {
+  const std::string& s = key.scalar("a dtype name");
+  const size_t star = s.find('*');
+  if (star == std::string::npos) return std::string(nameOf(dtypeOf(key)));
+  const auto in = parseDType(s.substr(0, star)), w = parseDType(s.substr(star + 1));
+  if (!in || !w) {
+    key.fail("unknown dtype pair " + quoted(s) + "; expected <activation dtype>*<weight dtype>, e.g. bf16*int4, "
+             "each one of: " + acceptedDTypes());
+  }
+  return std::string(nameOf(*in)) + "*" + std::string(nameOf(*w));
 }
 
 std::vector<std::string> namesOf(const ParamSpec& p, const yaml::Node& n, Building* record) {
@@ -65,8 +74,7 @@ void checkRange(ValueType t, double value, const yaml::Node& n);
 std::vector<std::pair<std::string, double>> pairsOf(const ParamSpec& p, const yaml::Node& n) {
   std::vector<std::pair<std::string, double>> pairs;
   for (const auto& [key, value] : n.entries()) {
-    const std::string name = p.type == T::DTypeRates ? std::string(nameOf(dtypeOf(key)))
-                                                     : pick(key, nounFor(p.key), p.choices);
+    const std::string name = p.type == T::DTypeRates ? rateKeyOf(key) : pick(key, nounFor(p.key), p.choices);
     const double number = value.as<double>();
     if (number < 0) value.fail("must not be negative, got " + value.describe());
     if (number == 0 && p.type == T::DTypeRates) {

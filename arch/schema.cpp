@@ -80,8 +80,17 @@ std::vector<ParamSpec> controllerParams() {
 Apply throughputApply() {
   return [](Building& b, const Value& v) {
     auto& rates = b.acc.array.macs_per_cycle;
+    auto& mixed = b.acc.array.mixed_macs_per_cycle;
     rates.clear();
-    for (const auto& [name, rate] : v.pairs) rates.emplace_back(*parseDType(name), rate);
+    mixed.clear();
+    for (const auto& [name, rate] : v.pairs) {
+      const size_t star = name.find('*');  // the reader checked both names
+      if (star == std::string::npos) {
+        rates.emplace_back(*parseDType(name), rate);
+      } else {
+        mixed.push_back({*parseDType(name.substr(0, star)), *parseDType(name.substr(star + 1)), rate});
+      }
+    }
   };
 }
 

@@ -70,13 +70,15 @@ std::string_view unitOf(ValueType t) {
     case T::Text:
       return "text";
     case T::DTypeName:
-      return "dtype (int8, int16, int32, fp16, bf16, fp32)";
+      return "dtype (int8, int16, int32, fp16, bf16, fp32, int4, uint4, fp8_e4m3, fp8_e5m2, fp6_e3m2, "
+             "fp6_e2m3, fp4_e2m1, mxfp8_e4m3, mxfp8_e5m2, mxfp6_e3m2, mxfp6_e2m3, mxfp4, mxint8, "
+             "<element>_g<block>_<scale>)";
     case T::Choice:
       return "one of";
     case T::NameList:
       return "list of";
     case T::DTypeRates:
-      return "map dtype -> number";
+      return "map dtype (or activation*weight pair, e.g. bf16*int4) -> number";
     case T::OpCosts:
       return "map op -> cycles";
     case T::TensorBytes:

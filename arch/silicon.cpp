@@ -39,7 +39,8 @@ tech::Technology loadTechnology(const Building& b) {
 // Bytes of pipeline flip-flops in one PE: the input passing through, the weight and the one
 // preloading behind it, the partial sum (Gemmini's PE.scala holds these; assumed for others).
 uint64_t pipelineBytes(const ComputeArray& a) {
-  return static_cast<uint64_t>(bytesOf(a.input_dtype) + 2 * bytesOf(a.weight_dtype) + bytesOf(a.accum_dtype));
+  return static_cast<uint64_t>(
+      std::ceil(bytesOf(a.input_dtype) + 2 * bytesOf(a.weight_dtype) + bytesOf(a.accum_dtype)));
 }
 
 uint64_t registerBytes(const ComputeArray& a) {

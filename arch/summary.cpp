@@ -92,6 +92,10 @@ void arrayLines(std::ostringstream& out, const ComputeArray& a) {
   for (const auto& [t, rate] : a.macs_per_cycle) {
     out << formatNumber(rate * a.rows * a.cols) << " " << nameOf(t) << " MACs/cycle; ";
   }
+  for (const auto& m : a.mixed_macs_per_cycle) {
+    out << formatNumber(m.rate * a.rows * a.cols) << " " << nameOf(m.input) << "*" << nameOf(m.weight)
+        << " MACs/cycle; ";
+  }
   out << "pipeline latency "
       << (a.pipeline_latency < 0 ? cycles(a.rows + a.cols - 2) + " (rows + cols - 2)"
                                  : cycles(a.pipeline_latency))

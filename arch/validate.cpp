@@ -55,9 +55,10 @@ void checkTile(Building& b, const StorageLevel& l) {
   const uint64_t tile = static_cast<uint64_t>(a.rows) * static_cast<uint64_t>(a.cols);
   uint64_t need = 0;
   std::vector<std::string> what;
-  if (l.holds.inputs) need += tile * bytesOf(a.input_dtype), what.push_back("inputs");
-  if (l.holds.weights) need += tile * bytesOf(a.weight_dtype), what.push_back("weights");
-  if (l.holds.outputs) need += tile * bytesOf(a.accum_dtype), what.push_back("outputs");
+  const auto bytes = [&](DType t) { return static_cast<uint64_t>(storageBytes(t, static_cast<int64_t>(tile))); };
+  if (l.holds.inputs) need += bytes(a.input_dtype), what.push_back("inputs");
+  if (l.holds.weights) need += bytes(a.weight_dtype), what.push_back("weights");
+  if (l.holds.outputs) need += bytes(a.accum_dtype), what.push_back("outputs");
   if (l.capacity_bytes >= need) return;
   b.warn(l.name + ".capacity", l.name + " capacity " + formatBytes(l.capacity_bytes) +
                                    " cannot hold one " + std::to_string(a.rows) + "x" +
@@ -72,7 +73,9 @@ void checkRows(Building& b, StorageLevel& l) {
   if (l.row_bytes <= 0) return;
   const std::string p = l.name + ".";
   const std::string row = formatBytes(static_cast<uint64_t>(l.row_bytes));
-  if (l.row_bytes % bytesOf(l.dtype) != 0) {
+  // A narrow or block-scaled dtype packs several elements (and their scales) into bytes: a row
+  // holds whole bytes of them, checked by the capacity below.
+  if (isWholeBytes(l.dtype) && l.row_bytes % static_cast<int>(bytesOf(l.dtype)) != 0) {
     b.fail(p + "row_width", "row_width " + row + " is not a whole number of " +
                                 std::string(nameOf(l.dtype)) + " elements");
   }
@@ -96,7 +99,7 @@ void checkRows(Building& b, StorageLevel& l) {
     l.capacity_bytes = usable;
   }
   const ComputeArray& a = b.acc.array;
-  const int out_row = a.cols * bytesOf(a.accum_dtype);
+  const int out_row = static_cast<int>(storageBytes(a.accum_dtype, a.cols));
   if (l.kind == LevelKind::Accumulator && l.row_bytes < out_row) {
     b.fail(p + "row_width",
            "row_width " + row + " is narrower than one array row of outputs (" +

@@ -10,7 +10,7 @@ using models::OpKind;
 
 std::vector<bool> hostFloatOps(const models::Graph& g, const arch::Accelerator& acc, bool fuse) {
   const auto placed = [&](const models::Op& op) {
-    return placementOf(op, acc, g.tensor(op.inputs.at(0)).dtype);
+    return placementOf(op, acc, g);
   };
   const models::Fusion fusion = fuse ? models::fuse(g, fuseRulesFor(acc)) : models::Fusion{};
   std::vector<bool> host(g.ops().size(), false);
@@ -31,7 +31,8 @@ std::vector<bool> hostFloatOps(const models::Graph& g, const arch::Accelerator& 
 models::Graph withHostConversions(const models::Graph& g, const arch::Accelerator& acc, bool fuse) {
   const std::vector<bool> host = hostFloatOps(g, acc, fuse);
   const auto onHost = [&](const models::Op& op) { return host[static_cast<size_t>(op.id)]; };
-  const auto fp = [](DType d) { return isInteger(d) ? DType::FP32 : d; };
+  // The host has no instructions for integers-as-reals nor for fp8/fp6/fp4 and block-scaled data.
+  const auto fp = [](DType d) { return isInteger(d) || isNarrowFloat(d) ? DType::FP32 : d; };
   models::DTypeChoice choice;
   choice.input = [&](const models::Op& op, size_t i) {
     const DType d = g.tensor(op.inputs[i]).dtype;

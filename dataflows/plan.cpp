@@ -99,10 +99,12 @@ models::FuseRules fuseRulesFor(const arch::Accelerator& acc) {
   return rules;
 }
 
-Placement placementOf(const models::Op& op, const arch::Accelerator& acc, DType input_dtype) {
+Placement placementOf(const models::Op& op, const arch::Accelerator& acc, const models::Graph& g) {
   if (op.isGemmLike()) {
-    // A dtype the array has no MACs for falls back to the host CPU.
-    return acc.array.macRate(input_dtype) > 0 ? Placement::Array : Placement::Host;
+    // A dtype (pair) the array has no MACs for falls back to the host CPU.
+    const DType in = g.tensor(op.inputs.at(0)).dtype;
+    const DType w = op.inputs.size() > 1 ? g.tensor(op.inputs[1]).dtype : in;
+    return acc.array.macRate(in, w) > 0 ? Placement::Array : Placement::Host;
   }
   if (op.host_side) return Placement::Host;
   if (op.kind == OpKind::Embedding) return Placement::Array;  // a DMA gather
@@ -238,10 +240,10 @@ void checkHostFloat(const models::Graph& g, const arch::Accelerator& acc, bool f
     std::vector<int> tensors = op.inputs;
     tensors.insert(tensors.end(), op.outputs.begin(), op.outputs.end());
     for (int t : tensors) {
-      if (isInteger(g.tensor(t).dtype)) {
+      if (isInteger(g.tensor(t).dtype) || isNarrowFloat(g.tensor(t).dtype)) {
         throw Error("op '" + op.name + "' runs on the host in floating point, but tensor '" +
                     g.tensor(t).name +
-                    "' is an integer: plan the graph dataflows::withHostConversions returns");
+                    "' is an integer or a narrow float: plan the graph dataflows::withHostConversions returns");
       }
     }
   }
@@ -268,8 +270,7 @@ std::vector<OpPlan> plan(const models::Graph& g, const arch::Accelerator& acc, c
   if (pin) {
     std::vector<std::string> names;  // the ops the mapper maps
     for (const models::Op& op : g.ops()) {
-      const DType in = g.tensor(op.inputs.at(0)).dtype;
-      if (op.isGemmLike() && placementOf(op, acc, in) != Placement::Host) names.push_back(op.name);
+      if (op.isGemmLike() && placementOf(op, acc, g) != Placement::Host) names.push_back(op.name);
     }
     pinned = pinnedOpAmong(*pin, names);
   }
@@ -283,7 +284,7 @@ std::vector<OpPlan> plan(const models::Graph& g, const arch::Accelerator& acc, c
   std::vector<MapRequest> requests;
   for (const models::Op& op : g.ops()) {
     if (!op.isGemmLike() || (pin && pinned == op.name)) continue;
-    if (placementOf(op, acc, g.tensor(op.inputs.at(0)).dtype) == Placement::Host) {
+    if (placementOf(op, acc, g) == Placement::Host) {
       continue;
     }
     OpPlan p;
@@ -302,7 +303,7 @@ std::vector<OpPlan> plan(const models::Graph& g, const arch::Accelerator& acc, c
     OpPlan& p = plans[static_cast<size_t>(op.id)];
     p.op = &op;
     p.graph = &g;
-    p.placement = placementOf(op, acc, g.tensor(op.inputs.at(0)).dtype);
+    p.placement = placementOf(op, acc, g);
     const int gi = fusion.group_of[static_cast<size_t>(op.id)];
     models::FusionGroup* group = gi >= 0 ? &fusion.groups[static_cast<size_t>(gi)] : nullptr;
     if (group && group->anchor == op.id && p.placement == Placement::Host) {

@@ -78,7 +78,7 @@ models::FuseRules fuseRulesFor(const arch::Accelerator& acc);
 
 // Where an op runs when nothing is fused: a GEMM on the array if it has MACs for the input
 // dtype, else the host; a vector op on the array's epilogue path, the SFU or the host.
-Placement placementOf(const models::Op& op, const arch::Accelerator& acc, DType input_dtype);
+Placement placementOf(const models::Op& op, const arch::Accelerator& acc, const models::Graph& g);
 
 // The arch-level op name of a vector op ("softmax", "residual_add", ...).
 std::string unitOpName(const models::Op& op);

@@ -32,12 +32,12 @@ bool Problem::dependsOn(Operand x, Dim d) {
 
 int64_t Problem::inputBytes() const {
   const double im2col = static_cast<double>(batch * m * k);
-  return static_cast<int64_t>(std::ceil(im2col * input_footprint_ratio)) * bytesOf(input_dtype);
+  return storageBytes(input_dtype, static_cast<int64_t>(std::ceil(im2col * input_footprint_ratio)));
 }
 
-int64_t Problem::weightBytes() const { return batch * k * n * bytesOf(weight_dtype); }
+int64_t Problem::weightBytes() const { return storageBytes(weight_dtype, batch * k * n); }
 
-int64_t Problem::outputBytes() const { return batch * m * n * bytesOf(output_dtype); }
+int64_t Problem::outputBytes() const { return storageBytes(output_dtype, batch * m * n); }
 
 Problem problemOf(const models::Op& op, const models::Graph& graph) {
   if (!op.isGemmLike()) {

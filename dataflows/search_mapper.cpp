@@ -164,7 +164,7 @@ class SearchMapper final : public Mapper {
     so.tolerance = o_.tolerance;
     so.threads = threads;
     so.whole_rows = constraints.whole_rows;
-    so.cost.mac_rate = acc.array.macRate(p.input_dtype);
+    so.cost.mac_rate = acc.array.macRate(p.input_dtype, p.weight_dtype);
     so.cost.ideal_memory = o_.ideal_memory;
     for (size_t t = 0; t < 3; ++t) {
       const int home = constraints.homes[t];

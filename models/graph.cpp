@@ -39,7 +39,7 @@ int Graph::addTensor(std::string name, std::vector<int64_t> shape, DType dtype, 
   auto what = [&] { return "the bytes of tensor '" + name + "' " + shapeText(shape); };
   int64_t elements = 1;
   for (int64_t d : shape) elements = checked::mul(elements, d, what);
-  checked::mul(elements, bytesOf(dtype), what);
+  checked::mul(elements, int64_t{elementBits(dtype)}, what);  // storageBytes stays in range
   Tensor t;
   t.id = static_cast<int>(tensors_.size());
   t.name = std::move(name);

@@ -50,7 +50,7 @@ struct Tensor {
   bool parameter = true;
 
   int64_t elements() const;
-  int64_t bytes() const { return elements() * bytesOf(dtype); }
+  int64_t bytes() const { return storageBytes(dtype, elements()); }  // scales included
 };
 
 enum class OpKind : uint8_t {

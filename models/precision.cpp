@@ -10,21 +10,25 @@
 
 namespace tessel::models {
 
-DType PrecisionPlan::dtypeOf(const std::string& op_name) const {
+DType PrecisionPlan::dtypeOf(const std::string& op_name) const { return precisionOf(op_name).dtype; }
+
+OpPrecision PrecisionPlan::precisionOf(const std::string& op_name) const {
   for (auto it = ops.rbegin(); it != ops.rend(); ++it) {
-    if (it->op == op_name) return it->dtype;
+    if (it->op == op_name) return {it->dtype, it->weights, it->dequantize};
   }
-  return default_dtype;
+  return {default_dtype, default_weights, default_dequantize};
 }
 
-void PrecisionPlan::set(const std::string& op_name, DType dtype) {
+void PrecisionPlan::set(const std::string& op_name, DType dtype) { set(op_name, OpPrecision{dtype, {}, {}}); }
+
+void PrecisionPlan::set(const std::string& op_name, const OpPrecision& p) {
   for (auto& e : ops) {
     if (e.op == op_name) {
-      e.dtype = dtype;
+      e.dtype = p.dtype, e.weights = p.weights, e.dequantize = p.dequantize;
       return;
     }
   }
-  ops.push_back({op_name, dtype, {}});
+  ops.push_back({op_name, p.dtype, {}, p.weights, p.dequantize});
 }
 
 namespace {
@@ -32,16 +36,37 @@ namespace {
 DType parseDTypeNode(const yaml::Node& node) {
   const std::string& s = node.scalar("a dtype");
   const auto t = parseDType(s);
-  if (!t) {
-    node.fail("unknown dtype '" + s + "' (accepted: int8, int16, int32, fp16, bf16, fp32)" +
-              didYouMean(s, {"int8", "int16", "int32", "fp16", "bf16", "fp32"}));
-  }
+  if (!t) node.fail("unknown dtype '" + s + "' (accepted: " + acceptedDTypes() + ")" + didYouMean(s, shippedDTypeNames()));
   return *t;
+}
+
+// `bf16` or {dtype: bf16, weights: int4, dequantize: datapath | op}.
+OpPrecision parsePrecisionNode(const yaml::Node& node) {
+  if (!node.isMap()) return {parseDTypeNode(node), {}, {}};
+  yaml::MapReader m(node);
+  OpPrecision p;
+  p.dtype = parseDTypeNode(m.require("dtype", "the dtype the op computes in"));
+  if (auto w = m.find("weights")) p.weights = parseDTypeNode(*w);
+  if (auto d = m.find("dequantize")) {
+    const std::string& s = d->scalar("datapath or op");
+    if (s != "datapath" && s != "op") d->fail("expected datapath or op, got '" + s + "'");
+    if (!p.weights) d->fail("dequantize applies to weights stored in another dtype: give weights too");
+    p.dequantize = s == "op" ? Dequantize::Op : Dequantize::Datapath;
+  }
+  m.finish();
+  if (p.weights == p.dtype) p.weights.reset();
+  return p;
 }
 
 // Producer dtype -> consumer dtype: Quantize when going to an integer or fewer bytes.
 OpKind conversionKind(DType to) {
   return isInteger(to) || bytesOf(to) < 4 ? OpKind::Quantize : OpKind::Dequantize;
+}
+
+// Input i of op is a matmul's or convolution's weight operand (what weight-only plans narrow).
+bool readsWeights(const Graph& g, const Op& op, size_t input) {
+  return (op.kind == OpKind::MatMul || op.kind == OpKind::Conv2d) && input == 1 && op.inputs.size() > 1 &&
+         g.tensor(op.inputs[1]).role == TensorRole::Weight;
 }
 
 bool keepsItsDType(const Graph& g, const Op& op, size_t input) {
@@ -60,14 +85,16 @@ PrecisionPlan parsePlan(const yaml::Document& doc) {
   yaml::MapReader top(doc.root());
   PrecisionPlan plan;
   if (auto d = top.find("default")) {
-    plan.default_dtype = parseDTypeNode(*d);
+    const OpPrecision p = parsePrecisionNode(*d);
+    plan.default_dtype = p.dtype, plan.default_weights = p.weights, plan.default_dequantize = p.dequantize;
     plan.default_where = d->where();
   }
   if (auto ops = top.find("ops")) {
     if (!ops->isNull()) {
       yaml::MapReader unique(*ops);  // an op listed twice is an error, not "the last wins"
       for (const auto& [key, value] : ops->entries()) {
-        plan.ops.push_back({key.scalar(), parseDTypeNode(value), key.where()});
+        const OpPrecision p = parsePrecisionNode(value);
+        plan.ops.push_back({key.scalar(), p.dtype, key.where(), p.weights, p.dequantize});
       }
     }
   }
@@ -109,14 +136,22 @@ std::string quotedName(const std::string& name) {
   return out + "\"";
 }
 
+std::string precisionText(const OpPrecision& p) {
+  const std::string dtype(nameOf(p.dtype));
+  if (!p.weights) return dtype;
+  return "{dtype: " + dtype + ", weights: " + std::string(nameOf(*p.weights)) +
+         (p.dequantize == Dequantize::Op ? ", dequantize: op}" : "}");
+}
+
 }  // namespace
 
 std::string toYaml(const PrecisionPlan& plan) {
-  std::string out = "default: " + std::string(nameOf(plan.default_dtype)) + "\nops:";
+  std::string out =
+      "default: " + precisionText({plan.default_dtype, plan.default_weights, plan.default_dequantize}) + "\nops:";
   if (plan.ops.empty()) return out + " {}\n";
   out += "\n";
   for (const auto& e : plan.ops) {
-    out += "  " + quotedName(e.op) + ": " + std::string(nameOf(e.dtype)) + "\n";
+    out += "  " + quotedName(e.op) + ": " + precisionText({e.dtype, e.weights, e.dequantize}) + "\n";
   }
   return out;
 }
@@ -175,11 +210,24 @@ Graph applyPrecision(const Graph& g, const PrecisionPlan& plan) {
                                      "' does not have" + didYouMean(e.op, names));
     }
   }
+  // Weights a Dequantize op widens are stored at the plan's weight dtype.
+  std::vector<std::optional<DType>> stored_weights(g.tensors().size());
+  for (const Op& op : g.ops()) {
+    const OpPrecision p = plan.precisionOf(op.name);
+    if (p.weights && p.dequantize == Dequantize::Op && readsWeights(g, op, 1)) {
+      stored_weights[static_cast<size_t>(op.inputs[1])] = p.weights;
+    }
+  }
   DTypeChoice choice;
   choice.input = [&](const Op& op, size_t i) {
-    return keepsItsDType(g, op, i) ? g.tensor(op.inputs[i]).dtype : plan.dtypeOf(op.name);
+    if (keepsItsDType(g, op, i)) return g.tensor(op.inputs[i]).dtype;
+    const OpPrecision p = plan.precisionOf(op.name);
+    return p.weights && p.dequantize == Dequantize::Datapath && readsWeights(g, op, i) ? *p.weights : p.dtype;
   };
   choice.output = [&](const Op& op, size_t) { return plan.dtypeOf(op.name); };
+  choice.stored = [&](const Tensor& t, DType first_read) {
+    return stored_weights[static_cast<size_t>(t.id)].value_or(first_read);
+  };
   return retype(g, choice);
 }
 

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -14,22 +15,47 @@
 
 namespace tessel::models {
 
+// How a matmul whose weights are stored narrower than it computes gets them widened: in the
+// array's datapath as they stream in (the weights move and sit in buffers at their stored
+// width; the array's rate for the pair, `array.throughput` "bf16*int4"), or by a Dequantize op
+// of its own that writes the weights out wide before the matmul reads them.
+enum class Dequantize : uint8_t { Datapath, Op };
+
+// What one op computes in: `dtype` for its activations and outputs, and optionally another
+// dtype its weights are stored in (weight-only quantization: W4A16 = weights int4, dtype bf16).
+// `weights` applies to the weight operand of matmuls and convolutions only.
+struct OpPrecision {
+  DType dtype = DType::Int8;
+  std::optional<DType> weights;
+  Dequantize dequantize = Dequantize::Datapath;
+  bool operator==(const OpPrecision& o) const {
+    return dtype == o.dtype && weights == o.weights && dequantize == o.dequantize;
+  }
+};
+
 struct PrecisionPlan {
   struct Entry {
     std::string op;  // op name in the graph
     DType dtype = DType::Int8;
     SourceLocation where;  // where the plan said so (for errors)
+    std::optional<DType> weights;  // see OpPrecision
+    Dequantize dequantize = Dequantize::Datapath;
   };
   DType default_dtype = DType::Int8;
+  std::optional<DType> default_weights;
+  Dequantize default_dequantize = Dequantize::Datapath;
   SourceLocation default_where;  // where `default:` was given (empty when left out)
   std::vector<Entry> ops;        // overrides of the default, in file order
 
   DType dtypeOf(const std::string& op_name) const;
+  OpPrecision precisionOf(const std::string& op_name) const;
   void set(const std::string& op_name, DType dtype);
+  void set(const std::string& op_name, const OpPrecision& p);
 };
 
-// YAML or JSON: {default: int8, ops: {h0.attn.softmax: fp32, ...}}. ConfigError (located) on
-// malformed input or unknown dtypes.
+// YAML or JSON: {default: int8, ops: {h0.attn.softmax: fp32, ...}}; any dtype may instead be a
+// map {dtype: bf16, weights: int4, dequantize: datapath | op} (weight-only quantization).
+// ConfigError (located) on malformed input or unknown dtypes.
 PrecisionPlan parsePrecisionPlan(const std::string& text, const std::string& source_name);
 PrecisionPlan loadPrecisionPlan(const std::string& path);
 // The plan as YAML that parsePrecisionPlan reads back.

@@ -118,8 +118,32 @@ bool isNode(const std::string& stem) { return stem != kDramTable; }
 
 }  // namespace
 
+namespace {
+
+// The table row a dtype's MAC is costed by. The tables list int4, int8, int16, int32, fp8
+// (E4M3), fp16, bf16 and fp32 MACs. Assumed for the rest: E5M2 as E4M3; uint4 as int4; fp6 and
+// fp4 as fp8 (no published MAC cost at these nodes; an upper bound); a block-scaled type as its
+// element (one scale multiply per block of 32 or more MACs is left out).
+std::string_view macRowOf(DType d) {
+  if (const auto s = blockScalingOf(d)) d = s->element;
+  switch (d) {
+    case DType::UInt4:
+      return "int4";
+    case DType::FP8_E4M3:
+    case DType::FP8_E5M2:
+    case DType::FP6_E3M2:
+    case DType::FP6_E2M3:
+    case DType::FP4_E2M1:
+      return "fp8";
+    default:
+      return nameOf(d);
+  }
+}
+
+}  // namespace
+
 const OpCost* Technology::macOf(DType d) const {
-  const std::string_view name = nameOf(d);
+  const std::string_view name = macRowOf(d);
   for (const auto& [key, cost] : mac) {
     if (key == name) return &cost;
   }

@@ -1,33 +1,194 @@
 #include "util/dtype.h"
 
+#include <charconv>
+#include <deque>
+#include <mutex>
+
 namespace tessel {
 
-std::string_view nameOf(DType t) {
-  switch (t) {
-    case DType::Int8:
-      return "int8";
-    case DType::Int16:
-      return "int16";
-    case DType::Int32:
-      return "int32";
-    case DType::FP16:
-      return "fp16";
-    case DType::BF16:
-      return "bf16";
-    case DType::FP32:
-      return "fp32";
+namespace {
+
+struct Named {
+  DType type;
+  std::string_view name;
+  int bits;
+};
+
+// Every enumerated type: its name and element width.
+constexpr Named kNamed[] = {
+    {DType::Int8, "int8", 8},           {DType::Int16, "int16", 16},
+    {DType::Int32, "int32", 32},        {DType::FP16, "fp16", 16},
+    {DType::BF16, "bf16", 16},          {DType::FP32, "fp32", 32},
+    {DType::Int4, "int4", 4},           {DType::UInt4, "uint4", 4},
+    {DType::FP8_E4M3, "fp8_e4m3", 8},   {DType::FP8_E5M2, "fp8_e5m2", 8},
+    {DType::FP6_E3M2, "fp6_e3m2", 6},   {DType::FP6_E2M3, "fp6_e2m3", 6},
+    {DType::FP4_E2M1, "fp4_e2m1", 4},   {DType::E8M0, "e8m0", 8},
+    {DType::MXFP8_E4M3, "mxfp8_e4m3", 8}, {DType::MXFP8_E5M2, "mxfp8_e5m2", 8},
+    {DType::MXFP6_E3M2, "mxfp6_e3m2", 6}, {DType::MXFP6_E2M3, "mxfp6_e2m3", 6},
+    {DType::MXFP4, "mxfp4", 4},         {DType::MXINT8, "mxint8", 8},
+};
+constexpr int kFirstRegistered = 128;
+
+const Named* named(DType t) {
+  for (const Named& n : kNamed) {
+    if (n.type == t) return &n;
   }
+  return nullptr;
+}
+
+// The OCP MX formats: 32 elements, an E8M0 scale (Microscaling Formats v1.0, table 1).
+std::optional<BlockScaling> mxScaling(DType t) {
+  switch (t) {
+    case DType::MXFP8_E4M3:
+      return BlockScaling{DType::FP8_E4M3, 32, DType::E8M0};
+    case DType::MXFP8_E5M2:
+      return BlockScaling{DType::FP8_E5M2, 32, DType::E8M0};
+    case DType::MXFP6_E3M2:
+      return BlockScaling{DType::FP6_E3M2, 32, DType::E8M0};
+    case DType::MXFP6_E2M3:
+      return BlockScaling{DType::FP6_E2M3, 32, DType::E8M0};
+    case DType::MXFP4:
+      return BlockScaling{DType::FP4_E2M1, 32, DType::E8M0};
+    case DType::MXINT8:
+      return BlockScaling{DType::Int8, 32, DType::E8M0};
+    default:
+      return std::nullopt;
+  }
+}
+
+// Block-scaled types written by name: registered once, never removed, so their ids and name
+// views stay valid for the process.
+struct Registered {
+  BlockScaling scaling;
+  std::string name;
+};
+struct Registry {
+  std::mutex mutex;
+  std::deque<Registered> types;
+};
+Registry& registry() {
+  static Registry r;
+  return r;
+}
+
+const Registered* registered(DType t) {
+  const int i = static_cast<int>(t) - kFirstRegistered;
+  if (i < 0) return nullptr;
+  Registry& r = registry();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  return static_cast<size_t>(i) < r.types.size() ? &r.types[static_cast<size_t>(i)] : nullptr;
+}
+
+std::optional<DType> registerScaling(const BlockScaling& s, std::string name) {
+  Registry& r = registry();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  for (size_t i = 0; i < r.types.size(); ++i) {
+    if (r.types[i].name == name) return static_cast<DType>(kFirstRegistered + static_cast<int>(i));
+  }
+  if (r.types.size() >= 256 - kFirstRegistered) return std::nullopt;  // 128 distinct is plenty
+  r.types.push_back({s, std::move(name)});
+  return static_cast<DType>(kFirstRegistered + static_cast<int>(r.types.size()) - 1);
+}
+
+std::optional<DType> plainNamed(std::string_view s) {
+  if (s == "float32") return DType::FP32;
+  if (s == "float16") return DType::FP16;
+  if (s == "bfloat16") return DType::BF16;
+  if (s == "fp8") return DType::FP8_E4M3;
+  for (const Named& n : kNamed) {
+    if (n.name == s && n.type != DType::E8M0) return n.type;
+  }
+  return std::nullopt;
+}
+
+// `<element>_g<block>_<scale>`: the element is the part before the last "_g<digits>_".
+std::optional<DType> parseGrouped(std::string_view s) {
+  for (size_t at = s.rfind("_g"); at != std::string_view::npos && at > 0; at = s.rfind("_g", at - 1)) {
+    const size_t under = s.find('_', at + 2);
+    if (under == std::string_view::npos) continue;
+    int block = 0;
+    const auto [end, ec] = std::from_chars(s.data() + at + 2, s.data() + under, block);
+    if (ec != std::errc() || end != s.data() + under || block < 1 || block > 4096) continue;
+    const std::string_view scale_name = s.substr(under + 1);
+    const auto element = plainNamed(s.substr(0, at));
+    const auto scale = scale_name == "e8m0" ? std::optional<DType>(DType::E8M0) : plainNamed(scale_name);
+    if (!element || !scale || isBlockScaled(*element) || elementBits(*element) > 16) return std::nullopt;
+    if (*scale != DType::E8M0 && *scale != DType::FP8_E4M3 && *scale != DType::FP16 &&
+        *scale != DType::BF16 && *scale != DType::FP32) {
+      return std::nullopt;
+    }
+    const BlockScaling scaling{*element, block, *scale};
+    for (const Named& n : kNamed) {  // the MX formats keep their own names
+      const auto mx = mxScaling(n.type);
+      if (mx && mx->element == scaling.element && mx->block == block && mx->scale == scaling.scale) return n.type;
+    }
+    return registerScaling(scaling, std::string(nameOf(*element)) + "_g" + std::to_string(block) + "_" +
+                                        std::string(nameOf(*scale)));
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<BlockScaling> blockScalingOf(DType t) {
+  if (auto mx = mxScaling(t)) return mx;
+  if (const Registered* r = registered(t)) return r->scaling;
+  return std::nullopt;
+}
+
+int elementBits(DType t) {
+  if (const Named* n = named(t)) return n->bits;
+  if (const Registered* r = registered(t)) return elementBits(r->scaling.element);
+  return 32;
+}
+
+double bytesOf(DType t) {
+  const auto s = blockScalingOf(t);
+  if (!s) return elementBits(t) / 8.0;
+  return (static_cast<double>(s->block) * elementBits(t) + elementBits(s->scale)) / (8.0 * s->block);
+}
+
+int64_t storageBytes(DType t, int64_t elements) {
+  const int64_t bits = elements * elementBits(t);
+  int64_t bytes = (bits + 7) / 8;
+  if (const auto s = blockScalingOf(t)) bytes += (elements + s->block - 1) / s->block * (elementBits(s->scale) / 8);
+  return bytes;
+}
+
+bool isInteger(DType t) {
+  return t == DType::Int8 || t == DType::Int16 || t == DType::Int32 || t == DType::Int4 ||
+         t == DType::UInt4;
+}
+
+bool isNarrowFloat(DType t) {
+  return t == DType::FP8_E4M3 || t == DType::FP8_E5M2 || t == DType::FP6_E3M2 ||
+         t == DType::FP6_E2M3 || t == DType::FP4_E2M1 || isBlockScaled(t);
+}
+
+std::string_view nameOf(DType t) {
+  if (const Named* n = named(t)) return n->name;
+  if (const Registered* r = registered(t)) return r->name;
   return "?";
 }
 
 std::optional<DType> parseDType(std::string_view s) {
-  if (s == "int8") return DType::Int8;
-  if (s == "int16") return DType::Int16;
-  if (s == "int32") return DType::Int32;
-  if (s == "fp16" || s == "float16") return DType::FP16;
-  if (s == "bf16" || s == "bfloat16") return DType::BF16;
-  if (s == "fp32" || s == "float32") return DType::FP32;
-  return std::nullopt;
+  if (s == "nvfp4") return parseGrouped("fp4_e2m1_g16_fp8_e4m3");
+  if (auto t = plainNamed(s)) return t;
+  return parseGrouped(s);
+}
+
+std::string acceptedDTypes() {
+  std::string out;
+  for (const std::string& n : shippedDTypeNames()) out += (out.empty() ? "" : ", ") + n;
+  return out + ", <element>_g<block>_<scale> (e.g. int4_g128_fp16)";
+}
+
+std::vector<std::string> shippedDTypeNames() {
+  std::vector<std::string> out;
+  for (const Named& n : kNamed) {
+    if (n.type != DType::E8M0) out.emplace_back(n.name);
+  }
+  return out;
 }
 
 }  // namespace tessel

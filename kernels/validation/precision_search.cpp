@@ -34,9 +34,23 @@ bool isCandidate(OpKind k) {
 int firstLowered(const models::Graph& g) {
   for (const models::Op& op : g.ops()) {
     const bool conv = op.kind == OpKind::Quantize || op.kind == OpKind::Dequantize;
-    if (conv || g.tensor(op.outputs.at(0)).dtype != DType::FP32) return op.id;
+    bool narrow = conv;
+    for (int t : op.inputs) narrow = narrow || g.tensor(t).dtype != DType::FP32;
+    if (narrow || g.tensor(op.outputs.at(0)).dtype != DType::FP32) return op.id;
   }
   return static_cast<int>(g.ops().size());
+}
+
+bool hasWeights(const models::Graph& g, const models::Op& op) {
+  return (op.kind == OpKind::MatMul || op.kind == OpKind::Conv2d) && op.inputs.size() > 1 &&
+         g.tensor(op.inputs[1]).role == models::TensorRole::Weight;
+}
+
+// A candidate as it applies to one op: weight-only pairs are their plain dtype on ops without
+// weights.
+models::OpPrecision forOp(const models::Graph& g, const models::Op& op, models::OpPrecision p) {
+  if (!hasWeights(g, op)) p.weights.reset();
+  return p;
 }
 
 class Prober {
@@ -44,9 +58,14 @@ class Prober {
   Prober(const ReferenceRun& ref, WeightStore& w, const SearchOptions& o)
       : ref_(ref), w_(w), o_(o) {}
 
-  double error(const std::vector<std::string>& lowered) {
-    models::PrecisionPlan plan = uniformPlan(DType::FP32);
-    for (const std::string& op : lowered) plan.set(op, o_.to);
+  using Lowered = std::vector<std::pair<std::string, models::OpPrecision>>;
+  double error(const Lowered& lowered) {
+    models::PrecisionPlan plan = uniformPlan(o_.from);
+    for (const auto& [op, p] : lowered) plan.set(op, p);
+    return error(plan);
+  }
+
+  double error(const models::PrecisionPlan& plan) {
     const models::Graph g = lowerGraph(ref_.graph, plan);
     Executor exec(g, w_, o_.exec, &ref_.ranges);
     const RunResult run =
@@ -60,7 +79,7 @@ class Prober {
   }
 
   int probes = 0;
-  int64_t total = 0;  // upper bound: one probe per candidate alone, one more in the greedy pass
+  int64_t total = 0;  // upper bound: one probe per op and format alone, as many in the greedy pass
 
  private:
   const ReferenceRun& ref_;
@@ -74,6 +93,10 @@ void checkOptions(const ReferenceRun& ref, const SearchOptions& o) {
     where.yaml_path = "--tolerance";
     throw ConfigError(where, "tolerance must be positive");
   }
+  if (o.to.empty()) {
+    where.yaml_path = "--to";
+    throw ConfigError(where, "no format to lower to");
+  }
   if (o.metric == SearchMetric::Kl && !isLogits(ref.graph, ref.output)) {
     where.yaml_path = "--metric";
     throw ConfigError(where, "the kl metric needs a model with logits (gpt2, resnet50); '" +
@@ -85,48 +108,99 @@ void checkOptions(const ReferenceRun& ref, const SearchOptions& o) {
 
 std::string nameOf(SearchMetric m) { return m == SearchMetric::Kl ? "kl" : "rel_l2"; }
 
+namespace {
+
+// Each candidate op's output error with only it lowered, in each format.
+void measureAlone(const ReferenceRun& ref, const SearchOptions& o, Prober& probe, SearchResult& res) {
+  for (const models::Op& op : ref.graph.ops()) {
+    if (!isCandidate(op.kind)) continue;
+    OpSensitivity s{op.name, op.kind, {}, -1, 0.0, false};
+    for (const models::OpPrecision& c : o.to) s.errors.push_back(probe.error({{op.name, forOp(ref.graph, op, c)}}));
+    s.error = *std::min_element(s.errors.begin(), s.errors.end());
+    res.ops.push_back(std::move(s));
+  }
+}
+
+}  // namespace
+
 SearchResult searchPrecision(const ReferenceRun& ref, WeightStore& weights,
                              const SearchOptions& o) {
   checkOptions(ref, o);
   Prober probe(ref, weights, o);
-  for (const models::Op& op : ref.graph.ops()) probe.total += isCandidate(op.kind) ? 2 : 0;
+  const int64_t formats = static_cast<int64_t>(o.to.size());
+  for (const models::Op& op : ref.graph.ops()) probe.total += isCandidate(op.kind) ? 2 * formats : 0;
   SearchResult res;
-  res.plan = uniformPlan(DType::FP32);
-  for (const models::Op& op : ref.graph.ops())
-    if (isCandidate(op.kind)) res.ops.push_back({op.name, op.kind, probe.error({op.name}), false});
+  res.plan = uniformPlan(o.from);
+  measureAlone(ref, o, probe, res);
   std::vector<size_t> order(res.ops.size());
   for (size_t i = 0; i < order.size(); ++i) order[i] = i;
   std::stable_sort(order.begin(), order.end(),
                    [&](size_t a, size_t b) { return res.ops[a].error < res.ops[b].error; });
-  std::vector<std::string> lowered;
+  Prober::Lowered lowered;
   for (size_t i : order) {
-    // An op that alone exceeds the tolerance is not tried with others.
-    if (res.ops[i].error > o.tolerance) continue;
-    lowered.push_back(res.ops[i].op);
-    const double e = probe.error(lowered);
-    if (e <= o.tolerance) {
-      res.ops[i].lowered = true;
-      res.error = e;
-    } else {
+    OpSensitivity& s = res.ops[i];
+    const models::Op& op = ref.graph.op(ref.graph.findOp(s.op));
+    for (size_t f = 0; f < o.to.size(); ++f) {
+      // A format that alone exceeds the tolerance is not tried with others.
+      if (s.errors[f] > o.tolerance) continue;
+      lowered.emplace_back(s.op, forOp(ref.graph, op, o.to[f]));
+      const double e = probe.error(lowered);
+      if (e <= o.tolerance) {
+        s.chosen = static_cast<int>(f);
+        s.lowered = true;
+        res.error = e;
+        break;
+      }
       lowered.pop_back();
     }
   }
-  for (const OpSensitivity& s : res.ops)
-    if (s.lowered) res.plan.set(s.op, o.to);
+  for (const auto& [op, p] : lowered) res.plan.set(op, p);
   res.probes = probe.probes;
   return res;
+}
+
+double planError(const ReferenceRun& ref, WeightStore& weights, const SearchOptions& o,
+                 const models::PrecisionPlan& plan) {
+  checkOptions(ref, o);
+  Prober probe(ref, weights, o);
+  return probe.error(plan);
+}
+
+std::string candidateName(const models::OpPrecision& p) {
+  std::string out(tessel::nameOf(p.dtype));
+  if (p.weights) out += "/" + std::string(tessel::nameOf(*p.weights));
+  return out;
+}
+
+std::optional<models::OpPrecision> parseCandidate(const std::string& text) {
+  const size_t slash = text.find('/');
+  const auto dtype = parseDType(text.substr(0, slash));
+  if (!dtype) return std::nullopt;
+  models::OpPrecision p{*dtype, {}, {}};
+  if (slash != std::string::npos) {
+    p.weights = parseDType(text.substr(slash + 1));
+    if (!p.weights) return std::nullopt;
+    if (*p.weights == *dtype) p.weights.reset();
+  }
+  return p;
 }
 
 std::string planYaml(const SearchResult& r, const SearchOptions& o) {
   char line[256];
   std::string out = "# tessel precision: lower the least sensitive ops first while the " +
                     nameOf(o.metric) + " error stays within the tolerance\n";
-  out += "# sensitivity = output error with only that op in " + std::string(nameOf(o.to)) + "\n";
+  std::string formats;
+  for (const models::OpPrecision& c : o.to) formats += (formats.empty() ? "" : ", ") + candidateName(c);
+  out += "# sensitivity = output error with only that op in " + formats + "\n";
   for (const OpSensitivity& s : r.ops) {
-    std::snprintf(line, sizeof line, "#   %-32s %-12s %.6g%s\n", s.op.c_str(),
-                  std::string(models::nameOf(s.kind)).c_str(), s.error,
-                  s.lowered ? "  lowered" : "");
-    out += line;
+    std::string errors;
+    for (double e : s.errors) {
+      std::snprintf(line, sizeof line, "%s%.6g", errors.empty() ? "" : " ", e);
+      errors += line;
+    }
+    const std::string chosen = s.chosen >= 0 ? "  -> " + candidateName(o.to[static_cast<size_t>(s.chosen)]) : "";
+    std::snprintf(line, sizeof line, "#   %-32s %-12s ", s.op.c_str(), std::string(models::nameOf(s.kind)).c_str());
+    out += line + errors + chosen + "\n";
   }
   out += models::toYaml(r.plan);
   std::snprintf(line, sizeof line, "tolerance: %.6g\nmetric: %s\nerror: %.6g\n", o.tolerance,

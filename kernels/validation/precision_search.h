@@ -1,9 +1,11 @@
 // Mixed precision by sensitivity (REFERENCE.md, HAWQ family, with the practical proxy): the
-// sensitivity of an op is the end-to-end output error when only that op is lowered; ops are then
-// lowered greedily, least sensitive first, keeping each one only if the error of everything
-// lowered so far stays within the tolerance.
+// sensitivity of an op to a format is the end-to-end output error when only that op is lowered
+// to it; ops are then lowered greedily, least sensitive first, each to the first format of the
+// candidate list (cheapest first) that keeps the error of everything lowered so far within the
+// tolerance. A candidate is a dtype or a weight-only pair (bf16 activations, int4 weights).
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,7 +20,10 @@ enum class SearchMetric : uint8_t {
 };
 
 struct SearchOptions {
-  DType to = DType::Int8;  // the lower dtype; everything else stays FP32
+  // The lower formats, cheapest first (the user's order); a candidate's `weights` applies to
+  // ops with a weight operand (matmuls, convolutions); on others it is its plain dtype.
+  std::vector<models::OpPrecision> to{models::OpPrecision{DType::Int8, {}, {}}};
+  DType from = DType::FP32;  // what ops not lowered compute in
   SearchMetric metric = SearchMetric::RelL2;
   double tolerance = 0.01;
   ExecutorOptions exec;
@@ -28,16 +33,23 @@ struct SearchOptions {
 struct OpSensitivity {
   std::string op;
   models::OpKind kind = models::OpKind::MatMul;
-  double error = 0.0;    // output error with only this op lowered
-  bool lowered = false;  // in the final plan
+  std::vector<double> errors;  // output error with only this op lowered, per candidate of `to`
+  int chosen = -1;             // the candidate in the final plan; -1 = stays in `from`
+  double error = 0.0;          // the least of `errors`
+  bool lowered = false;        // chosen >= 0
 };
 
 struct SearchResult {
-  models::PrecisionPlan plan;      // default fp32; the lowered ops in `to`
+  models::PrecisionPlan plan;      // default `from`; the lowered ops in their candidate
   double error = 0.0;              // output error of the plan (0 when nothing is lowered)
   std::vector<OpSensitivity> ops;  // the candidates, in graph order
   int probes = 0;                  // executor runs made
 };
+
+// "bf16", "fp8_e4m3", "mxfp4" or "bf16/int4_g128_fp16" (activations / weights).
+std::string candidateName(const models::OpPrecision& p);
+// Parses candidateName's form; nullopt on an unknown dtype.
+std::optional<models::OpPrecision> parseCandidate(const std::string& text);
 
 // Candidates are the ops whose dtype decides their arithmetic: GEMMs and nonlinear ops (softmax,
 // layer norm, GELU, RMSNorm, SiLU, sigmoid, hard swish); glue ops (embedding, add, relu, pooling,
@@ -46,6 +58,10 @@ struct SearchResult {
 // non-positive tolerance.
 SearchResult searchPrecision(const ReferenceRun& ref, WeightStore& weights,
                              const SearchOptions& options);
+
+// The output error (options.metric) of a whole plan against the reference.
+double planError(const ReferenceRun& ref, WeightStore& weights, const SearchOptions& options,
+                 const models::PrecisionPlan& plan);
 
 std::string nameOf(SearchMetric m);  // "rel_l2" | "kl"
 

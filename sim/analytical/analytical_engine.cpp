@@ -61,7 +61,7 @@ class AnalyticalEngine final : public Engine {
     // Against the real peak: every PE at the MAC rate of the op's input dtype. Host-run ops
     // leave the array idle.
     const double peak = static_cast<double>(acc_.array.rows) * acc_.array.cols * static_cast<double>(acc_.arrays()) *
-                        acc_.array.macRate(plan.problem.input_dtype);
+                        acc_.array.macRate(plan.problem.input_dtype, plan.problem.weight_dtype);
     const bool on_array = plan.placement != dataflows::Placement::Host && plan.op->isGemmLike();
     s.utilization = on_array && s.cycles > 0 && peak > 0
                         ? std::min(1.0, static_cast<double>(s.macs) / (s.cycles * peak))

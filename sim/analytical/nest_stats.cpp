@@ -15,7 +15,7 @@ NestCost nestCost(const dataflows::OpPlan& plan, const arch::Accelerator& acc, b
   const nest::Hardware& hw = *mp.hw;
   NestCost r;
   nest::CostOptions& o = r.options;
-  o.mac_rate = acc.array.macRate(plan.problem.input_dtype);
+  o.mac_rate = acc.array.macRate(plan.problem.input_dtype, plan.problem.weight_dtype);
   o.ideal_memory = ideal_memory;
   for (size_t t = 0; t < 3; ++t) {
     const int home = t == 0 ? plan.input_home : t == 1 ? plan.weight_home : plan.output_home;

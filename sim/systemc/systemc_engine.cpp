@@ -178,7 +178,7 @@ class SystemcEngine final : public Engine {
     s.cycles = 0;
     for (double v : s.cycles_by_cause) s.cycles += v;
     const double peak = static_cast<double>(acc_.array.rows) * acc_.array.cols * static_cast<double>(acc_.arrays()) *
-                        acc_.array.macRate(plan.problem.input_dtype);
+                        acc_.array.macRate(plan.problem.input_dtype, plan.problem.weight_dtype);
     s.utilization = gemm && s.cycles > 0 && peak > 0
                         ? std::min(1.0, static_cast<double>(s.macs) / (s.cycles * peak))
                         : 0;

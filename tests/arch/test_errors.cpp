@@ -119,9 +119,20 @@ TEST(ArchErrorTest, RegisterFilePerTensorMistakesAreLocated) {
 }
 
 TEST(ArchErrorTest, UnknownDtype) {
-  EXPECT_EQ(loadError(tinyPlus({"  input_dtype: int4"})),
-            "tiny.yaml:16:16: at 'array.input_dtype': unknown dtype 'int4'; accepted: int8, "
-            "int16, int32, fp16, bf16, fp32; did you mean 'int8'?");
+  const std::string e = loadError(tinyPlus({"  input_dtype: fp8_e4m2"}));
+  EXPECT_THAT(e, ::testing::StartsWith("tiny.yaml:16:16: at 'array.input_dtype': unknown dtype 'fp8_e4m2'; "
+                                       "accepted: int8, int16, int32, fp16, bf16, fp32, int4, uint4, fp8_e4m3, "));
+  EXPECT_THAT(e, ::testing::HasSubstr("<element>_g<block>_<scale> (e.g. int4_g128_fp16)"));
+  EXPECT_THAT(e, ::testing::EndsWith("did you mean 'fp8_e4m3'?"));
+}
+
+TEST(ArchErrorTest, UnknownThroughputPair) {
+  // "  throughput: {bf16: 1, bf16*int3: 1}": the key at column 25.
+  EXPECT_THAT(loadError(tinyPlus({"  input_dtype: bf16", "  throughput: {bf16: 1, bf16*int3: 1}"})),
+              ::testing::HasSubstr("tiny.yaml:17:25: at 'array.throughput.bf16*int3': unknown dtype pair "
+                                   "'bf16*int3'; expected <activation dtype>*<weight dtype>, e.g. bf16*int4"));
+  EXPECT_THAT(loadError(tinyPlus({"  throughput: {int8: 1, fp8: 0}"})),
+              ::testing::HasSubstr("at 'array.throughput.fp8': must be greater than zero"));
 }
 
 TEST(ArchErrorTest, UnknownDataflowName) {

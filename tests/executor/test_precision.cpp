@@ -65,9 +65,32 @@ TEST(ExecutorPrecision, PlanMeetsToleranceValidatesAndReadsBack) {
 // tolerance admits every candidate.
 TEST(ExecutorPrecision, Fp16LowersEverything) {
   SearchOptions o = options(1e-2);
-  o.to = DType::FP16;
+  o.to = {models::OpPrecision{DType::FP16, {}, {}}};
   const SearchResult r = search(smallGraph("gpt2"), o);
   for (const OpSensitivity& s : r.ops) EXPECT_TRUE(s.lowered) << s.op;
+}
+
+// Two candidates, cheapest first: every op goes to int8 when the plan's error allows it, else to
+// fp16 (which alone costs ~1e-3 an op, so it always fits a 3e-2 tolerance here); the plan's
+// error stays within the tolerance and its YAML reads back with both formats.
+TEST(ExecutorPrecision, SeveralFormatsCheapestThatFitsFirst) {
+  SearchOptions o = options(kTolerance);
+  o.to = {models::OpPrecision{DType::Int8, {}, {}}, models::OpPrecision{DType::FP16, {}, {}}};
+  const SearchResult r = search(smallGraph("gpt2"), o);
+  EXPECT_LE(r.error, kTolerance);
+  int int8 = 0, fp16 = 0;
+  for (const OpSensitivity& s : r.ops) {
+    ASSERT_EQ(s.errors.size(), 2u);
+    EXPECT_LT(s.errors[1], s.errors[0]) << s.op;  // fp16 is the more precise
+    if (s.errors[0] > kTolerance) EXPECT_NE(s.chosen, 0) << s.op;
+    int8 += s.chosen == 0;
+    fp16 += s.chosen == 1;
+    EXPECT_EQ(r.plan.dtypeOf(s.op), s.chosen == 0 ? DType::Int8 : s.chosen == 1 ? DType::FP16 : DType::FP32);
+  }
+  EXPECT_GE(int8, 2);
+  EXPECT_GE(fp16, 1);
+  const models::PrecisionPlan back = models::parsePrecisionPlan(planYaml(r, o), "plan.yaml");
+  for (const OpSensitivity& s : r.ops) EXPECT_EQ(back.dtypeOf(s.op), r.plan.dtypeOf(s.op));
 }
 
 TEST(ExecutorPrecision, KlMetric) {
