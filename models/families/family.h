@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -76,6 +77,10 @@ void acceptBookkeeping(const Fields& f);
 // ConfigError when `key` is present and not null/false: a field that changes the math and is
 // not modeled. `why` says what it does.
 void rejectIfSet(const Fields& f, const std::string& key, const std::string& why);
+// The dtype a quantized checkpoint's matmul weights are stored in (its quantization_config:
+// GPTQ/AWQ int4/int8 in groups, fp8, bitsandbytes int8); nullopt when the config has none.
+// ConfigError at the field for a scheme tessel does not model.
+std::optional<DType> checkpointWeights(const Fields& f);
 
 // Shared option checks (ConfigError at the option's path, no file).
 [[noreturn]] void optionError(const std::string& option, const std::string& message);

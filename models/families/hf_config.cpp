@@ -7,6 +7,7 @@
 
 #include "models/families/family.h"
 #include "models/families/presets.h"
+#include "models/precision.h"
 #include "util/error.h"
 #include "util/input_file.h"
 
@@ -64,12 +65,18 @@ Graph buildFromText(const std::string& json_text, const std::string& source,
   if (!contains(kDecoders, type) && !contains(kEncoders, type)) {
     f.fail("model_type", "unknown model_type '" + type + "'; supported: " + supported());
   }
-  rejectIfSet(f, "quantization_config",
-              "quantized checkpoints; build the unquantized config and choose --dtype");
+  const std::optional<DType> stored_weights = checkpointWeights(f);
   rejectUnusedOptions(source, options);
   const std::string name = modelName(source);
   Graph g = contains(kDecoders, type) ? buildDecoder(parseDecoder(f, type, name), options)
                                       : buildEncoder(parseEncoder(f, type, name), options);
+  if (stored_weights && *stored_weights != options.dtype) {
+    // The checkpoint's matmul weights at their stored width, widened in the datapath.
+    PrecisionPlan plan;
+    plan.default_dtype = options.dtype;
+    plan.default_weights = stored_weights;
+    g = applyPrecision(g, plan);
+  }
   for (const std::string& key : f.unread()) {
     g.warnings.push_back(source + ": config field '" + key +
                          "' is not read by tessel; check that it does not change the model");

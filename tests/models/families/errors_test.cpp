@@ -61,7 +61,13 @@ TEST(FamiliesErrors, BadFields) {
   expectField(edited(kLlama, "\"rope_type\": \"llama3\"", "\"rope_type\": \"mystery\""),
               "rope_scaling.rope_type", "is not known");
   expectField(edited(kLlama, "\"use_cache\": true", "\"quantization_config\": {\"bits\": 4}"),
-              "quantization_config", "not modeled");
+              "quantization_config.quant_method", "quant_method '' is not modeled");
+  expectField(edited(kLlama, "\"use_cache\": true",
+                     "\"quantization_config\": {\"quant_method\": \"gptq\", \"bits\": 3}"),
+              "quantization_config.bits", "only 4- and 8-bit weights are modeled");
+  expectField(edited(kLlama, "\"use_cache\": true",
+                     "\"quantization_config\": {\"quant_method\": \"bitsandbytes\", \"load_in_4bit\": true}"),
+              "quantization_config.load_in_4bit", "NF4 weights are not modeled");
   expectField(edited(kLlama, "\"use_cache\": true", "\"qk_layernorm\": true"), "qk_layernorm",
               "not modeled");
   expectField(edited(kLlama, "\"hidden_act\": \"silu\"", "\"hidden_act\": \"relu2\""), "hidden_act",
