@@ -36,6 +36,8 @@ std::vector<std::string> opCells(const sim::RunStats& run, const sim::OpStats& o
   cells.push_back(mappingKv(op));
   cells.push_back(quantityText(static_pj));
   cells.push_back(quantityText(seconds > 0 ? (op.energyTotal() + static_pj) * 1e-12 / seconds : 0.0));
+  cells.push_back(csvField(op.dtype));
+  cells.push_back(csvField(op.weight_dtype));
   return cells;
 }
 
@@ -49,7 +51,8 @@ std::vector<std::string> csvColumns(const sim::RunStats& run) {
   }
   for (const std::string& level : run.level_names) columns.push_back("bytes_" + level);
   // Columns are only appended (reports/SCHEMA.md): the silicon ones came after mapping.
-  for (const char* tail : {"energy_pj", "utilization", "mapping", "static_energy_pj", "power_w"}) {
+  for (const char* tail : {"energy_pj", "utilization", "mapping", "static_energy_pj", "power_w", "dtype",
+                           "weight_dtype"}) {
     columns.push_back(tail);
   }
   return columns;

@@ -172,6 +172,8 @@ Json opRecord(const sim::OpStats& op) {
             {"loop_nest", op.loop_nest}};
   // Engines that execute commands say what the op's unit waited on.
   if (!op.waits.empty()) j["waits"] = waits;
+  j["dtype"] = op.dtype;
+  if (!op.weight_dtype.empty()) j["weight_dtype"] = op.weight_dtype;
   return j;
 }
 

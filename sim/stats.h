@@ -78,6 +78,8 @@ struct OpStats {
   models::OpClass op_class = models::OpClass::Other;
   Placement placement = Placement::Array;
   int fused_into = -1;  // op id of the group anchor when placement == Fused
+  std::string dtype;         // what the op reads its first input in ("bf16", "fp8_e4m3", ...)
+  std::string weight_dtype;  // its weight operand's stored dtype; empty when it reads no weights
 
   int64_t macs = 0;
   double cycles = 0;

@@ -43,7 +43,7 @@ inline models::WorkloadOptions toWorkloadOptions(const WorkloadArgs& a, DType fa
     if (!t) {
       throw ConfigError(
           {"", 0, 0, "--dtype"},
-          "unknown dtype '" + a.dtype + "' (accepted: int8, int16, int32, fp16, bf16, fp32)");
+          "unknown dtype '" + a.dtype + "' (accepted: " + acceptedDTypes() + ")");
     }
     o.dtype = *t;
   }

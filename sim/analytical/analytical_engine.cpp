@@ -89,6 +89,12 @@ class AnalyticalEngine final : public Engine {
     s.op_class = plan.op->opClass();
     s.placement = toStats(plan.placement);
     s.fused_into = plan.fused_into;
+    const models::Graph& g = *plan.graph;
+    if (!plan.op->inputs.empty()) s.dtype = nameOf(g.tensor(plan.op->inputs[0]).dtype);
+    if (plan.op->isGemmLike() && plan.op->inputs.size() > 1 &&
+        g.tensor(plan.op->inputs[1]).role == models::TensorRole::Weight) {
+      s.weight_dtype = nameOf(g.tensor(plan.op->inputs[1]).dtype);
+    }
     s.macs = plan.op->macs;
     for (const auto& level : acc_.levels) s.traffic.push_back(LevelTraffic{level.name, {}, {}});
     return s;

@@ -64,6 +64,8 @@ inline sim::RunStats sampleRun() {
 
   sim::OpStats qkv = op(0, "h0.attn.qkv", OpKind::MatMul, OpClass::MatMul, sim::Placement::Array);
   qkv.macs = 19200;  // utilization 19200 / (1500 * 16) = 0.8
+  qkv.dtype = "bf16";
+  qkv.weight_dtype = "int4_g128_fp16";  // weight-only
   qkv.cycles = 1500;
   qkv.cycles_by_cause = {1000, 200, 300, 0, 0, 0};
   // DRAM: 1024 + 4096 + 512 = 5632; Scratchpad: 2048 + 8192 + 1024 + 4096 = 15360.
