@@ -1,6 +1,7 @@
 // Kernel benchmarks (docs/kernels.md records the figures):
 //   - INT8 GEMM (each available micro-kernel) vs Eigen's FP32 GEMM at GPT-2 small shapes;
-//   - fused vs unfused GEMM + bias + GELU + quantize, INT8 and FP32.
+//   - fused vs unfused GEMM + bias + GELU + quantize, INT8 and FP32;
+//   - rounding to the narrow formats (FP8 E4M3, FP4 E2M1) and to MXFP4 blocks, per element.
 // GOP/s counts 2 * M * N * K operations per GEMM. Single-threaded.
 #include <benchmark/benchmark.h>
 
@@ -12,6 +13,8 @@
 #include "kernels/gemm/float.h"
 #include "kernels/gemm/int8.h"
 #include "kernels/chain/op_chain.h"
+#include "kernels/numeric/mx_block.h"
+#include "kernels/numeric/narrow_format.h"
 #include "kernels/numeric/quantize.h"
 
 namespace tk = tessel::kernels;
@@ -153,4 +156,42 @@ BENCHMARK(BM_FusedInt8FfnUp)->Apply(shapes)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_UnfusedInt8FfnUp)->Apply(shapes)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_FusedFp32FfnUp)->Apply(shapes)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_UnfusedFp32FfnUp)->Apply(shapes)->Unit(benchmark::kMillisecond);
+// One million normally distributed values rounded in place (the executor's emulation of a
+// format); items/s counts elements.
+std::vector<float> gaussianValues() {
+  std::mt19937 rng(7);
+  std::normal_distribution<float> d(0.0f, 1.0f);
+  std::vector<float> v(1 << 20);
+  for (float& x : v) x = d(rng);
+  return v;
+}
+
+void BM_RoundNarrow(benchmark::State& st) {
+  const std::vector<float> src = gaussianValues();
+  std::vector<float> x = src;
+  const auto f = static_cast<tk::NarrowFloat>(st.range(0));
+  for (auto _ : st) {
+    x = src;
+    tk::roundInPlace(x.data(), static_cast<int64_t>(x.size()), f);
+    benchmark::DoNotOptimize(x.data());
+  }
+  st.SetItemsProcessed(st.iterations() * static_cast<int64_t>(src.size()));
+}
+
+void BM_RoundMxfp4(benchmark::State& st) {
+  const std::vector<float> src = gaussianValues();
+  std::vector<float> x = src;
+  for (auto _ : st) {
+    x = src;
+    tk::roundRowMx(x.data(), static_cast<int64_t>(x.size()), tk::MxElement::FP4_E2M1);
+    benchmark::DoNotOptimize(x.data());
+  }
+  st.SetItemsProcessed(st.iterations() * static_cast<int64_t>(src.size()));
+}
+
+BENCHMARK(BM_RoundNarrow)
+    ->Arg(static_cast<int>(tk::NarrowFloat::E4M3))
+    ->Arg(static_cast<int>(tk::NarrowFloat::E2M1))
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_RoundMxfp4)->Unit(benchmark::kMillisecond);
 BENCHMARK_MAIN();
