@@ -58,9 +58,11 @@ OpPrecision parsePrecisionNode(const yaml::Node& node) {
   return p;
 }
 
-// Producer dtype -> consumer dtype: Quantize when going to an integer or fewer bytes.
-OpKind conversionKind(DType to) {
-  return isInteger(to) || bytesOf(to) < 4 ? OpKind::Quantize : OpKind::Dequantize;
+// Producer dtype -> consumer dtype: Quantize when going to an integer, a narrow float or fewer
+// bytes; Dequantize when widening (int8 or int4 weights to bf16, fp16 to fp32).
+OpKind conversionKind(DType from, DType to) {
+  const bool narrower = isInteger(to) || isNarrowFloat(to) || bytesOf(to) < bytesOf(from);
+  return narrower ? OpKind::Quantize : OpKind::Dequantize;
 }
 
 // Input i of op is a matmul's or convolution's weight operand (what weight-only plans narrow).
@@ -178,7 +180,7 @@ Graph retype(const Graph& g, const DTypeChoice& choice) {
     const std::string name = out.tensor(id).name + ".to_" + std::string(nameOf(want));
     Op conv;
     conv.name = name;
-    conv.kind = conversionKind(want);
+    conv.kind = conversionKind(out.tensor(id).dtype, want);
     conv.inputs = {id};
     conv.outputs = {out.addTensor(name, out.tensor(id).shape, want, TensorRole::Activation)};
     conv.layer = out.producerOf(id) >= 0 ? out.op(out.producerOf(id)).layer : -1;

@@ -47,7 +47,9 @@ void addValidate(CLI::App& app, tessel::app::ValidateArgs& v, std::function<int(
       ->required();
   v.workload.seq = 128;  // short by default: the executor really computes every value
   addWorkloadOptions(cmd, v.workload, false);
-  cmd->add_option("--precision", v.precision, "int8 | fp16 | bf16 | fp32 | mixed (with --plan)")
+  cmd->add_option("--precision", v.precision,
+                  "a dtype (int8, bf16, fp8_e4m3, mxfp4, int4_g128_fp16 ...), a plan file "
+                  "(.yaml/.yml/.json), mixed (with --plan), or a comma-separated list of them")
       ->capture_default_str();
   cmd->add_option("--plan", v.plan, "per-op dtype plan (YAML/JSON from `tessel precision`)");
   addExecOptions(cmd, v.exec);
@@ -71,7 +73,12 @@ void addPrecision(CLI::App& app, tessel::app::PrecisionArgs& p, std::function<in
   cmd->add_option("--tolerance", p.tolerance, "largest end-to-end output error allowed")
       ->required();
   cmd->add_option("--metric", p.metric, "rel_l2 | kl")->capture_default_str();
-  cmd->add_option("--to", p.to, "the lower dtype: int8 | fp16 | bf16")->capture_default_str();
+  cmd->add_option("--to", p.to,
+                  "the lower formats, cheapest first: DTYPE or ACT/WEIGHTS (e.g. mxfp4,fp8_e4m3,bf16/int4_g128_fp16)")
+      ->capture_default_str();
+  cmd->add_option("--from", p.from, "what ops not lowered compute in")->capture_default_str();
+  cmd->add_option("--arch", p.arch, "accelerator YAML: time the plan and each uniform format on it");
+  cmd->add_option("--budget", p.budget, "mapper evaluations per op for --arch")->capture_default_str();
   addExecOptions(cmd, p.exec);
   cmd->add_option("--out", p.out_path, "write the plan YAML here (default: stdout)");
   cmd->add_flag("-q,--quiet", p.quiet, "no table on stdout");

@@ -1,5 +1,6 @@
 // tessel precision: per-op sensitivity to a lower dtype, then a greedy plan that lowers the least
 // sensitive ops while the end-to-end output error stays within the tolerance.
+#include <algorithm>
 #include <cstdio>
 #include <ostream>
 
@@ -8,20 +9,43 @@
 #include "apps/tessel/progress_line.h"
 #include "apps/tessel/workload_args.h"
 #include "kernels/validation/precision_search.h"
+#include "arch/accelerator.h"
+#include "arch/load.h"
+#include "dataflows/dataflow.h"
+#include "models/precision.h"
 #include "models/workload.h"
+#include "sim/run.h"
+#include "util/units.h"
 #include "util/error.h"
 
 namespace tessel::app {
 
 namespace {
 
+std::vector<models::OpPrecision> candidatesOf(const std::string& list) {
+  std::vector<models::OpPrecision> out;
+  size_t at = 0;
+  while (at <= list.size()) {
+    const size_t comma = std::min(list.find(',', at), list.size());
+    const std::string item = list.substr(at, comma - at);
+    const auto c = kernels::parseCandidate(item);
+    if (!c) {
+      throw ConfigError({"", 0, 0, "--to"}, "unknown format '" + item + "' in '" + list +
+                                                "' (a dtype or ACTIVATIONS/WEIGHTS, e.g. bf16/int4_g128_fp16; dtypes: " +
+                                                acceptedDTypes() + ")");
+    }
+    out.push_back(*c);
+    at = comma + 1;
+  }
+  return out;
+}
+
 kernels::SearchOptions searchOptions(const PrecisionArgs& a) {
   kernels::SearchOptions o;
-  const auto to = parseDType(a.to);
-  if (!to || !(*to == DType::Int8 || *to == DType::FP16 || *to == DType::BF16))
-    throw ConfigError({"", 0, 0, "--to"},
-                      "unknown target dtype '" + a.to + "' (accepted: int8, fp16, bf16)");
-  o.to = *to;
+  o.to = candidatesOf(a.to);
+  const auto from = parseDType(a.from);
+  if (!from) throw ConfigError({"", 0, 0, "--from"}, "unknown dtype '" + a.from + "' (accepted: " + acceptedDTypes() + ")");
+  o.from = *from;
   if (a.metric == "kl")
     o.metric = kernels::SearchMetric::Kl;
   else if (a.metric != "rel_l2")
@@ -32,32 +56,86 @@ kernels::SearchOptions searchOptions(const PrecisionArgs& a) {
   return o;
 }
 
+std::string formatsText(const kernels::SearchOptions& o) {
+  std::string out;
+  for (const models::OpPrecision& c : o.to) out += (out.empty() ? "" : ", ") + kernels::candidateName(c);
+  return out;
+}
+
 void writeSummary(const kernels::SearchResult& r, const kernels::SearchOptions& o,
                   const std::string& graph, std::ostream& out) {
   char b[256];
   out << graph << ": sensitivity = " << kernels::nameOf(o.metric) << " of the output with only "
-      << "that op in " << nameOf(o.to) << "\n";
-  std::snprintf(b, sizeof b, "%-32s %-12s %12s  %s\n", "op", "kind", "sensitivity", "plan");
+      << "that op in " << formatsText(o) << "\n";
+  std::snprintf(b, sizeof b, "%-32s %-12s ", "op", "kind");
   out << b;
+  for (const models::OpPrecision& c : o.to) {
+    std::snprintf(b, sizeof b, "%14s ", kernels::candidateName(c).c_str());
+    out << b;
+  }
+  out << " plan\n";
   int lowered = 0;
   for (const kernels::OpSensitivity& s : r.ops) {
     lowered += s.lowered;
-    std::snprintf(b, sizeof b, "%-32s %-12s %12.5g  %s\n", s.op.c_str(),
-                  std::string(models::nameOf(s.kind)).c_str(), s.error,
-                  std::string(nameOf(s.lowered ? o.to : DType::FP32)).c_str());
+    std::snprintf(b, sizeof b, "%-32s %-12s ", s.op.c_str(), std::string(models::nameOf(s.kind)).c_str());
+    out << b;
+    for (double e : s.errors) {
+      std::snprintf(b, sizeof b, "%14.5g ", e);
+      out << b;
+    }
+    out << " " << (s.chosen >= 0 ? kernels::candidateName(o.to[static_cast<size_t>(s.chosen)]) : std::string(nameOf(o.from)))
+        << "\n";
+  }
+  std::snprintf(b, sizeof b, "%d of %zu candidate ops lowered; %s error %.5g (tolerance %.5g); %d runs\n",
+                lowered, r.ops.size(), kernels::nameOf(o.metric).c_str(), r.error, o.tolerance, r.probes);
+  out << b;
+}
+
+// One plan, both answers: its accuracy and what it costs on the design.
+struct PlanRow {
+  std::string name;
+  models::PrecisionPlan plan;
+  double error = 0;
+};
+
+void writeTiming(const PrecisionArgs& a, const std::vector<PlanRow>& rows, const kernels::SearchOptions& o,
+                 std::ostream& out) {
+  const arch::Accelerator acc = arch::loadFile(a.arch);
+  const dataflows::Dataflow df = pickDataflow("", acc);
+  const models::Graph base = buildWorkload(a.workload, acc.array.input_dtype);
+  sim::RunOptions options;
+  options.plan.mapper_options.budget = a.budget;
+  char b[256];
+  out << "\non " << acc.name << " (" << df.name << ", analytical engine, " << a.budget << " mapper evaluations per op):\n";
+  std::snprintf(b, sizeof b, "%-28s %12s %14s %14s %16s\n", "plan", kernels::nameOf(o.metric).c_str(), "latency",
+                "energy", "DRAM bytes");
+  out << b;
+  for (const PlanRow& r : rows) {
+    const sim::RunStats run = sim::simulate(models::applyPrecision(base, r.plan), acc, df, options);
+    std::snprintf(b, sizeof b, "%-28s %12.5g %11.4g ms %11.4g mJ %16s\n", r.name.c_str(), r.error,
+                  run.seconds() * 1e3, run.energyTotalPj() * 1e-9,
+                  units::formatBytes(static_cast<uint64_t>(run.bytesAt("dram"))).c_str());
     out << b;
   }
-  std::snprintf(b, sizeof b,
-                "%d of %zu candidate ops in %s; %s error %.5g (tolerance %.5g); %d runs\n", lowered,
-                r.ops.size(), std::string(nameOf(o.to)).c_str(), kernels::nameOf(o.metric).c_str(),
-                r.error, o.tolerance, r.probes);
-  out << b;
+}
+
+std::vector<PlanRow> planRows(const kernels::SearchResult& res, const kernels::SearchOptions& o,
+                              const kernels::ReferenceRun& ref, kernels::WeightStore& weights) {
+  std::vector<PlanRow> rows{{"searched plan", res.plan, res.error}};
+  rows.push_back({"all " + std::string(nameOf(o.from)), kernels::uniformPlan(o.from), 0.0});
+  for (const models::OpPrecision& c : o.to) {
+    models::PrecisionPlan p = kernels::uniformPlan(c.dtype);
+    p.default_weights = c.weights;
+    rows.push_back({"all " + kernels::candidateName(c), p, 0.0});
+  }
+  for (size_t i = 1; i < rows.size(); ++i) rows[i].error = kernels::planError(ref, weights, o, rows[i].plan);
+  return rows;
 }
 
 }  // namespace
 
 int precisionCommand(const PrecisionArgs& a, std::ostream& out) {
-  checkOutputs({{"--out", a.out_path}}, {a.exec.fuse_like});
+  checkOutputs({{"--out", a.out_path}}, {a.exec.fuse_like, a.arch});
   const kernels::SearchOptions opt = searchOptions(a);
   const models::Graph graph =
       buildWorkload(a.workload, DType::FP32);
@@ -66,6 +144,7 @@ int precisionCommand(const PrecisionArgs& a, std::ostream& out) {
   kernels::WeightStore weights{kernels::SyntheticData(a.exec.seed)};
   kernels::SearchResult res;
   std::string graph_name;
+  std::vector<PlanRow> rows;
   {
     ProgressLine progress("precision");  // cleared before anything is printed
     kernels::SearchOptions search = opt;
@@ -74,9 +153,13 @@ int precisionCommand(const PrecisionArgs& a, std::ostream& out) {
         kernels::runReference(graph, weights, cal, progress.callback());
     res = kernels::searchPrecision(ref, weights, search);
     graph_name = ref.graph.name;
+    if (!a.arch.empty()) rows = planRows(res, opt, ref, weights);
   }
   // With --out -, standard output is the plan alone; without --out the table precedes it.
-  if (!a.quiet && !isStandardOutput(a.out_path)) writeSummary(res, opt, graph_name, out);
+  if (!a.quiet && !isStandardOutput(a.out_path)) {
+    writeSummary(res, opt, graph_name, out);
+    if (!a.arch.empty()) writeTiming(a, rows, opt, out);
+  }
   const std::string yaml = kernels::planYaml(res, opt);
   writeOutput(a.out_path.empty() ? "-" : a.out_path, yaml, out);
   if (!a.quiet && !a.out_path.empty() && !isStandardOutput(a.out_path))

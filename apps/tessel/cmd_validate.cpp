@@ -1,13 +1,18 @@
 // tessel validate: run a workload on the functional executor in a lower precision (or a mixed
-// plan) and compare every op and the output with the FP32 run of the same graph and data.
+// plan) and compare every op and the output with the FP32 run of the same graph and data. With a
+// list of formats, the FP32 reference runs once and each format gets one row of output metrics.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <nlohmann/json.hpp>
 #include <ostream>
+#include <string>
+#include <vector>
 
 #include "apps/tessel/commands.h"
 #include "apps/tessel/exec_args.h"
 #include "apps/tessel/progress_line.h"
+#include "apps/tessel/validate_formats.h"
 #include "apps/tessel/workload_args.h"
 #include "kernels/validation/validate.h"
 #include "models/workload.h"
@@ -28,17 +33,22 @@ ordered_json errorJson(const kernels::ErrorMetrics& e) {
           {"nonfinite", e.nonfinite},     {"count", e.count}};
 }
 
-ordered_json toJson(const ValidateArgs& a, const kernels::ValidationReport& r) {
-  ordered_json j;
-  j["workload"] = a.workload.name;
-  j["graph"] = r.graph;
-  j["precision"] = a.precision;
-  j["plan"] = a.plan.empty() ? ordered_json() : ordered_json(a.plan);
+// The run's options, in the order the single-format report has always listed them.
+void optionsJson(const ValidateArgs& a, ordered_json& j) {
   j["integer_nonlinear"] = a.exec.integer_nonlinear;
   j["fuse"] = a.exec.fuse || !a.exec.fuse_like.empty();
   j["fuse_like"] = a.exec.fuse_like;
   j["calibration"] = a.exec.calibration;
   j["seed"] = a.exec.seed;
+}
+
+void formatJson(const ValidateFormat& f, ordered_json& j) {
+  j["precision"] = f.precision;
+  j["plan"] = f.plan.empty() ? ordered_json() : ordered_json(f.plan);
+}
+
+// ops, output and saturation of one run.
+void resultJson(const kernels::ValidationReport& r, ordered_json& j) {
   ordered_json ops = ordered_json::array();
   for (const kernels::OpReport& o : r.ops) {
     ordered_json op{{"name", o.name},
@@ -59,6 +69,35 @@ ordered_json toJson(const ValidateArgs& a, const kernels::ValidationReport& r) {
   j["output"] = out;
   j["saturation"] = {
       {"values", r.saturation.total}, {"low", r.saturation.low}, {"high", r.saturation.high}};
+}
+
+struct FormatRun {
+  ValidateFormat format;
+  kernels::ValidationReport report;
+};
+
+ordered_json toJson(const ValidateArgs& a, const std::vector<FormatRun>& runs) {
+  ordered_json j;
+  j["workload"] = a.workload.name;
+  if (runs.size() == 1) {  // the single-format report
+    j["graph"] = runs[0].report.graph;
+    formatJson(runs[0].format, j);
+    optionsJson(a, j);
+    resultJson(runs[0].report, j);
+    return j;
+  }
+  optionsJson(a, j);
+  j["reference"] = "fp32";
+  ordered_json formats = ordered_json::array();
+  for (const FormatRun& r : runs) {
+    ordered_json f;
+    f["format"] = r.format.label;
+    formatJson(r.format, f);
+    f["graph"] = r.report.graph;
+    resultJson(r.report, f);
+    formats.push_back(f);
+  }
+  j["formats"] = formats;
   return j;
 }
 
@@ -70,18 +109,22 @@ std::string metricsText(const kernels::ErrorMetrics& e) {
 }
 
 void writeTable(const kernels::ValidationReport& r, std::ostream& out) {
-  char b[256];
+  char b[512];
+  int dw = 5;  // the dtype column fits the longest name (fp8_e4m3, int4_g128_fp16 ...)
+  for (const kernels::OpReport& o : r.ops)
+    dw = std::max(dw, static_cast<int>(nameOf(o.dtype).size()));
   out << r.graph << "\n";
-  std::snprintf(b, sizeof b, "%-32s %-12s %-5s %11s %10s %10s %9s %8s\n", "op", "kind", "dtype",
+  std::snprintf(b, sizeof b, "%-32s %-12s %-*s %11s %10s %10s %9s %8s\n", "op", "kind", dw, "dtype",
                 "max_abs", "rel_l2", "cosine", "sqnr_db", "clipped");
   out << b;
   for (const kernels::OpReport& o : r.ops) {
     const std::string m = !o.fused_into.empty() ? "(inside the kernel of " + o.fused_into + ")"
                           : o.compared          ? metricsText(o.error)
                                                 : "(conversion copy: see its source)";
-    std::snprintf(b, sizeof b, "%-32s %-12s %-5s %s %8lld\n", o.name.c_str(),
-                  std::string(models::nameOf(o.kind)).c_str(), std::string(nameOf(o.dtype)).c_str(),
-                  m.c_str(), static_cast<long long>(o.saturation.clipped()));
+    std::snprintf(b, sizeof b, "%-32s %-12s %-*s %s %8lld\n", o.name.c_str(),
+                  std::string(models::nameOf(o.kind)).c_str(), dw,
+                  std::string(nameOf(o.dtype)).c_str(), m.c_str(),
+                  static_cast<long long>(o.saturation.clipped()));
     out << b;
   }
   out << "output " << r.output.tensor << ": max_abs " << r.output.error.max_abs << ", rel_l2 "
@@ -94,47 +137,57 @@ void writeTable(const kernels::ValidationReport& r, std::ostream& out) {
       << " values clipped\n";
 }
 
-models::PrecisionPlan planFor(const ValidateArgs& a) {
-  if (a.precision == "mixed") {
-    if (a.plan.empty())
-      throw ConfigError({"", 0, 0, "--plan"}, "--precision mixed needs --plan FILE");
-    models::PrecisionPlan plan = models::loadPrecisionPlan(a.plan);
-    kernels::checkExecutable(plan);
-    return plan;
+// One row per format: the output's error against FP32 (and the task metrics for logits).
+void writeSummary(const std::vector<FormatRun>& runs, std::ostream& out) {
+  size_t w = 6;
+  for (const FormatRun& r : runs) w = std::max(w, r.format.label.size());
+  const int width = static_cast<int>(w);
+  const bool logits = runs.front().report.output.logits;
+  char b[512];
+  out << runs.front().report.graph << "\n"
+      << "output " << runs.front().report.output.tensor << " against FP32, one row per format\n";
+  std::snprintf(b, sizeof b, "%-*s %11s %10s %10s %9s%s %8s\n", width, "format", "max_abs",
+                "rel_l2", "cosine", "sqnr_db", logits ? "     top1    kl_nats" : "", "clipped");
+  out << b;
+  for (const FormatRun& r : runs) {
+    const kernels::OutputReport& o = r.report.output;
+    char task[64] = "";
+    if (logits) std::snprintf(task, sizeof task, " %8.4f %9.3g", o.top1, o.kl);
+    std::snprintf(b, sizeof b, "%-*s %s%s %8lld\n", width, r.format.label.c_str(),
+                  metricsText(o.error).c_str(), task,
+                  static_cast<long long>(r.report.saturation.clipped()));
+    out << b;
   }
-  if (!a.plan.empty())
-    throw ConfigError({"", 0, 0, "--plan"},
-                      "--plan goes with --precision mixed (got --precision " + a.precision + ")");
-  const auto d = parseDType(a.precision);
-  if (!d || *d == DType::Int16 || *d == DType::Int32)
-    throw ConfigError({"", 0, 0, "--precision"}, "unknown precision '" + a.precision +
-                                                     "' (accepted: int8, fp16, bf16, fp32, mixed)");
-  return kernels::uniformPlan(*d);
+  if (logits) out << "top-1 agreement and KL over " << runs.front().report.output.rows << " rows\n";
 }
 
 }  // namespace
 
 int validateCommand(const ValidateArgs& a, std::ostream& out) {
   checkOutputs({{"--json", a.json_path}}, {a.plan, a.exec.fuse_like});
-  const models::PrecisionPlan plan = planFor(a);
+  std::vector<FormatRun> runs;
+  for (ValidateFormat& f : validateFormats(a.precision, a.plan)) runs.push_back({std::move(f), {}});
   const kernels::ExecutorOptions opt = executorOptions(a.exec);
-  const models::Graph graph =
-      buildWorkload(a.workload, DType::FP32);
+  const models::Graph graph = buildWorkload(a.workload, DType::FP32);
   checkMemory(graph, "validate");
+  // A plan naming a missing op fails now, not after the formats before it have run.
+  for (const FormatRun& r : runs) (void)kernels::lowerGraph(graph, r.format.lowering);
   const kernels::Calibration cal = kernels::calibrationNamed(a.exec.calibration, a.exec.percentile);
   kernels::WeightStore weights{kernels::SyntheticData(a.exec.seed)};
-  kernels::ValidationReport rep;
   {
     ProgressLine progress("validate");
     const kernels::ReferenceRun ref =
         kernels::runReference(graph, weights, cal, progress.callback());
-    const models::Graph lowered = kernels::lowerGraph(ref.graph, plan);
-    rep = kernels::validate(ref, lowered, weights, opt, progress.callback());
+    for (FormatRun& r : runs) {
+      const models::Graph lowered = kernels::lowerGraph(ref.graph, r.format.lowering);
+      r.report = kernels::validate(ref, lowered, weights, opt, progress.callback());
+    }
   }
   const bool table = !a.quiet && !isStandardOutput(a.json_path);
-  if (table) writeTable(rep, out);
+  if (table && runs.size() == 1) writeTable(runs.front().report, out);
+  if (table && runs.size() > 1) writeSummary(runs, out);
   if (!a.json_path.empty()) {
-    writeOutput(a.json_path, toJson(a, rep).dump(2) + "\n", out);
+    writeOutput(a.json_path, toJson(a, runs).dump(2) + "\n", out);
     if (table) out << "JSON report: " << a.json_path << "\n";
   }
   return 0;

@@ -71,7 +71,7 @@ struct ExecArgs {
 
 struct ValidateArgs {
   WorkloadArgs workload;
-  std::string precision = "int8";  // int8 | fp16 | bf16 | fp32 | mixed (needs plan)
+  std::string precision = "int8";  // dtypes, plan files, mixed (needs plan): comma-separated
   std::string plan;                // precision plan YAML/JSON (from `tessel precision`)
   ExecArgs exec;
   std::string json_path;
@@ -82,7 +82,10 @@ struct PrecisionArgs {
   WorkloadArgs workload;
   double tolerance = 0.0;
   std::string metric = "rel_l2";  // rel_l2 | kl
-  std::string to = "int8";        // int8 | fp16 | bf16
+  std::string to = "int8";        // candidates, cheapest first: "mxfp4,fp8_e4m3,bf16/int4"
+  std::string from = "fp32";      // what ops not lowered compute in
+  std::string arch;               // time the plan on this design (optional)
+  int64_t budget = 1000;          // mapper evaluations per op when timing
   ExecArgs exec;
   std::string out_path;  // the plan YAML; stdout when empty
   bool quiet = false;

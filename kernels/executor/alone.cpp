@@ -8,6 +8,7 @@
 #include "kernels/numeric/quantize.h"
 #include "kernels/ops/pooling.h"
 #include "kernels/validation/metrics.h"
+#include "kernels/weights/weight_formats.h"
 #include "util/error.h"
 
 namespace tessel::kernels {
@@ -139,7 +140,7 @@ std::optional<int64_t> causalOffset(const models::Graph& g, int id) {
 int64_t maskedEntries(const models::Graph& g, int id) {
   const models::Tensor& t = g.tensor(id);
   const std::optional<int64_t> off = causalOffset(g, id);
-  if (t.dtype != DType::Int8 || !off) return 0;
+  if (!isQuantizedInt(t.dtype) || !off) return 0;
   const size_t rank = t.shape.size();
   const int64_t rows = t.shape.at(rank - 2), cols = t.shape.at(rank - 1);
   const int64_t heads = rows * cols > 0 ? t.elements() / (rows * cols) : 0;

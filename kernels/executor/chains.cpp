@@ -1,11 +1,13 @@
 // Elementwise, row-wise and conversion ops as chain stages. Float values run the FP32 row
-// kernels and are rounded to the op's format after; INT8 values take the host path (dequantize,
-// FP32 op, quantize at the op's calibrated scale) unless integer_nonlinear routes GELU, softmax
-// and LayerNorm to the I-BERT stages (executor/ibert.cpp).
+// kernels and are rounded to the op's format after (block-scaled formats: by the executor, on
+// the whole output); INT8/INT4 values take the host path (dequantize, FP32 op, quantize at the
+// op's calibrated scale) unless integer_nonlinear routes GELU, softmax and LayerNorm on INT8 to
+// the I-BERT stages (executor/ibert.cpp).
 #include <string>
 
 #include "kernels/executor/ops.h"
 #include "kernels/validation/metrics.h"
+#include "kernels/weights/weight_formats.h"
 #include "util/error.h"
 
 namespace tessel::kernels {
@@ -75,9 +77,8 @@ BuiltChain conversion(RunState& s, const Op& op, const Flow& in) {
   BuiltChain c;
   c.chain = OpChain(
       in.domain, in.domain == Domain::Float ? std::nullopt : std::optional<QuantParams>(in.quant));
-  if (d == DType::Int8) {
-    if (in.domain != Domain::Float)
-      throw Error("executor: '" + op.name + "' quantizes non-float values");
+  if (isQuantizedInt(d)) {
+    if (in.domain != Domain::Float) c.chain.dequantize(in.quant);  // int8 <-> int4: via real values
     c.chain.quantize(s.quantOf(op.outputs.at(0)));
     c.out = {Domain::Int8, d, s.quantOf(op.outputs.at(0))};
     return c;
@@ -108,7 +109,7 @@ BuiltChain memberChain(RunState& s, const Op& op, int chain_tensor, const Flow& 
   c.chain = quantized ? OpChain(Domain::Int8, in.quant) : OpChain(Domain::Float);
   if (quantized) c.chain.dequantize(in.quant);
   floatStages(s, op, chain_tensor, paramFormat(d), c, site, quantized);
-  if (d == DType::Int8) {
+  if (isQuantizedInt(d)) {
     c.chain.quantize(s.quantOf(op.outputs.at(0)));
     c.out = {Domain::Int8, d, s.quantOf(op.outputs.at(0))};
   } else {

@@ -1,7 +1,9 @@
 #include "kernels/executor/executor.h"
 
 #include <algorithm>
+#include <limits>
 #include <string>
+#include <vector>
 
 #include "kernels/executor/ops.h"
 #include "kernels/executor/plan.h"
@@ -39,6 +41,32 @@ SaturationStats clipping(const models::Graph& g, const Step& step, const Tensor&
   return sat;
 }
 
+// A block-scaled output, quantized in blocks along its last axis: the kernels compute and round
+// value by value, and only the whole tensor has whole rows. Weight conversions come blocked along
+// their reduction axis from the store and stay so. Re-rounding a block-scaled tensor leaves it.
+// A causal score's masked -inf entries are not data: they stay -inf and out of their blocks (as
+// zeros), or one masked entry would make its whole block NaN.
+std::shared_ptr<const Tensor> blockRounded(const models::Graph& g, const Step& step,
+                                           std::shared_ptr<const Tensor> out, DType want) {
+  const models::Op& op = g.op(step.ops.back());
+  const bool weight_conversion =
+      (op.kind == models::OpKind::Quantize || op.kind == models::OpKind::Dequantize) &&
+      g.tensor(op.inputs.at(0)).role == models::TensorRole::Weight;
+  if (!isBlockScaled(want) || !out->isFloat() || weight_conversion) return out;
+  std::vector<float> v(out->f32(), out->f32() + out->numel());
+  std::vector<int64_t> masked;
+  if (causalOffset(g, op.outputs.at(0)))
+    for (size_t i = 0; i < v.size(); ++i)
+      if (v[i] == -std::numeric_limits<float>::infinity()) {
+        masked.push_back(static_cast<int64_t>(i));
+        v[i] = 0.0f;
+      }
+  Tensor t = Tensor::fromFloats(out->shape(), std::move(v), want);
+  for (int64_t i : masked) t.f32()[i] = -std::numeric_limits<float>::infinity();
+  t.saturation = out->saturation;
+  return std::make_shared<const Tensor>(std::move(t));
+}
+
 }  // namespace
 
 Executor::Executor(const models::Graph& g, WeightStore& weights, ExecutorOptions options,
@@ -71,7 +99,9 @@ RunResult Executor::runFrom(int first_op, const Feeds& feeds, const Observer& ob
       v.reshape(g_.tensor(out_id).shape);
       out = std::make_shared<const Tensor>(std::move(v));
     }
-    if (out->dtype() != g_.tensor(out_id).dtype || out->shape() != g_.tensor(out_id).shape)
+    out = blockRounded(g_, step, std::move(out), g_.tensor(out_id).dtype);
+    if (out->dtype() != storageOf(g_.tensor(out_id).dtype) ||
+        out->shape() != g_.tensor(out_id).shape)
       throw Error("executor: '" + last.name + "' produced a " + std::string(nameOf(out->dtype())) +
                   " tensor of the wrong shape or dtype (graph: " +
                   std::string(nameOf(g_.tensor(out_id).dtype)) + ")");

@@ -1,7 +1,11 @@
 // kernels::Executor: runs a models::Graph op by op on the kernels, each op in the dtype of its
 // output tensor (as models::applyPrecision sets them; the graph's Quantize/Dequantize ops convert
-// between dtypes). FP32 uses the float kernels; FP16/BF16 round operands and results to the
-// format (FP32 accumulation unless asked otherwise); INT8 uses symmetric per-channel weights,
+// between dtypes). FP32 uses the float kernels; FP16/BF16 and the narrow floats (FP8/FP6/FP4)
+// round operands and results to the format (FP32 accumulation unless FP16/BF16 ask otherwise);
+// block-scaled types (MX, int4_g128_fp16 ...) quantize-dequantize in blocks along the last axis
+// (weights: along the reduction axis) and compute in FP32; a matmul whose weights are stored
+// narrower than it computes (weight-only quantization) reads them quantize-dequantized and widened
+// to its format. INT8 (and INT4, in a 4-bit range) uses symmetric per-channel weights,
 // static per-tensor activation scales (ActivationRanges), INT32 accumulation and fixed-point
 // requantization. Nonlinear ops on INT8 tensors dequantize, run in FP32 and quantize (the host
 // path), or run the I-BERT integer kernels with `integer_nonlinear`. With `fuse`, every

@@ -1,7 +1,7 @@
 // The float path: ops without a blocked GEMM view or chain form compute in FP32 on their inputs'
-// real values (INT8 dequantized, FP16/BF16 as stored), and their result is rounded to the op's
-// float format or quantized at its calibrated INT8 scale: the host path of an accelerator with no
-// unit for them.
+// real values (INT8/INT4 dequantized, narrower floats as stored), and their result is rounded to
+// the op's float format (block-scaled ones along the last axis) or quantized at its calibrated
+// INT8/INT4 scale: the host path of an accelerator with no unit for them.
 #include <limits>
 #include <string>
 
@@ -16,6 +16,7 @@
 #include "kernels/ops/tensor_gemm.h"
 #include "kernels/ops/views.h"
 #include "kernels/validation/metrics.h"
+#include "kernels/weights/weight_formats.h"
 #include "util/error.h"
 
 namespace tessel::kernels {
@@ -141,12 +142,11 @@ std::shared_ptr<const Tensor> runFloatOp(RunState& s, const Op& op) {
   const models::Tensor& out = s.g.tensor(op.outputs.at(0));
   // ONNX keeps size-1 axes (GlobalAveragePool's [N, C, 1, 1]); the values are the same.
   if (y.shape() != out.shape && y.numel() == out.elements()) y.reshape(out.shape);
-  if (out.dtype == DType::Int8) return shared(quantize(y, s.quantOf(out.id)));
-  if (out.dtype == DType::FP16 || out.dtype == DType::BF16)
-    return shared(Tensor::fromFloats(y.shape(), realValues(y), out.dtype));
-  if (out.dtype != DType::FP32)
+  if (isQuantizedInt(out.dtype)) return shared(quantize(y, s.quantOf(out.id)));
+  if (out.dtype == DType::FP32) return shared(std::move(y));
+  if (isInteger(out.dtype))
     throw Error("executor: '" + op.name + "' cannot write " + std::string(nameOf(out.dtype)));
-  return shared(std::move(y));
+  return shared(Tensor::fromFloats(y.shape(), realValues(y), out.dtype));  // fp16 ... mxfp4
 }
 
 }  // namespace tessel::kernels

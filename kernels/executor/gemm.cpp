@@ -7,6 +7,8 @@
 #include "kernels/executor/ops.h"
 #include "kernels/ops/attention.h"
 #include "kernels/ops/conv.h"
+#include "kernels/validation/metrics.h"
+#include "kernels/weights/weight_formats.h"
 #include "util/error.h"
 
 namespace tessel::kernels {
@@ -16,9 +18,17 @@ namespace {
 using models::Op;
 using models::OpKind;
 
+// Operands in the op's format (FP32 for block-scaled ops: their operands arrive quantized);
+// FP32 accumulation, or FP16/BF16 when asked (never a narrow float's).
 FloatGemmConfig floatConfig(const RunState& s, DType d) {
   const FloatFormat f = formatOf(d);
-  return {f, s.opt.low_precision_accumulate ? f : FloatFormat::FP32};
+  return {f, s.opt.low_precision_accumulate && canAccumulateIn(f) ? f : FloatFormat::FP32};
+}
+
+// A GEMM operand that is not a stored weight, as float values (weight-only INT8 ones widened).
+Tensor floatOperand(const Tensor& w) {
+  return w.isFloat() ? asGemmOperand(w)
+                     : asGemmOperand(Tensor::fromFloats(w.shape(), realValues(w)));
 }
 
 // GPT-2's prefill LM head reads the LAST rows of each batch when its output has fewer rows.
@@ -73,10 +83,10 @@ Flow accFlow(Domain d, DType t, QuantParams q = {}) { return {d, t, std::move(q)
 BuiltChain ownEpilogue(RunState& s, const Op& op, const Flow& acc, int bias) {
   const DType d = s.dtypeOf(op.outputs.at(0));
   BuiltChain c;
-  if (d == DType::Int8) {
+  if (isQuantizedInt(d)) {
     c.chain = OpChain(Domain::Int32);
     if (bias >= 0) c.chain.biasInt(intBias(s.params(bias, FloatFormat::FP32), acc.quant.scale));
-    const QuantParams& out = s.quantOf(op.outputs.at(0));
+    const QuantParams out = s.quantOf(op.outputs.at(0));
     c.chain.requantize(makeRequant(acc.quant.scale, out));
     c.out = {Domain::Int8, d, out};
     return c;
@@ -98,11 +108,12 @@ AnchorCall gemmLike(RunState& s, const Op& op) {
   // Stored weights (and the graph's conversions of them) come packed from the store, once.
   const std::optional<RunState::WeightRef> ref = s.weightRef(w);
   AnchorCall call;
-  if (d == DType::Int8) {
+  if (isQuantizedInt(d)) {
     auto local =
         ref ? nullptr : std::make_shared<PackedWeights>(asGemmOperand(*s.tensor(w)), tb, s.opt.isa);
     const PackedWeights* pw =
-        local ? local.get() : &s.weights.packedWeights(s.g, ref->id, tb, s.opt.isa, ref->from);
+        local ? local.get()
+              : &s.weights.packedWeights(s.g, ref->id, tb, s.opt.isa, ref->from, ref->read);
     call.acc = accFlow(Domain::Int32, DType::Int32, pw->accumulatorQuant(x->quant.scale.at(0)));
     call.run = [x, pw, local, conv, cp](const OpChain& e) {
       return conv ? conv2d(*x, *pw, cp, e) : matmul(*x, *pw, e);
@@ -110,9 +121,10 @@ AnchorCall gemmLike(RunState& s, const Op& op) {
   } else {
     const FloatGemmConfig cfg = floatConfig(s, d);
     auto local =
-        ref ? nullptr : std::make_shared<FloatWeights>(asGemmOperand(*s.tensor(w)), cfg, tb);
+        ref ? nullptr : std::make_shared<FloatWeights>(floatOperand(*s.tensor(w)), cfg, tb);
+    // Weight-only quantization: the weights as the GEMM reads them (int4, mxfp4 ...), widened.
     const FloatWeights* fw =
-        local ? local.get() : &s.weights.floatWeights(s.g, ref->id, cfg, tb, ref->from);
+        local ? local.get() : &s.weights.floatWeights(s.g, ref->id, cfg, tb, ref->from, ref->read);
     call.acc = accFlow(Domain::Float, dtypeOf(cfg.accumulate));
     call.run = [x, fw, local, conv, cp](const OpChain& e) {
       return conv ? conv2d(*x, *fw, cp, e) : matmul(*x, *fw, e);
@@ -128,7 +140,7 @@ AnchorCall attention(RunState& s, const Op& op) {
   const AttentionParams& p = op.attn;
   AnchorCall call;
   FloatGemmConfig cfg;
-  if (d == DType::Int8) {
+  if (isQuantizedInt(d)) {
     // The kernel folds the score's scale into the accumulator's, not into the integers.
     const float acc =
         a->quant.scale.at(0) * b->quant.scale.at(0) * (p.transpose_b ? p.scale : 1.0f);

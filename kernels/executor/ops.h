@@ -17,8 +17,8 @@ namespace tessel::kernels {
 // What an epilogue chain carries at one point.
 struct Flow {
   Domain domain = Domain::Float;
-  DType dtype = DType::FP32;  // what the values are: FP32/FP16/BF16, Int8, or Int32
-  QuantParams quant;          // Int8/Int32: per tensor, or per column for accumulators
+  DType dtype = DType::FP32;  // what the values are: a float dtype, Int8/Int4, or Int32
+  QuantParams quant;          // Int8/Int32 domains: per tensor, or per column for accumulators
 };
 
 // Chain stages plus the tensors they point into (residuals), which must outlive every run.

@@ -59,6 +59,9 @@ bool canChain(const models::Graph& g, const models::Op& anchor, const models::Op
               int chain_tensor, const ExecutorOptions& o) {
   const DType d = g.tensor(member.outputs.at(0)).dtype;
   if (o.integer_nonlinear && d == DType::Int8 && isIbertKind(member.kind)) return false;
+  // Block-scaled values are rounded over whole rows once a step is done (executor.cpp), which an
+  // epilogue's cache-sized blocks cannot do.
+  if (isBlockScaled(d) || isBlockScaled(g.tensor(anchor.outputs.at(0)).dtype)) return false;
   if (!isBlockedAnchor(anchor) || runsInFloat(g, member)) return false;
   if (member.kind == OpKind::Add || member.kind == OpKind::Mul) {
     const int side =

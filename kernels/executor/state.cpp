@@ -1,6 +1,7 @@
 #include "kernels/executor/state.h"
 
 #include "kernels/numeric/quantize.h"
+#include "kernels/weights/weight_formats.h"
 #include "util/error.h"
 
 namespace tessel::kernels {
@@ -11,11 +12,18 @@ RunState::RunState(const models::Graph& graph, WeightStore& w, const ExecutorOpt
 
 FloatFormat paramFormat(DType d) { return isInteger(d) ? FloatFormat::FP32 : formatOf(d); }
 
-const QuantParams& RunState::quantOf(int id) const {
+QuantParams RunState::quantOf(int id) const {
+  const DType d = g.tensor(id).dtype;
   if (!ranges_)
-    throw Error("tensor '" + g.tensor(id).name +
-                "' is INT8: the executor needs activation ranges from an FP32 run");
-  return ranges_->params(calibrationName(g, id));
+    throw Error("tensor '" + g.tensor(id).name + "' is " + std::string(nameOf(d)) +
+                ": the executor needs activation ranges from an FP32 run");
+  QuantParams q = ranges_->params(calibrationName(g, id));
+  if (d != DType::Int4) return q;
+  // The same symmetric range in 4 bits: amax = 127 x scale8 = 7 x scale4.
+  for (float& sc : q.scale) sc = sc * 127.0f / 7.0f;
+  q.qmin = -7;
+  q.qmax = 7;
+  return q;
 }
 
 std::shared_ptr<const Tensor> RunState::tensor(int id) {
@@ -26,9 +34,9 @@ std::shared_ptr<const Tensor> RunState::tensor(int id) {
     return t.dtype == DType::Int32 ? weights.raw(g, id) : weights.weight(g, id, t.dtype);
   if (t.role == models::TensorRole::Input) {
     const std::shared_ptr<const Tensor> raw = weights.raw(g, id);
-    if (t.dtype == DType::Int8)
+    if (isQuantizedInt(t.dtype))
       slot = std::make_shared<const Tensor>(quantize(*raw, quantOf(id)));
-    else if (t.dtype == DType::FP16 || t.dtype == DType::BF16)
+    else if (t.dtype != DType::FP32 && raw->isFloat())  // fp16 ... mxfp4: rounded once here
       slot = std::make_shared<const Tensor>(Tensor::fromFloats(
           raw->shape(), std::vector<float>(raw->f32(), raw->f32() + raw->numel()), t.dtype));
     else
@@ -37,28 +45,28 @@ std::shared_ptr<const Tensor> RunState::tensor(int id) {
   }
   if (feeds_ && *feeds_) slot = (*feeds_)(t.name);
   if (!slot) throw Error("executor: tensor '" + t.name + "' is read before it is computed");
-  if (slot->dtype() != t.dtype)
+  if (slot->dtype() != storageOf(t.dtype))
     throw Error("executor: fed tensor '" + t.name + "' is " + std::string(nameOf(slot->dtype())) +
                 ", the graph expects " + std::string(nameOf(t.dtype)));
   return slot;
 }
 
 std::optional<RunState::WeightRef> RunState::weightRef(int id) const {
-  if (fromStore(id)) return WeightRef{id, dtypeOf(id)};
+  if (fromStore(id)) return WeightRef{id, dtypeOf(id), dtypeOf(id)};
   const int p = g.producerOf(id);
   if (p < 0) return std::nullopt;
   const models::Op& op = g.op(p);
   const bool conversion =
       op.kind == models::OpKind::Quantize || op.kind == models::OpKind::Dequantize;
   if (!conversion || !fromStore(op.inputs.at(0))) return std::nullopt;
-  return WeightRef{op.inputs.at(0), dtypeOf(op.inputs.at(0))};
+  return WeightRef{op.inputs.at(0), dtypeOf(op.inputs.at(0)), dtypeOf(id)};
 }
 
 std::vector<float> RunState::params(int id, FloatFormat f) {
   const models::Tensor& t = g.tensor(id);
   std::shared_ptr<const Tensor> v;
-  if (fromStore(id))
-    v = weights.weight(g, id, kernels::dtypeOf(f));
+  if (fromStore(id))  // as the graph stores it: integer ops keep their parameters in FP32
+    v = weights.weight(g, id, isInteger(t.dtype) ? DType::FP32 : t.dtype);
   else
     v = tensor(id);
   if (!v->isFloat()) {

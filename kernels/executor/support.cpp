@@ -3,6 +3,7 @@
 #include <string>
 
 #include "kernels/ops/broadcast.h"
+#include "kernels/weights/weight_formats.h"
 #include "util/error.h"
 
 namespace tessel::kernels {
@@ -47,6 +48,45 @@ void checkElementwise(const models::Graph& g, const Op& op) {
     refuse(op, "'" + fn + "' changes the element count");
 }
 
+// What the executor computes in: every float dtype (fp32 ... fp4, block-scaled), INT8 and INT4
+// (on the INT8 datapath), and INT32 where the graph keeps ids.
+bool runsAsValues(DType d) { return d != DType::Int16 && d != DType::UInt4 && d != DType::E8M0; }
+
+bool runsAsWeights(DType d) { return d != DType::Int16 && d != DType::Int32 && d != DType::E8M0; }
+
+// A stored weight's conversion (Dequantize::Op, a tied table read in two dtypes): weight dtypes.
+bool convertsWeight(const models::Graph& g, const Op& op) {
+  return (op.kind == OpKind::Quantize || op.kind == OpKind::Dequantize) &&
+         g.tensor(op.inputs.at(0)).role == models::TensorRole::Weight;
+}
+
+void checkDTypes(const models::Graph& g, const Op& op) {
+  const std::string accepted =
+      " (it runs fp32, fp16, bf16, fp8/fp6/fp4, block-scaled types, int8 and int4; uint4 only as "
+      "a matmul's weights)";
+  const bool conversion = convertsWeight(g, op);
+  for (int t : op.outputs) {
+    const DType d = g.tensor(t).dtype;
+    if (!(conversion ? runsAsWeights(d) : runsAsValues(d)))
+      refuse(op, "has no kernels for " + std::string(nameOf(d)) + " outputs" + accepted);
+  }
+  for (size_t i = 0; i < op.inputs.size(); ++i) {
+    const DType d = g.tensor(op.inputs[i]).dtype;
+    const bool weight =
+        conversion || ((op.kind == OpKind::MatMul || op.kind == OpKind::Conv2d) && i == 1);
+    if (weight ? runsAsWeights(d) : runsAsValues(d)) continue;
+    refuse(op, "has no kernels for " + std::string(nameOf(d)) + (weight ? " weights" : " inputs") +
+                   accepted);
+  }
+  const DType out = g.tensor(op.outputs.at(0)).dtype;
+  const bool int_gemm = (op.kind == OpKind::MatMul || op.kind == OpKind::Conv2d) &&
+                        isQuantizedInt(out) && op.inputs.size() > 1;
+  if (int_gemm && !isQuantizedInt(g.tensor(op.inputs[1]).dtype))
+    refuse(op, "has no " + std::string(nameOf(out)) + " kernel reading " +
+                   std::string(nameOf(g.tensor(op.inputs[1]).dtype)) +
+                   " weights (integer matmuls read int8 or int4 weights)");
+}
+
 }  // namespace
 
 bool isViewFn(const std::string& fn) {
@@ -55,6 +95,7 @@ bool isViewFn(const std::string& fn) {
 }
 
 void checkRunnable(const models::Graph& g, const Op& op) {
+  checkDTypes(g, op);
   switch (op.kind) {
     case OpKind::MoeRoute:
       refuse(op,

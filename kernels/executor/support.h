@@ -9,7 +9,9 @@ namespace tessel::kernels {
 
 // ConfigError naming the op when the executor cannot run it: mixture-of-experts routing (the
 // timing graph's expert loads are expectations, not a real routing), a deployment's padding
-// (Pad, and the padding-dropping Slice with start = end = 0), unknown elementwise functions.
+// (Pad, and the padding-dropping Slice with start = end = 0), unknown elementwise functions, and
+// dtypes without kernels (int16 and uint4 values, int16/int32 weights, an INT8/INT4 matmul
+// reading weights in a float or block-scaled format).
 void checkRunnable(const models::Graph& g, const models::Op& op);
 
 // Ops the float path (float_ops.cpp) runs: whatever has no blocked GEMM view or chain form

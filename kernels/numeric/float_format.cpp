@@ -2,9 +2,13 @@
 
 #include <cmath>
 #include <cstring>
+#include <iterator>
 #include <limits>
+#include <optional>
+#include <string>
 
 #include "kernels/gemm/isa/dispatch.h"
+#include "kernels/numeric/narrow_format.h"
 #include "util/error.h"
 
 namespace tessel::kernels {
@@ -54,31 +58,48 @@ double roundBinaryBits(double x, int p, int emin, double max_finite) {
   return r;
 }
 
-}  // namespace
-
-FloatFormat formatOf(DType t) {
-  switch (t) {
-    case DType::FP32:
-      return FloatFormat::FP32;
-    case DType::FP16:
-      return FloatFormat::FP16;
-    case DType::BF16:
-      return FloatFormat::BF16;
+// The narrow codec of a narrow format; nullopt for FP32/FP16/BF16.
+std::optional<NarrowFloat> narrowOf(FloatFormat f) {
+  switch (f) {
+    case FloatFormat::FP8_E4M3:
+      return NarrowFloat::E4M3;
+    case FloatFormat::FP8_E5M2:
+      return NarrowFloat::E5M2;
+    case FloatFormat::FP6_E3M2:
+      return NarrowFloat::E3M2;
+    case FloatFormat::FP6_E2M3:
+      return NarrowFloat::E2M3;
+    case FloatFormat::FP4_E2M1:
+      return NarrowFloat::E2M1;
     default:
-      throw Error("formatOf: " + std::string(nameOf(t)) + " is not a float dtype");
+      return std::nullopt;
   }
 }
 
+// Plain float dtypes and their formats, in FloatFormat order.
+constexpr DType kFormatDTypes[] = {DType::FP32,     DType::FP16,     DType::BF16,
+                                   DType::FP8_E4M3, DType::FP8_E5M2, DType::FP6_E3M2,
+                                   DType::FP6_E2M3, DType::FP4_E2M1};
+
+}  // namespace
+
+FloatFormat formatOf(DType t) {
+  for (size_t i = 0; i < std::size(kFormatDTypes); ++i)
+    if (kFormatDTypes[i] == t) return static_cast<FloatFormat>(i);
+  if (isBlockScaled(t)) return FloatFormat::FP32;
+  throw Error("formatOf: " + std::string(nameOf(t)) + " is not a float dtype");
+}
+
 DType dtypeOf(FloatFormat f) {
-  switch (f) {
-    case FloatFormat::FP16:
-      return DType::FP16;
-    case FloatFormat::BF16:
-      return DType::BF16;
-    case FloatFormat::FP32:
-      break;
-  }
-  return DType::FP32;
+  const auto i = static_cast<size_t>(f);
+  return i < std::size(kFormatDTypes) ? kFormatDTypes[i] : DType::FP32;
+}
+
+float maxFinite(FloatFormat f) {
+  if (const auto n = narrowOf(f)) return specOf(*n).max_finite;
+  if (f == FloatFormat::FP16) return 65504.0f;
+  if (f == FloatFormat::BF16) return 0x1.fep127f;
+  return std::numeric_limits<float>::max();
 }
 
 uint16_t floatToHalfBits(float f) {
@@ -117,26 +138,16 @@ uint16_t floatToBf16Bits(float f) {
 float bf16BitsToFloat(uint16_t b) { return floatOf(static_cast<uint32_t>(b) << 16); }
 
 float roundTo(float x, FloatFormat fmt) {
-  switch (fmt) {
-    case FloatFormat::FP16:
-      return halfBitsToFloat(floatToHalfBits(x));
-    case FloatFormat::BF16:
-      return bf16BitsToFloat(floatToBf16Bits(x));
-    case FloatFormat::FP32:
-      break;
-  }
+  if (const auto n = narrowOf(fmt)) return roundTo(x, *n, Overflow::Saturate);
+  if (fmt == FloatFormat::FP16) return halfBitsToFloat(floatToHalfBits(x));
+  if (fmt == FloatFormat::BF16) return bf16BitsToFloat(floatToBf16Bits(x));
   return x;
 }
 
 float roundTo(double x, FloatFormat fmt) {
-  switch (fmt) {
-    case FloatFormat::FP16:
-      return static_cast<float>(roundBinaryBits(x, 11, -14, 65504.0));
-    case FloatFormat::BF16:
-      return static_cast<float>(roundBinaryBits(x, 8, -126, 0x1.fep127));
-    case FloatFormat::FP32:
-      break;
-  }
+  if (const auto n = narrowOf(fmt)) return decode(*n, encodeExact(*n, x, Overflow::Saturate));
+  if (fmt == FloatFormat::FP16) return static_cast<float>(roundBinaryBits(x, 11, -14, 65504.0));
+  if (fmt == FloatFormat::BF16) return static_cast<float>(roundBinaryBits(x, 8, -126, 0x1.fep127));
   return static_cast<float>(x);
 }
 
@@ -170,6 +181,7 @@ TESSEL_HOT static void roundBf16Array(float* x, int64_t n) {
 void roundInPlace(float* x, int64_t n, FloatFormat fmt) {
   if (fmt == FloatFormat::FP16) roundHalfArray(x, n);
   if (fmt == FloatFormat::BF16) roundBf16Array(x, n);
+  if (const auto nf = narrowOf(fmt)) roundInPlace(x, n, *nf, Overflow::Saturate);
 }
 
 }  // namespace tessel::kernels

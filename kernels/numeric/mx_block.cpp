@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <string>
 
@@ -61,6 +62,57 @@ uint8_t sharedScale(MxElement e, const float* x, int n) {
   return static_cast<uint8_t>(shared + kScaleBias);
 }
 
+// 2^e for e in [-149, 127], built from its bits (below -126 a subnormal; all exact).
+float pow2(int e) {
+  const uint32_t u = e >= -126 ? static_cast<uint32_t>(e + 127) << 23 : 1u << (e + 149);
+  float f;
+  std::memcpy(&f, &u, 4);
+  return f;
+}
+
+// sharedScale()'s exponent from the bits, or kScaleNaN with a NaN or inf (all ones exponent).
+// floor(log2 |x|) of a normal float is its unbiased exponent; a zero or subnormal maximum (field
+// 0) has floor(log2) <= -127, so it clamps to -127 as field 0 - 127 - emax does. Never above 127.
+int sharedExponent(const float* x, int n, int emax) {
+  uint32_t max_abs = 0;
+  for (int i = 0; i < n; ++i) {
+    uint32_t u;
+    std::memcpy(&u, x + i, 4);
+    max_abs = std::max(max_abs, u & 0x7fffffffu);
+  }
+  if (max_abs >= 0x7f800000u) return kScaleNaN;
+  return std::max(static_cast<int>(max_abs >> 23) - kScaleBias - emax, -kScaleBias);
+}
+
+// decodeBlock(encodeBlock(x)) for a finite block: the same float ops on the same values. x times
+// 2^-shared is exact in float unless it falls below 2^-126, and there every element rounds to a
+// zero of the same sign either way (half the smallest step of any element is >= 2^-17).
+void roundFloatBlock(const NarrowRounder& r, float* x, int n, float down, float up) {
+  for (int i = 0; i < n; ++i) x[i] = r.round(x[i] * down) * up;
+}
+
+// MXINT8: round(v x 64) to nearest even by adding and subtracting 1.5 x 2^23 (|v x 64| < 2^8),
+// which also gives +0 for every zero, as the two's complement code does.
+void roundInt8Block(float* x, int n, float down, float up) {
+  constexpr float kMagic = 0x1.8p23f;
+  for (int i = 0; i < n; ++i) {
+    const float q = ((x[i] * down) * 64.0f + kMagic) - kMagic;
+    x[i] = (std::min(std::max(q, -128.0f), 127.0f) * 0.015625f) * up;
+  }
+}
+
+// decodeBlock(encodeBlock(e, x, n)) in place.
+inline void roundBlock(const NarrowRounder& r, MxElement e, int emax, float* x, int n) {
+  const int shared = sharedExponent(x, n, emax);
+  if (shared == kScaleNaN) {
+    std::fill(x, x + n, std::numeric_limits<float>::quiet_NaN());  // 0 x NaN scale
+  } else if (e == MxElement::INT8) {
+    roundInt8Block(x, n, pow2(-shared), pow2(shared));
+  } else {
+    roundFloatBlock(r, x, n, pow2(-shared), pow2(shared));
+  }
+}
+
 }  // namespace
 
 int elementBits(MxElement e) {
@@ -104,10 +156,12 @@ void decodeBlock(MxElement e, const MxBlock& b, float* out) {
 }
 
 void roundRowMx(float* x, int64_t n, MxElement e) {
-  for (int64_t start = 0; start < n; start += kMxBlock) {
-    const int len = static_cast<int>(std::min<int64_t>(kMxBlock, n - start));
-    decodeBlock(e, encodeBlock(e, x + start, len), x + start);
-  }
+  const int emax = elementEmax(e);
+  const NarrowRounder r = rounderOf(narrowOf(e));  // a local copy: x cannot alias it
+  int64_t start = 0;
+  // Full blocks apart: with the length a constant, GCC unrolls the block's loops.
+  for (; start + kMxBlock <= n; start += kMxBlock) roundBlock(r, e, emax, x + start, kMxBlock);
+  if (start < n) roundBlock(r, e, emax, x + start, static_cast<int>(n - start));
 }
 
 }  // namespace tessel::kernels

@@ -100,6 +100,34 @@ const DecodeTable& decodeTable(NarrowFloat f) {
   return tables[static_cast<size_t>(f)];
 }
 
+uint32_t bitsOf(float f) {
+  uint32_t u;
+  std::memcpy(&u, &f, 4);
+  return u;
+}
+
+float floatOfBits(uint32_t u) {
+  float f;
+  std::memcpy(&f, &u, 4);
+  return f;
+}
+
+// The specials and the overflow result come from the reference decoder, so they match it.
+NarrowRounder makeRounder(const NarrowFloatSpec& s, Overflow mode) {
+  const int m = s.mantissa_bits, emin = 1 - s.bias;
+  NarrowRounder r{};
+  r.drop = static_cast<uint32_t>(23 - m);
+  r.half_minus_1 = (1u << (r.drop - 1)) - 1;
+  r.keep = ~((1u << r.drop) - 1);
+  r.min_normal = static_cast<uint32_t>(emin + 127) << 23;
+  r.magic = floatOfBits(static_cast<uint32_t>(emin - m + 23 + 127) << 23);
+  r.max_bits = bitsOf(s.max_finite);
+  r.overflow_bits = bitsOf(decodeFields(s, overflowCode(s, mode, 0)));
+  r.nan_bits = s.has_nan ? bitsOf(decodeFields(s, 0x7f)) : 0;
+  r.nan_sign = s.has_nan ? 0x80000000u : 0;
+  return r;
+}
+
 }  // namespace
 
 NarrowFloatSpec specOf(NarrowFloat f) { return spec(f); }
@@ -124,11 +152,23 @@ float decode(NarrowFloat f, uint8_t code) {
   return decodeTable(f)[static_cast<size_t>(code & mask)];
 }
 
-float roundTo(float x, NarrowFloat f, Overflow mode) { return decode(f, encode(f, x, mode)); }
+const NarrowRounder& rounderOf(NarrowFloat f, Overflow mode) {
+  static const std::array<NarrowRounder, 10> rounders = [] {
+    std::array<NarrowRounder, 10> r{};
+    for (size_t i = 0; i < kSpecs.size(); ++i) {
+      r[2 * i] = makeRounder(kSpecs[i], Overflow::Saturate);
+      r[2 * i + 1] = makeRounder(kSpecs[i], Overflow::Infinity);
+    }
+    return r;
+  }();
+  return rounders[2 * static_cast<size_t>(f) + (mode == Overflow::Infinity ? 1 : 0)];
+}
+
+float roundTo(float x, NarrowFloat f, Overflow mode) { return rounderOf(f, mode).round(x); }
 
 void roundInPlace(float* x, int64_t n, NarrowFloat f, Overflow mode) {
-  const DecodeTable& table = decodeTable(f);
-  for (int64_t i = 0; i < n; ++i) x[i] = table[encode(f, x[i], mode)];
+  const NarrowRounder r = rounderOf(f, mode);  // a local copy: x cannot alias it
+  for (int64_t i = 0; i < n; ++i) x[i] = r.round(x[i]);
 }
 
 int8_t encodeInt4(float x) {

@@ -22,6 +22,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 
 namespace tessel::kernels {
 
@@ -54,6 +55,45 @@ uint8_t encodeExact(NarrowFloat f, double x, Overflow mode = Overflow::Saturate)
 
 float roundTo(float x, NarrowFloat f, Overflow mode = Overflow::Saturate);  // decode(encode(x))
 void roundInPlace(float* x, int64_t n, NarrowFloat f, Overflow mode = Overflow::Saturate);
+
+// roundTo() on the float's bits for one format and mode, inline so that the loops using it
+// (roundInPlace, roundRowMx) vectorize; equal to decode(encode(x, mode)) for every float.
+// Normal range: round the mantissa to M bits, ties to even, by an integer add and mask (a carry
+// into the exponent is right). Below 2^emin the step is fixed, 2^(emin - M): adding and then
+// subtracting 2^(emin - M + 23) rounds |x| to it (default rounding mode). Then overflow.
+struct NarrowRounder {
+  uint32_t drop;           // float mantissa bits below the format's: 23 - M
+  uint32_t half_minus_1;   // 2^(drop - 1) - 1; plus the kept lsb, it rounds ties to even
+  uint32_t keep;           // mask of the bits that remain
+  uint32_t min_normal;     // bits of 2^emin, where the fixed subnormal step ends
+  float magic;             // 2^(emin - M + 23)
+  uint32_t max_bits;       // bits of the largest finite magnitude
+  uint32_t overflow_bits;  // magnitude bits beyond it: the max, inf or a NaN
+  uint32_t nan_bits;       // result of a NaN: quiet NaN (FP8) or +0 (FP6/FP4, no NaN)
+  uint32_t nan_sign;       // sign mask a NaN result keeps: FP8's NaN keeps it, +0 does not
+
+  uint32_t roundBits(uint32_t u) const {
+    const uint32_t sign = u & 0x80000000u, a = u & 0x7fffffffu;
+    const uint32_t normal = (a + half_minus_1 + ((a >> drop) & 1u)) & keep;
+    float af;
+    std::memcpy(&af, &a, 4);
+    const float sub = (af + magic) - magic;
+    uint32_t r;
+    std::memcpy(&r, &sub, 4);
+    r = a < min_normal ? r : normal;
+    r = r > max_bits ? overflow_bits : r;
+    return a > 0x7f800000u ? nan_bits | (sign & nan_sign) : r | sign;
+  }
+  float round(float x) const {
+    uint32_t u;
+    std::memcpy(&u, &x, 4);
+    u = roundBits(u);
+    std::memcpy(&x, &u, 4);
+    return x;
+  }
+};
+
+const NarrowRounder& rounderOf(NarrowFloat f, Overflow mode = Overflow::Saturate);
 
 // 4-bit integers: round half to even, saturate to [-8, 7] / [0, 15]; NaN -> 0.
 int8_t encodeInt4(float x);

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <string>
 
-#include "kernels/numeric/float_format.h"
+#include "kernels/numeric/block_round.h"
 #include "util/error.h"
 
 namespace tessel::kernels {
@@ -46,26 +46,21 @@ Tensor Tensor::uninitialized(std::vector<int64_t> shape, DType dtype) {
   t.shape_ = std::move(shape);
   t.dtype_ = dtype;
   const auto n = static_cast<size_t>(t.numel_);
-  switch (dtype) {
-    case DType::FP32:
-    case DType::FP16:
-    case DType::BF16:
-      t.f_.resize(n);
-      break;
-    case DType::Int8:
-      t.i8_.resize(n);
-      break;
-    case DType::Int32:
-      t.i32_.resize(n);
-      break;
-    case DType::Int16:
-      throw Error("kernels::Tensor: int16 tensors are not supported");
-  }
+  if (dtype == DType::Int8)
+    t.i8_.resize(n);
+  else if (dtype == DType::Int32)
+    t.i32_.resize(n);
+  else if (isInteger(dtype) || dtype == DType::E8M0)
+    throw Error("kernels::Tensor: " + std::string(nameOf(dtype)) +
+                " tensors are not supported (int4 values live in int8 tensors with a 4-bit range)");
+  else
+    t.f_.resize(n);  // every float dtype, narrow and block-scaled ones included
   return t;
 }
 
 Tensor Tensor::fromFloats(std::vector<int64_t> shape, std::vector<float> values, DType dtype) {
-  if (isInteger(dtype)) throw Error("Tensor::fromFloats: dtype must be fp32, fp16 or bf16");
+  if (isInteger(dtype) || dtype == DType::E8M0)
+    throw Error("Tensor::fromFloats: " + std::string(nameOf(dtype)) + " is not a float dtype");
   Tensor t;
   t.shape_ = std::move(shape);
   t.dtype_ = dtype;
@@ -74,7 +69,7 @@ Tensor Tensor::fromFloats(std::vector<int64_t> shape, std::vector<float> values,
     throw Error("Tensor::fromFloats: " + std::to_string(values.size()) + " values for " +
                 std::to_string(t.numel_) + " elements");
   t.f_.assign(values.begin(), values.end());
-  roundInPlace(t.f_.data(), t.numel_, formatOf(dtype));
+  roundRows(t.f_.data(), t.rows(), t.cols(), dtype);
   return t;
 }
 

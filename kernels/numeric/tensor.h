@@ -1,6 +1,7 @@
 // kernels::Tensor: an owning, contiguous, row-major tensor with the quantization parameters it
-// carries. FP32/FP16/BF16 values live in a float buffer (FP16/BF16 hold already-rounded values:
-// the executor emulates low precision), INT8 in int8_t, INT32 in int32_t.
+// carries. Float values of every float dtype live in a float buffer (FP16/BF16/FP8/FP6/FP4 and
+// block-scaled tensors hold already-rounded values: the executor emulates low precision), INT8 in
+// int8_t, INT32 in int32_t. (INT4 values are INT8 tensors whose QuantParams range is 4-bit.)
 #pragma once
 
 #include <cstdint>
@@ -66,12 +67,13 @@ using Buffer = std::vector<T, NoInitAllocator<T>>;
 class Tensor {
  public:
   Tensor() = default;
-  // Zero-filled. Throws Error for unsupported dtypes (Int16) or negative dims.
+  // Zero-filled. Throws Error for unsupported dtypes (int16, int4, uint4, e8m0) or negative dims.
   Tensor(std::vector<int64_t> shape, DType dtype);
   // Contents unspecified: for kernels that overwrite every element.
   static Tensor uninitialized(std::vector<int64_t> shape, DType dtype);
 
-  // FP16/BF16 values are rounded to the format (round to nearest even).
+  // Values are rounded to the dtype (round to nearest even; narrow floats saturate; block-scaled
+  // types quantize-dequantize in blocks along the last axis: block_round.h).
   static Tensor fromFloats(std::vector<int64_t> shape, std::vector<float> values,
                            DType dtype = DType::FP32);
   static Tensor fromInt8(std::vector<int64_t> shape, std::vector<int8_t> values, QuantParams q);

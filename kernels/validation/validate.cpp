@@ -1,5 +1,8 @@
 #include "kernels/validation/validate.h"
 
+#include <optional>
+#include <string>
+
 #include "util/error.h"
 
 namespace tessel::kernels {
@@ -117,19 +120,36 @@ ValidationReport validate(const ReferenceRun& ref, const models::Graph& lowered,
 
 namespace tessel::kernels {
 
+namespace {
+
+// What the executor cannot run of an op in `dtype` with weights in `weights`, as a phrase after
+// the op's name (" in int16 cannot be executed"); "" when it runs it.
+std::string notExecutable(DType dtype, std::optional<DType> weights) {
+  const std::string d(nameOf(dtype));
+  if (dtype == DType::Int16 || dtype == DType::Int32 || dtype == DType::UInt4)
+    return " in " + d + " cannot be executed" +
+           (dtype == DType::UInt4 ? " (uint4 runs as a matmul's weights only)" : "");
+  if (!weights) return "";
+  const std::string w(nameOf(*weights));
+  if (*weights == DType::Int16 || *weights == DType::Int32)
+    return " with " + w + " weights cannot be executed";
+  if ((dtype == DType::Int8 || dtype == DType::Int4) && *weights != DType::Int8 &&
+      *weights != DType::Int4)
+    return " in " + d + " cannot read " + w + " weights (integer matmuls read int8 or int4)";
+  return "";
+}
+
+}  // namespace
+
 void checkExecutable(const models::PrecisionPlan& plan) {
-  auto runs = [](DType d) { return d != DType::Int16 && d != DType::Int32; };
-  const std::string accepted = " (the executor runs int8, fp16, bf16 and fp32)";
-  if (!runs(plan.default_dtype)) {
-    throw ConfigError(plan.default_where, "default dtype " +
-                                              std::string(nameOf(plan.default_dtype)) +
-                                              " cannot be executed" + accepted);
-  }
+  const std::string accepted =
+      " (the executor runs fp32, fp16, bf16, fp8/fp6/fp4, block-scaled types, int8 and int4, and "
+      "any of them but int16/int32 as weights)";
+  const std::string why = notExecutable(plan.default_dtype, plan.default_weights);
+  if (!why.empty()) throw ConfigError(plan.default_where, "ops by default" + why + accepted);
   for (const auto& e : plan.ops) {
-    if (!runs(e.dtype)) {
-      throw ConfigError(e.where, "op '" + e.op + "' in " + std::string(nameOf(e.dtype)) +
-                                     " cannot be executed" + accepted);
-    }
+    const std::string w = notExecutable(e.dtype, e.weights);
+    if (!w.empty()) throw ConfigError(e.where, "op '" + e.op + "'" + w + accepted);
   }
 }
 

@@ -71,7 +71,8 @@ ValidationReport validate(const ReferenceRun& ref, const models::Graph& lowered,
 models::Graph lowerGraph(const models::Graph& graph, const models::PrecisionPlan& plan);
 models::PrecisionPlan uniformPlan(DType dtype);
 // ConfigError, located at the plan's line, for a dtype the executor has no kernels for (int16,
-// int32: the timing engines accept them, the executor runs int8, fp16, bf16 and fp32).
+// int32, and uint4 other than as weights: the timing engines accept them) or an INT8/INT4 op
+// whose weights are not integers.
 void checkExecutable(const models::PrecisionPlan& plan);
 
 // "minmax" or "percentile" (with its percentile of |x|); ConfigError at --calibration otherwise.

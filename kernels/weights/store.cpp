@@ -5,6 +5,7 @@
 #include "kernels/numeric/calibrate.h"
 #include "kernels/numeric/float_format.h"
 #include "kernels/validation/metrics.h"
+#include "kernels/weights/weight_formats.h"
 #include "util/error.h"
 
 namespace tessel::kernels {
@@ -111,41 +112,43 @@ std::shared_ptr<const Tensor> WeightStore::weight(const models::Graph& g, int id
         tensors_[key(g, id, std::string(nameOf(*from)) + "->" + std::string(nameOf(dtype)))];
     if (conv) return conv;
     const std::shared_ptr<const Tensor> src = weight(g, id, *from);
-    Tensor f = Tensor::fromFloats(src->shape(), realValues(*src));
-    conv = std::make_shared<const Tensor>(
-        dtype == DType::Int8 ? quantizeWeight(f, weightAxis(g, id))
-                             : Tensor::fromFloats(src->shape(), realValues(*src), dtype));
+    const Tensor f = Tensor::fromFloats(src->shape(), realValues(*src));
+    conv = std::make_shared<const Tensor>(weightAs(f, dtype, weightAxis(g, id)));
     return conv;
   }
   if (dtype == DType::FP32) return raw(g, id);
   auto& slot = tensors_[key(g, id, std::string(nameOf(dtype)))];
   if (slot) return slot;
   const std::shared_ptr<const Tensor> r = raw(g, id);
-  if (dtype == DType::Int8) {
-    slot = std::make_shared<const Tensor>(quantizeWeight(*r, weightAxis(g, id)));
-  } else if (dtype == DType::FP16 || dtype == DType::BF16) {
-    slot = std::make_shared<const Tensor>(
-        Tensor::fromFloats(r->shape(), std::vector<float>(r->f32(), r->f32() + r->numel()), dtype));
-  } else {
-    throw Error("weight '" + g.tensor(id).name + "' cannot be stored as " +
-                std::string(nameOf(dtype)));
+  try {
+    slot = std::make_shared<const Tensor>(weightAs(*r, dtype, weightAxis(g, id)));
+  } catch (const Error& e) {
+    throw Error("weight '" + g.tensor(id).name + "': " + e.what());
   }
   return slot;
 }
 
 const FloatWeights& WeightStore::floatWeights(const models::Graph& g, int id, FloatGemmConfig cfg,
-                                              bool transposed, std::optional<DType> from) {
+                                              bool transposed, std::optional<DType> from,
+                                              std::optional<DType> read) {
   const DType own = dtypeOf(cfg.operands);
   const DType src = from.value_or(own);
-  const std::string k = key(g, id,
-                            "float" + std::to_string(static_cast<int>(cfg.operands)) +
-                                std::to_string(static_cast<int>(cfg.accumulate)) +
-                                (transposed ? "T" : "N") + std::string(nameOf(src)));
+  const DType via = read.value_or(own);
+  const std::string k =
+      key(g, id,
+          "float" + std::to_string(static_cast<int>(cfg.operands)) +
+              std::to_string(static_cast<int>(cfg.accumulate)) + (transposed ? "T" : "N") +
+              std::string(nameOf(src)) + ">" + std::string(nameOf(via)));
   auto& slot = floats_[k];
   if (slot) return *slot;
-  // Stored in the operand format or in FP32: FloatWeights rounds the raw values itself.
-  const bool direct = src == own || src == DType::FP32;
-  const Tensor w = asGemmOperand(direct ? *raw(g, id) : *weight(g, id, own, src));
+  // Stored in the operand format or in FP32: FloatWeights rounds the raw values itself. Read in
+  // another dtype (weight-only quantization): that dtype's values, rounded to the operand format.
+  const bool direct = via == own && (src == own || src == DType::FP32);
+  std::shared_ptr<const Tensor> values = direct ? raw(g, id) : weight(g, id, via, src);
+  if (!values->isFloat())
+    values =
+        std::make_shared<const Tensor>(Tensor::fromFloats(values->shape(), realValues(*values)));
+  const Tensor w = asGemmOperand(*values);
   // Transposed once here, in cache-sized tiles: a strided copy of GPT-2's 50257 x 768 tied
   // table is several times slower.
   slot = std::make_unique<FloatWeights>(transposed ? transposeFloat(w) : w, cfg, false);
@@ -153,15 +156,16 @@ const FloatWeights& WeightStore::floatWeights(const models::Graph& g, int id, Fl
 }
 
 const PackedWeights& WeightStore::packedWeights(const models::Graph& g, int id, bool transposed,
-                                                Int8Isa isa, std::optional<DType> from) {
+                                                Int8Isa isa, std::optional<DType> from,
+                                                DType read) {
   const std::string k =
       key(g, id,
           std::string("packed") + (transposed ? "T" : "N") + std::string(nameOf(isa)) +
-              std::string(nameOf(from.value_or(DType::Int8))));
+              std::string(nameOf(from.value_or(read))) + ">" + std::string(nameOf(read)));
   auto& slot = packed_[k];
   if (!slot)
-    slot = std::make_unique<PackedWeights>(asGemmOperand(*weight(g, id, DType::Int8, from)),
-                                           transposed, isa);
+    slot =
+        std::make_unique<PackedWeights>(asGemmOperand(*weight(g, id, read, from)), transposed, isa);
   return *slot;
 }
 

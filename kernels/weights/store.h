@@ -23,18 +23,23 @@ class WeightStore {
 
   // FP32 values (Int32 ids) of an Input or Weight tensor.
   std::shared_ptr<const Tensor> raw(const models::Graph& g, int id);
-  // A weight in `dtype`: FP32, rounded to FP16/BF16, or INT8 symmetric per channel along
-  // weightAxis() (per tensor when it has none). With `from`, the weight as stored in `from`
-  // converted to `dtype` (what a graph's conversion of a weight computes): INT8 -> FP32 is the
-  // dequantized INT8 weight, not the original values.
+  // A weight in `dtype` (weight_formats.h): FP32, rounded to a float format, block-scaled along
+  // its reduction axis, or INT8/INT4 symmetric per channel along weightAxis() (per tensor when it
+  // has none). With `from`, the weight as stored in `from` converted to `dtype` (what a graph's
+  // conversion of a weight computes): INT8 -> FP32 is the dequantized INT8 weight, not the
+  // original values.
   std::shared_ptr<const Tensor> weight(const models::Graph& g, int id, DType dtype,
                                        std::optional<DType> from = std::nullopt);
   // GEMM operands of a MatMul or Conv2d weight stored in `from` (default: the operand's own
-  // dtype); [R, S, C, K] conv weights read as [R*S*C, K].
+  // dtype) and read by the GEMM in `read` (default: the operand format; weight-only quantization
+  // reads int4, mxfp4 ... and widens the values to the operand format); [R, S, C, K] conv weights
+  // read as [R*S*C, K]. Packed weights are read as int8 or int4 (a 4-bit range).
   const FloatWeights& floatWeights(const models::Graph& g, int id, FloatGemmConfig cfg,
-                                   bool transposed, std::optional<DType> from = std::nullopt);
+                                   bool transposed, std::optional<DType> from = std::nullopt,
+                                   std::optional<DType> read = std::nullopt);
   const PackedWeights& packedWeights(const models::Graph& g, int id, bool transposed, Int8Isa isa,
-                                     std::optional<DType> from = std::nullopt);
+                                     std::optional<DType> from = std::nullopt,
+                                     DType read = DType::Int8);
   void clear();
 
  private:

@@ -64,14 +64,14 @@ TEST(ExecutorCli, ValidateOtherModels) {
 
 TEST(ExecutorCli, BadInputExitsTwo) {
   for (const std::string& args : std::vector<std::string>{
-           "validate " + kGpt2 + " --precision int4", "validate " + kGpt2 + " --precision mixed",
+           "validate " + kGpt2 + " --precision int3", "validate " + kGpt2 + " --precision mixed",
            "validate " + kGpt2 + " --plan x.yaml", "validate " + kGpt2 + " --calibration median",
            "validate " + kGpt2 + " --bogus", std::string("validate --seq 8"),
            std::string("validate --workload gtp2"),
            std::string("validate --workload gpt2 --layers 13"),
            "validate " + kGpt2 + " --precision mixed --plan /nonexistent.yaml",
            "precision " + kGpt2, "precision " + kGpt2 + " --tolerance 0",
-           "precision " + kGpt2 + " --tolerance 0.1 --to int4",
+           "precision " + kGpt2 + " --tolerance 0.1 --to int3",
            "precision --workload bert --layers 1 --seq 8 --tolerance 0.1 --metric kl"}) {
     const Result r = tessel(args);
     EXPECT_EQ(r.code, 2) << args << "\n" << r.out;
@@ -92,7 +92,7 @@ TEST(ExecutorCli, PrecisionPlanFeedsValidateAndRun) {
   const std::string plan = temp("plan.yaml");
   const Result p = tessel("precision " + kGpt2 + " --tolerance 0.03 --out " + plan);
   ASSERT_EQ(p.code, 0) << p.out;
-  EXPECT_NE(p.out.find("candidate ops in int8"), std::string::npos) << p.out;
+  EXPECT_NE(p.out.find("candidate ops lowered; rel_l2 error"), std::string::npos) << p.out;
   const std::string yaml = slurp(plan);
   EXPECT_NE(yaml.find("default: fp32"), std::string::npos) << yaml;
   EXPECT_NE(yaml.find("error: "), std::string::npos) << yaml;

@@ -71,18 +71,21 @@ TEST(ExecutorPrecision, Fp16LowersEverything) {
 }
 
 // Two candidates, cheapest first: every op goes to int8 when the plan's error allows it, else to
-// fp16 (which alone costs ~1e-3 an op, so it always fits a 3e-2 tolerance here); the plan's
-// error stays within the tolerance and its YAML reads back with both formats.
+// fp16 (which alone costs ~1e-3 an op, so it fits a 1e-2 tolerance); the plan's error stays
+// within the tolerance and its YAML reads back with both formats. A 1-block BERT (no vocabulary
+// head to requantize at every probe) keeps it quick.
 TEST(ExecutorPrecision, SeveralFormatsCheapestThatFitsFirst) {
-  SearchOptions o = options(kTolerance);
+  SearchOptions o = options(1e-2);
   o.to = {models::OpPrecision{DType::Int8, {}, {}}, models::OpPrecision{DType::FP16, {}, {}}};
-  const SearchResult r = search(smallGraph("gpt2"), o);
-  EXPECT_LE(r.error, kTolerance);
+  const SearchResult r = search(smallGraph("bert", 8), o);
+  EXPECT_LE(r.error, 1e-2);
   int int8 = 0, fp16 = 0;
   for (const OpSensitivity& s : r.ops) {
     ASSERT_EQ(s.errors.size(), 2u);
     EXPECT_LT(s.errors[1], s.errors[0]) << s.op;  // fp16 is the more precise
-    if (s.errors[0] > kTolerance) EXPECT_NE(s.chosen, 0) << s.op;
+    if (s.errors[0] > 1e-2) {
+      EXPECT_NE(s.chosen, 0) << s.op;
+    }
     int8 += s.chosen == 0;
     fp16 += s.chosen == 1;
     EXPECT_EQ(r.plan.dtypeOf(s.op), s.chosen == 0 ? DType::Int8 : s.chosen == 1 ? DType::FP16 : DType::FP32);

@@ -44,6 +44,53 @@ TEST(ModelsPrecision, OneFp32SoftmaxGetsADequantizeAndAQuantize) {
   }
 }
 
+// A weight-only entry: the matmul reads its weights as stored (int4 in groups of 128), everything
+// else in bf16; `dequantize: op` stores them narrow and widens them in a conversion op instead.
+TEST(ModelsPrecision, WeightOnlyEntries) {
+  const PrecisionPlan p = parsePrecisionPlan(
+      "default: {dtype: bf16, weights: int4_g128_fp16}\n"
+      "ops:\n  h0.mlp.fc: {dtype: bf16, weights: int8, dequantize: op}\n  lm_head: bf16\n",
+      "w4.yaml");
+  EXPECT_EQ(nameOf(*p.precisionOf("h0.attn.qkv").weights), "int4_g128_fp16");
+  EXPECT_FALSE(p.precisionOf("lm_head").weights.has_value());
+  EXPECT_EQ(p.precisionOf("h0.mlp.fc").dequantize, Dequantize::Op);
+  const PrecisionPlan back = parsePrecisionPlan(toYaml(p), "back.yaml");
+  for (const char* op : {"h0.attn.qkv", "h0.mlp.fc", "lm_head"}) EXPECT_EQ(back.precisionOf(op), p.precisionOf(op)) << op;
+
+  WorkloadOptions o;
+  o.seq = 16;
+  o.layers = 1;
+  o.dtype = DType::BF16;
+  const Graph g = applyPrecision(build("gpt2", o), p);
+  const auto weightOf = [&](const char* op) { return g.tensor(g.op(g.findOp(op)).inputs.at(1)); };
+  EXPECT_EQ(nameOf(weightOf("h0.attn.qkv").dtype), "int4_g128_fp16");
+  EXPECT_EQ(weightOf("h0.attn.qkv").role, TensorRole::Weight);  // read as stored
+  // Dequantized by an op: the matmul reads a bf16 activation converted from int8 weights.
+  const Tensor& fc_w = weightOf("h0.mlp.fc");
+  EXPECT_EQ(fc_w.dtype, DType::BF16);
+  const Op& conv = g.op(g.producerOf(fc_w.id));
+  EXPECT_EQ(conv.kind, OpKind::Dequantize);
+  EXPECT_EQ(g.tensor(conv.inputs.at(0)).dtype, DType::Int8);
+  // The embedding table is no matmul weight: bf16.
+  EXPECT_EQ(g.tensor(g.op(g.findOp("wte")).inputs.at(1)).dtype, DType::BF16);
+}
+
+TEST(ModelsPrecision, WeightOnlyErrorsAreLocated) {
+  const auto error = [](const std::string& text) {
+    try {
+      parsePrecisionPlan(text, "p.yaml");
+    } catch (const ConfigError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_NE(error("default: {dtype: bf16, dequantize: op}").find("give weights too"), std::string::npos);
+  EXPECT_NE(error("default: {dtype: bf16, weights: int4, dequantize: maybe}").find("expected datapath or op"),
+            std::string::npos);
+  EXPECT_NE(error("default: {weights: int4}").find("dtype"), std::string::npos);
+  EXPECT_NE(error("default: {dtype: bf16, weight: int4}").find("p.yaml:1:"), std::string::npos);
+}
+
 TEST(ModelsPrecision, ParsesYamlAndJsonAndLocatesErrors) {
   PrecisionPlan a = parsePrecisionPlan("default: fp16\nops:\n  lm_head: fp32\n", "p.yaml");
   EXPECT_EQ(a.default_dtype, DType::FP16);
@@ -55,7 +102,7 @@ TEST(ModelsPrecision, ParsesYamlAndJsonAndLocatesErrors) {
   // Round trip through the writer.
   EXPECT_EQ(parsePrecisionPlan(toYaml(a), "x").dtypeOf("lm_head"), DType::FP32);
   try {
-    parsePrecisionPlan("default: int8\nops:\n  lm_head: fp8\n", "bad.yaml");
+    parsePrecisionPlan("default: int8\nops:\n  lm_head: fp7\n", "bad.yaml");
     FAIL();
   } catch (const ConfigError& e) {
     EXPECT_NE(std::string(e.what()).find("bad.yaml:3:12"), std::string::npos) << e.what();
