@@ -78,6 +78,7 @@ void addPrecision(CLI::App& app, tessel::app::PrecisionArgs& p, std::function<in
       ->capture_default_str();
   cmd->add_option("--from", p.from, "what ops not lowered compute in")->capture_default_str();
   cmd->add_option("--arch", p.arch, "accelerator YAML: time the plan and each uniform format on it");
+  cmd->add_option("-p,--param", p.overrides, "override a YAML key of --arch (repeatable)");
   cmd->add_option("--budget", p.budget, "mapper evaluations per op for --arch")->capture_default_str();
   addExecOptions(cmd, p.exec);
   cmd->add_option("--out", p.out_path, "write the plan YAML here (default: stdout)");

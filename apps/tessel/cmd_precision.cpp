@@ -2,6 +2,7 @@
 // sensitive ops while the end-to-end output error stays within the tolerance.
 #include <algorithm>
 #include <cstdio>
+#include <optional>
 #include <ostream>
 
 #include "apps/tessel/commands.h"
@@ -67,20 +68,27 @@ void writeSummary(const kernels::SearchResult& r, const kernels::SearchOptions& 
   char b[256];
   out << graph << ": sensitivity = " << kernels::nameOf(o.metric) << " of the output with only "
       << "that op in " << formatsText(o) << "\n";
-  std::snprintf(b, sizeof b, "%-32s %-12s ", "op", "kind");
+  std::snprintf(b, sizeof b, "%-34s %-12s ", "op", "kind");
   out << b;
+  std::vector<int> width;  // a column per candidate, as wide as its name
   for (const models::OpPrecision& c : o.to) {
-    std::snprintf(b, sizeof b, "%14s ", kernels::candidateName(c).c_str());
+    const std::string name = kernels::candidateName(c);
+    width.push_back(std::max(12, static_cast<int>(name.size())));
+    std::snprintf(b, sizeof b, "%*s ", width.back(), name.c_str());
     out << b;
   }
   out << " plan\n";
   int lowered = 0;
   for (const kernels::OpSensitivity& s : r.ops) {
     lowered += s.lowered;
-    std::snprintf(b, sizeof b, "%-32s %-12s ", s.op.c_str(), std::string(models::nameOf(s.kind)).c_str());
+    std::snprintf(b, sizeof b, "%-34s %-12s ", s.op.c_str(), std::string(models::nameOf(s.kind)).c_str());
     out << b;
-    for (double e : s.errors) {
-      std::snprintf(b, sizeof b, "%14.5g ", e);
+    for (size_t f = 0; f < s.errors.size(); ++f) {
+      if (s.errors[f] == kernels::kSame) {
+        std::snprintf(b, sizeof b, "%*s ", width[f], "-");
+      } else {
+        std::snprintf(b, sizeof b, "%*.5g ", width[f], s.errors[f]);
+      }
       out << b;
     }
     out << " " << (s.chosen >= 0 ? kernels::candidateName(o.to[static_cast<size_t>(s.chosen)]) : std::string(nameOf(o.from)))
@@ -98,9 +106,8 @@ struct PlanRow {
   double error = 0;
 };
 
-void writeTiming(const PrecisionArgs& a, const std::vector<PlanRow>& rows, const kernels::SearchOptions& o,
-                 std::ostream& out) {
-  const arch::Accelerator acc = arch::loadFile(a.arch);
+void writeTiming(const PrecisionArgs& a, const arch::Accelerator& acc, const std::vector<PlanRow>& rows,
+                 const kernels::SearchOptions& o, std::ostream& out) {
   const dataflows::Dataflow df = pickDataflow("", acc);
   const models::Graph base = buildWorkload(a.workload, acc.array.input_dtype);
   sim::RunOptions options;
@@ -137,6 +144,12 @@ std::vector<PlanRow> planRows(const kernels::SearchResult& res, const kernels::S
 int precisionCommand(const PrecisionArgs& a, std::ostream& out) {
   checkOutputs({{"--out", a.out_path}}, {a.exec.fuse_like, a.arch});
   const kernels::SearchOptions opt = searchOptions(a);
+  if (a.arch.empty() && !a.overrides.empty()) {
+    throw ConfigError({"", 0, 0, "-p"}, "-p overrides a key of the --arch design; give --arch");
+  }
+  // The design is read before the search: a bad file fails in a moment, not after minutes.
+  const std::optional<arch::Accelerator> acc =
+      a.arch.empty() ? std::nullopt : std::optional<arch::Accelerator>(arch::loadFile(a.arch, a.overrides));
   const models::Graph graph =
       buildWorkload(a.workload, DType::FP32);
   checkMemory(graph, "precision");
@@ -153,12 +166,12 @@ int precisionCommand(const PrecisionArgs& a, std::ostream& out) {
         kernels::runReference(graph, weights, cal, progress.callback());
     res = kernels::searchPrecision(ref, weights, search);
     graph_name = ref.graph.name;
-    if (!a.arch.empty()) rows = planRows(res, opt, ref, weights);
+    if (acc) rows = planRows(res, opt, ref, weights);
   }
   // With --out -, standard output is the plan alone; without --out the table precedes it.
   if (!a.quiet && !isStandardOutput(a.out_path)) {
     writeSummary(res, opt, graph_name, out);
-    if (!a.arch.empty()) writeTiming(a, rows, opt, out);
+    if (acc) writeTiming(a, *acc, rows, opt, out);
   }
   const std::string yaml = kernels::planYaml(res, opt);
   writeOutput(a.out_path.empty() ? "-" : a.out_path, yaml, out);

@@ -85,6 +85,7 @@ struct PrecisionArgs {
   std::string to = "int8";        // candidates, cheapest first: "mxfp4,fp8_e4m3,bf16/int4"
   std::string from = "fp32";      // what ops not lowered compute in
   std::string arch;               // time the plan on this design (optional)
+  std::vector<std::string> overrides;  // -p KEY=VALUE on the design
   int64_t budget = 1000;          // mapper evaluations per op when timing
   ExecArgs exec;
   std::string out_path;  // the plan YAML; stdout when empty

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <limits>
 
 #include "util/error.h"
 
@@ -110,14 +111,58 @@ std::string nameOf(SearchMetric m) { return m == SearchMetric::Kl ? "kl" : "rel_
 
 namespace {
 
-// Each candidate op's output error with only it lowered, in each format.
+// Each candidate op's output error with only it lowered, in each format; kSame for a format that
+// is `from` on this op (a weight-only pair on an op without weights, say): nothing to lower.
 void measureAlone(const ReferenceRun& ref, const SearchOptions& o, Prober& probe, SearchResult& res) {
+  const models::OpPrecision from{o.from, {}, {}};
   for (const models::Op& op : ref.graph.ops()) {
     if (!isCandidate(op.kind)) continue;
-    OpSensitivity s{op.name, op.kind, {}, -1, 0.0, false};
-    for (const models::OpPrecision& c : o.to) s.errors.push_back(probe.error({{op.name, forOp(ref.graph, op, c)}}));
-    s.error = *std::min_element(s.errors.begin(), s.errors.end());
+    OpSensitivity s{op.name, op.kind, {}, -1, std::numeric_limits<double>::infinity(), false};
+    for (const models::OpPrecision& c : o.to) {
+      const models::OpPrecision p = forOp(ref.graph, op, c);
+      s.errors.push_back(p == from ? kSame : probe.error({{op.name, p}}));
+      if (p != from) s.error = std::min(s.error, s.errors.back());
+    }
     res.ops.push_back(std::move(s));
+  }
+}
+
+}  // namespace
+
+namespace {
+
+// The plan of every op's chosen candidate.
+Prober::Lowered loweredOf(const ReferenceRun& ref, const SearchOptions& o, const SearchResult& res) {
+  Prober::Lowered lowered;
+  for (const OpSensitivity& s : res.ops) {
+    if (s.chosen < 0) continue;
+    const models::Op& op = ref.graph.op(ref.graph.findOp(s.op));
+    lowered.emplace_back(s.op, forOp(ref.graph, op, o.to[static_cast<size_t>(s.chosen)]));
+  }
+  return lowered;
+}
+
+// One pass for format f: the ops least sensitive to it first, each moved to it (from `from` or
+// a more precise format) when the whole plan's error stays within the tolerance.
+void lowerTo(size_t f, const ReferenceRun& ref, const SearchOptions& o, Prober& probe, SearchResult& res) {
+  std::vector<size_t> order;
+  for (size_t i = 0; i < res.ops.size(); ++i) {
+    const double alone = res.ops[i].errors[f];
+    // A format that alone exceeds the tolerance is not tried with others.
+    if (alone != kSame && alone <= o.tolerance) order.push_back(i);
+  }
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t a, size_t b) { return res.ops[a].errors[f] < res.ops[b].errors[f]; });
+  for (size_t i : order) {
+    OpSensitivity& s = res.ops[i];
+    const int before = s.chosen;
+    s.chosen = static_cast<int>(f);
+    const double e = probe.error(loweredOf(ref, o, res));
+    if (e <= o.tolerance) {
+      res.error = e;
+    } else {
+      s.chosen = before;
+    }
   }
 }
 
@@ -132,29 +177,12 @@ SearchResult searchPrecision(const ReferenceRun& ref, WeightStore& weights,
   SearchResult res;
   res.plan = uniformPlan(o.from);
   measureAlone(ref, o, probe, res);
-  std::vector<size_t> order(res.ops.size());
-  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::stable_sort(order.begin(), order.end(),
-                   [&](size_t a, size_t b) { return res.ops[a].error < res.ops[b].error; });
-  Prober::Lowered lowered;
-  for (size_t i : order) {
-    OpSensitivity& s = res.ops[i];
-    const models::Op& op = ref.graph.op(ref.graph.findOp(s.op));
-    for (size_t f = 0; f < o.to.size(); ++f) {
-      // A format that alone exceeds the tolerance is not tried with others.
-      if (s.errors[f] > o.tolerance) continue;
-      lowered.emplace_back(s.op, forOp(ref.graph, op, o.to[f]));
-      const double e = probe.error(lowered);
-      if (e <= o.tolerance) {
-        s.chosen = static_cast<int>(f);
-        s.lowered = true;
-        res.error = e;
-        break;
-      }
-      lowered.pop_back();
-    }
-  }
-  for (const auto& [op, p] : lowered) res.plan.set(op, p);
+  // The most precise format first, the cheapest last: a cheaper format replaces a more precise
+  // one wherever the error allows, so the plan is never worse than lowering everything that fits
+  // to the most precise candidate.
+  for (size_t f = o.to.size(); f-- > 0;) lowerTo(f, ref, o, probe, res);
+  for (OpSensitivity& s : res.ops) s.lowered = s.chosen >= 0;
+  for (const auto& [op, p] : loweredOf(ref, o, res)) res.plan.set(op, p);
   res.probes = probe.probes;
   return res;
 }
@@ -195,6 +223,10 @@ std::string planYaml(const SearchResult& r, const SearchOptions& o) {
   for (const OpSensitivity& s : r.ops) {
     std::string errors;
     for (double e : s.errors) {
+      if (e == kSame) {
+        errors += errors.empty() ? "-" : " -";
+        continue;
+      }
       std::snprintf(line, sizeof line, "%s%.6g", errors.empty() ? "" : " ", e);
       errors += line;
     }

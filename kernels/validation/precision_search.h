@@ -1,8 +1,9 @@
 // Mixed precision by sensitivity (REFERENCE.md, HAWQ family, with the practical proxy): the
 // sensitivity of an op to a format is the end-to-end output error when only that op is lowered
-// to it; ops are then lowered greedily, least sensitive first, each to the first format of the
-// candidate list (cheapest first) that keeps the error of everything lowered so far within the
-// tolerance. A candidate is a dtype or a weight-only pair (bf16 activations, int4 weights).
+// to it. Then one greedy pass per format, from the most precise candidate to the cheapest (the
+// list is cheapest first): least sensitive ops first, each moved to the pass's format when the
+// error of the whole plan stays within the tolerance. A candidate is a dtype or a weight-only
+// pair (bf16 activations, int4 weights). With one format this is the classic greedy.
 #pragma once
 
 #include <optional>
@@ -30,12 +31,16 @@ struct SearchOptions {
   Progress progress;  // "probes": done, at most 2 per candidate op
 };
 
+constexpr double kSame = -1.0;
+
 struct OpSensitivity {
   std::string op;
   models::OpKind kind = models::OpKind::MatMul;
-  std::vector<double> errors;  // output error with only this op lowered, per candidate of `to`
-  int chosen = -1;             // the candidate in the final plan; -1 = stays in `from`
-  double error = 0.0;          // the least of `errors`
+  // Output error with only this op lowered, per candidate of `to`; kSame where the candidate is
+  // `from` on this op (a weight-only pair on an op without weights).
+  std::vector<double> errors;
+  int chosen = -1;     // the candidate in the final plan; -1 = stays in `from`
+  double error = 0.0;  // the least of `errors` (infinity when every candidate is kSame)
   bool lowered = false;        // chosen >= 0
 };
 

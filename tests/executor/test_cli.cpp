@@ -103,6 +103,36 @@ TEST(ExecutorCli, PrecisionPlanFeedsValidateAndRun) {
   EXPECT_EQ(r.code, 0) << r.out;
 }
 
+// Several formats, a weight-only pair among them, and the plan timed on a design next to each
+// format alone: one plan, both answers. tests/serve/llm/data/tiny-llama.json: 3 blocks of 13
+// candidates (RMSNorms, projections, attention, SiLU) + the final norm and LM head = 41.
+TEST(ExecutorCli, PrecisionSearchesSeveralFormatsAndTimesThePlan) {
+  const std::string arch = std::string(TESSEL_SOURCE_DIR) + "/configs/arch/tpu-v4-like.yaml";
+  const std::string llama = std::string(TESSEL_SOURCE_DIR) + "/tests/serve/llm/data/tiny-llama.json";
+  const std::string plan = temp("formats.yaml");
+  const Result p = tessel("precision --workload " + llama + " --seq 8 --from bf16 --to fp8_e4m3,bf16/int4_g128_fp16 " +
+                          "--tolerance 0.05 --arch " + arch + " -p 'array.throughput={bf16: 1, fp8_e4m3: 2}' --out " + plan);
+  ASSERT_EQ(p.code, 0) << p.out;
+  EXPECT_NE(p.out.find("of 41 candidate ops lowered"), std::string::npos) << p.out;
+  // The weight-only pair is bf16 itself on an op without weights: nothing to measure.
+  const size_t softmax = p.out.find("layers.0.attn.softmax");
+  ASSERT_NE(softmax, std::string::npos) << p.out;
+  const std::string line = p.out.substr(softmax, p.out.find('\n', softmax) - softmax);
+  EXPECT_NE(line.find(" - "), std::string::npos) << line;
+  for (const char* row : {"on tpu-v4-like (ws, analytical engine", "searched plan", "all bf16 ", "all fp8_e4m3",
+                          "all bf16/int4_g128_fp16"}) {
+    EXPECT_NE(p.out.find(row), std::string::npos) << row << "\n" << p.out;
+  }
+  const std::string yaml = slurp(plan);
+  EXPECT_NE(yaml.find("default: bf16"), std::string::npos) << yaml;
+  // The plan runs as written.
+  EXPECT_EQ(tessel("run -q --arch " + arch + " --workload " + llama + " --seq 8 --precision-plan " + plan).code, 0);
+  // -p belongs to --arch; a bad design fails before the search.
+  EXPECT_EQ(tessel("precision --workload " + llama + " --tolerance 0.05 -p array.rows=8").code, 2);
+  EXPECT_EQ(tessel("precision --workload " + llama + " --tolerance 0.05 --arch /nonexistent.yaml").code, 2);
+  EXPECT_EQ(tessel("precision --workload " + llama + " --tolerance 0.05 --to fp8_e4m3,bf16/int3").code, 2);
+}
+
 TEST(ExecutorCli, FuseLikeAnAcceleratorMatchesItsTiming) {
   // The survey design's SFU runs softmax and GELU on the accumulator's drain path, so both the
   // executor (validate --fuse-like) and the timing engine (run) fuse exactly those two: softmax
