@@ -1,5 +1,7 @@
 #include "util/dtype.h"
 
+#include <array>
+#include <atomic>
 #include <charconv>
 #include <deque>
 #include <mutex>
@@ -57,14 +59,17 @@ std::optional<BlockScaling> mxScaling(DType t) {
 }
 
 // Block-scaled types written by name: registered once, never removed, so their ids and name
-// views stay valid for the process.
+// views stay valid for the process. Registration takes a lock; lookups (the cost model asks for
+// a dtype's bytes millions of times, from every mapper thread) read a published slot without one.
 struct Registered {
   BlockScaling scaling;
   std::string name;
 };
+constexpr int kRegisteredSlots = 256 - kFirstRegistered;
 struct Registry {
-  std::mutex mutex;
+  std::mutex mutex;  // serializes registration
   std::deque<Registered> types;
+  std::array<std::atomic<const Registered*>, kRegisteredSlots> published{};
 };
 Registry& registry() {
   static Registry r;
@@ -74,9 +79,7 @@ Registry& registry() {
 const Registered* registered(DType t) {
   const int i = static_cast<int>(t) - kFirstRegistered;
   if (i < 0) return nullptr;
-  Registry& r = registry();
-  std::lock_guard<std::mutex> lock(r.mutex);
-  return static_cast<size_t>(i) < r.types.size() ? &r.types[static_cast<size_t>(i)] : nullptr;
+  return registry().published[static_cast<size_t>(i)].load(std::memory_order_acquire);
 }
 
 std::optional<DType> registerScaling(const BlockScaling& s, std::string name) {
@@ -85,9 +88,11 @@ std::optional<DType> registerScaling(const BlockScaling& s, std::string name) {
   for (size_t i = 0; i < r.types.size(); ++i) {
     if (r.types[i].name == name) return static_cast<DType>(kFirstRegistered + static_cast<int>(i));
   }
-  if (r.types.size() >= 256 - kFirstRegistered) return std::nullopt;  // 128 distinct is plenty
+  if (r.types.size() >= static_cast<size_t>(kRegisteredSlots)) return std::nullopt;  // 128 distinct is plenty
   r.types.push_back({s, std::move(name)});
-  return static_cast<DType>(kFirstRegistered + static_cast<int>(r.types.size()) - 1);
+  const size_t i = r.types.size() - 1;
+  r.published[i].store(&r.types[i], std::memory_order_release);
+  return static_cast<DType>(kFirstRegistered + static_cast<int>(i));
 }
 
 std::optional<DType> plainNamed(std::string_view s) {
