@@ -31,6 +31,7 @@ struct OpPrecision {
   bool operator==(const OpPrecision& o) const {
     return dtype == o.dtype && weights == o.weights && dequantize == o.dequantize;
   }
+  bool operator!=(const OpPrecision& o) const { return !(*this == o); }
 };
 
 struct PrecisionPlan {
