@@ -10,22 +10,11 @@
 #include "kernels/gemm/isa/dispatch.h"
 #include "kernels/numeric/narrow_format.h"
 #include "util/error.h"
+#include "kernels/numeric/float_bits.h"
 
 namespace tessel::kernels {
 
 namespace {
-
-uint32_t bitsOf(float f) {
-  uint32_t u;
-  std::memcpy(&u, &f, 4);
-  return u;
-}
-
-float floatOf(uint32_t u) {
-  float f;
-  std::memcpy(&f, &u, 4);
-  return f;
-}
 
 // Generic RNE to a binary format with `p` significand bits and normal exponents >= emin.
 double roundBinary(double x, int p, int emin, double max_finite) {

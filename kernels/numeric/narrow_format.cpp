@@ -1,4 +1,5 @@
 #include "kernels/numeric/narrow_format.h"
+#include "kernels/numeric/float_bits.h"
 
 #include <algorithm>
 #include <array>
@@ -100,18 +101,6 @@ const DecodeTable& decodeTable(NarrowFloat f) {
   return tables[static_cast<size_t>(f)];
 }
 
-uint32_t bitsOf(float f) {
-  uint32_t u;
-  std::memcpy(&u, &f, 4);
-  return u;
-}
-
-float floatOfBits(uint32_t u) {
-  float f;
-  std::memcpy(&f, &u, 4);
-  return f;
-}
-
 // The specials and the overflow result come from the reference decoder, so they match it.
 NarrowRounder makeRounder(const NarrowFloatSpec& s, Overflow mode) {
   const int m = s.mantissa_bits, emin = 1 - s.bias;
@@ -120,7 +109,7 @@ NarrowRounder makeRounder(const NarrowFloatSpec& s, Overflow mode) {
   r.half_minus_1 = (1u << (r.drop - 1)) - 1;
   r.keep = ~((1u << r.drop) - 1);
   r.min_normal = static_cast<uint32_t>(emin + 127) << 23;
-  r.magic = floatOfBits(static_cast<uint32_t>(emin - m + 23 + 127) << 23);
+  r.magic = floatOf(static_cast<uint32_t>(emin - m + 23 + 127) << 23);
   r.max_bits = bitsOf(s.max_finite);
   r.overflow_bits = bitsOf(decodeFields(s, overflowCode(s, mode, 0)));
   r.nan_bits = s.has_nan ? bitsOf(decodeFields(s, 0x7f)) : 0;

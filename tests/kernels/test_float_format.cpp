@@ -7,21 +7,10 @@
 
 #include "kernels/numeric/float_format.h"
 #include "reference.h"
+#include "kernels/numeric/float_bits.h"
 
 namespace tessel::kernels {
 namespace {
-
-float fromBits(uint32_t u) {
-  float f;
-  std::memcpy(&f, &u, 4);
-  return f;
-}
-
-uint32_t bitsOfFloat(float f) {
-  uint32_t u;
-  std::memcpy(&u, &f, 4);
-  return u;
-}
 
 TEST(KernelsFloatFormat, HalfKnownBitPatterns) {
   EXPECT_EQ(floatToHalfBits(0.0f), 0x0000);
@@ -87,18 +76,18 @@ TEST(KernelsFloatFormat, HalfMatchesReferenceAroundEveryTie) {
 TEST(KernelsFloatFormat, Bf16KnownBitPatternsAndTies) {
   EXPECT_EQ(floatToBf16Bits(1.0f), 0x3f80);
   EXPECT_EQ(floatToBf16Bits(-2.0f), 0xc000);
-  EXPECT_EQ(floatToBf16Bits(fromBits(0x3f808000)), 0x3f80);  // tie, even stays
-  EXPECT_EQ(floatToBf16Bits(fromBits(0x3f818000)), 0x3f82);  // tie, odd rounds up
-  EXPECT_EQ(floatToBf16Bits(fromBits(0x3f808001)), 0x3f81);
-  EXPECT_EQ(floatToBf16Bits(fromBits(0x7f7fffff)), 0x7f80);  // FLT_MAX overflows to inf
-  EXPECT_EQ(floatToBf16Bits(fromBits(0x00000001)), 0x0000);  // float denormal below half ulp
+  EXPECT_EQ(floatToBf16Bits(floatOf(0x3f808000)), 0x3f80);  // tie, even stays
+  EXPECT_EQ(floatToBf16Bits(floatOf(0x3f818000)), 0x3f82);  // tie, odd rounds up
+  EXPECT_EQ(floatToBf16Bits(floatOf(0x3f808001)), 0x3f81);
+  EXPECT_EQ(floatToBf16Bits(floatOf(0x7f7fffff)), 0x7f80);  // FLT_MAX overflows to inf
+  EXPECT_EQ(floatToBf16Bits(floatOf(0x00000001)), 0x0000);  // float denormal below half ulp
   EXPECT_EQ(bf16BitsToFloat(0x4049), 3.140625f);
 }
 
 TEST(KernelsFloatFormat, RandomBitPatternsMatchReference) {
   std::mt19937 rng(7);
   for (int i = 0; i < 2000000; ++i) {
-    const float f = fromBits(static_cast<uint32_t>(rng()));
+    const float f = floatOf(static_cast<uint32_t>(rng()));
     if (std::isnan(f)) continue;
     ASSERT_EQ(roundTo(f, FloatFormat::FP16), static_cast<float>(ref::roundHalf(f))) << f;
     ASSERT_EQ(roundTo(f, FloatFormat::BF16), static_cast<float>(ref::roundBf16(f))) << f;
@@ -118,7 +107,7 @@ TEST(KernelsFloatFormat, ArrayRoundingMatchesScalar) {
   }
   std::mt19937 rng(9);
   for (int i = 0; i < 500000; ++i) {
-    const float f = fromBits(static_cast<uint32_t>(rng()));
+    const float f = floatOf(static_cast<uint32_t>(rng()));
     if (!std::isnan(f)) v.push_back(f);
   }
   v.insert(v.end(), {INFINITY, -INFINITY, 65520.0f, -65520.0f, 0x1p-25f, 3e38f, -3.4e38f});
@@ -126,7 +115,7 @@ TEST(KernelsFloatFormat, ArrayRoundingMatchesScalar) {
     std::vector<float> r = v;
     roundInPlace(r.data(), static_cast<int64_t>(r.size()), fmt);
     for (size_t i = 0; i < v.size(); ++i)
-      ASSERT_EQ(bitsOfFloat(r[i]), bitsOfFloat(roundTo(v[i], fmt))) << v[i];
+      ASSERT_EQ(bitsOf(r[i]), bitsOf(roundTo(v[i], fmt))) << v[i];
   }
   std::vector<float> nan{NAN};
   roundInPlace(nan.data(), 1, FloatFormat::FP16);

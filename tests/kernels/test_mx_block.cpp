@@ -11,6 +11,7 @@
 
 #include "kernels/numeric/mx_block.h"
 #include "util/error.h"
+#include "kernels/numeric/float_bits.h"
 
 namespace tessel::kernels {
 namespace {
@@ -41,12 +42,6 @@ RefElement refElement(MxElement e) {
       break;
   }
   return {0, 0, 0, 127.0 / 64, 0};
-}
-
-uint32_t bitsOf(float f) {
-  uint32_t u;
-  std::memcpy(&u, &f, 4);
-  return u;
 }
 
 // Non-negative element values, increasing, indexed by a code whose parity is the mantissa lsb.

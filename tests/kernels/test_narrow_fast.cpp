@@ -13,6 +13,7 @@
 
 #include "kernels/numeric/mx_block.h"
 #include "kernels/numeric/narrow_format.h"
+#include "kernels/numeric/float_bits.h"
 
 namespace tessel::kernels {
 namespace {
@@ -22,18 +23,6 @@ constexpr NarrowFloat kFormats[] = {NarrowFloat::E4M3, NarrowFloat::E5M2, Narrow
 constexpr Overflow kModes[] = {Overflow::Saturate, Overflow::Infinity};
 constexpr MxElement kElements[] = {MxElement::FP8_E4M3, MxElement::FP8_E5M2, MxElement::FP6_E3M2,
                                    MxElement::FP6_E2M3, MxElement::FP4_E2M1, MxElement::INT8};
-
-uint32_t bitsOf(float f) {
-  uint32_t u;
-  std::memcpy(&u, &f, 4);
-  return u;
-}
-
-float floatOf(uint32_t u) {
-  float f;
-  std::memcpy(&f, &u, 4);
-  return f;
-}
 
 // roundTo and roundInPlace give decode(encode(x)) bits for each x (NaN payloads included).
 void expectFastMatchesReference(NarrowFloat f, Overflow mode, const std::vector<float>& xs) {

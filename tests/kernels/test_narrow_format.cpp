@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "kernels/numeric/narrow_format.h"
+#include "kernels/numeric/float_bits.h"
 
 namespace tessel::kernels {
 namespace {
@@ -32,12 +33,6 @@ const RefFormat kFormats[] = {
 };
 
 constexpr Overflow kModes[] = {Overflow::Saturate, Overflow::Infinity};
-
-uint32_t bitsOf(float f) {
-  uint32_t u;
-  std::memcpy(&u, &f, 4);
-  return u;
-}
 
 // (-1)^s 2^(e-bias) (1 + m/2^M); subnormals 2^(1-bias) (m/2^M); specials per table 1.
 double refDecode(const RefFormat& r, int code) {
