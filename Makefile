@@ -27,7 +27,7 @@ demo: deps $(BUILD)/CMakeCache.txt
 test: build
 	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
-# ASan + UBSan at -O1 (Debug's -O0 makes the executor tests several times slower for no more
+# ASan + UBSan at -O1 for the libraries (Debug's -O0 makes the executor tests several times slower for no more
 # findings); any finding fails the suite. Every test but the label whole_models (whole LLMs on
 # every shipped design, minutes under the sanitizers; the plain build runs them).
 # The sanitized pass leaves out the heaviest tests (25-66 s each sanitized: process-level sweep
