@@ -5,7 +5,9 @@ ASAN_BUILD ?= build-asan
 FUZZ_BUILD ?= build-fuzz
 FUZZ_SECONDS ?= 60
 
-.PHONY: all deps build demo test test-asan fuzz bench format clean
+PREFIX ?= /usr/local
+
+.PHONY: all deps build demo test test-asan fuzz bench install format clean
 
 all: build
 
@@ -27,6 +29,11 @@ demo: deps $(BUILD)/CMakeCache.txt
 test: build
 	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
+# The executable to PREFIX/bin, the Python package to PREFIX/lib/python3.X/dist-packages/tessel
+# (Debian's python3 searches it for /usr/local), the shipped configs to PREFIX/share/tessel.
+install: build
+	@cmake --install $(BUILD) --prefix $(PREFIX)
+
 # ASan + UBSan at -O1 for the libraries (Debug's -O0 makes the executor tests several times slower for no more
 # findings); any finding fails the suite. Every test but the label whole_models (whole LLMs on
 # every shipped design, minutes under the sanitizers; the plain build runs them).
@@ -38,7 +45,7 @@ ASAN_SKIP := NestSearch.NeverSlowerNorHeavierThanFoldAfterFoldOnOtherArrays|Serv
 test-asan: deps
 	@cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" -DTESSEL_SANITIZE=ON >/dev/null
 	@cmake --build $(ASAN_BUILD) -j $(JOBS)
-	@cd $(ASAN_BUILD) && ctest --output-on-failure -j $(JOBS) -LE whole_models -E '$(ASAN_SKIP)'
+	@cd $(ASAN_BUILD) && ctest --output-on-failure -j $(JOBS) -LE 'whole_models|python|docs' -E '$(ASAN_SKIP)'
 
 # libFuzzer targets (clang), each run for FUZZ_SECONDS; see fuzz/README.md.
 fuzz: deps
@@ -50,7 +57,7 @@ fuzz: deps
 
 bench: deps
 	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release >/dev/null
-	@cmake --build $(BUILD) -j $(JOBS) --target tessel_benchmarks
+	@cmake --build $(BUILD) -j $(JOBS) --target tessel_benchmarks tessel tessel_python
 	./$(BUILD)/bench/bench_engine
 	./$(BUILD)/bench/bench_kernels
 	./$(BUILD)/bench/bench_executor
@@ -60,6 +67,7 @@ bench: deps
 	./$(BUILD)/bench/bench_serve
 	./$(BUILD)/bench/bench_models
 	bash bench/sweep_bench.sh $(BUILD)
+	/usr/bin/python3 bench/python_calls.py $(BUILD)
 
 format:
 	@clang-format -i $$(git ls-files '*.h' '*.cpp')

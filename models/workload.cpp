@@ -7,6 +7,7 @@
 #include "models/builders.h"
 #include "models/families/hf_config.h"
 #include "models/onnx/import.h"
+#include "models/scalesim/topology.h"
 #include "models/suggest.h"
 #include "util/error.h"
 
@@ -193,6 +194,15 @@ Graph build(const std::string& name, const WorkloadOptions& options) {
     rejectModelFileOptions(name, options, false, true);
     return hf::buildFromFile(name, options);
   }
+  if (endsWith(key, ".csv")) {  // a SCALE-Sim topology (models/scalesim/topology.h)
+    rejectModelFileOptions(name, options, false, false);
+    rejectDecode(name, options);
+    rejectLayers(name, options);
+    rejectAllLogits(name, options, false);
+    rejectUnusedOptions(name, options, optionsOf(name),
+                        "a SCALE-Sim topology takes --batch and --dtype; its shapes are its own");
+    return scalesim::importTopology(name, options);
+  }
   if (hf::isPreset(key)) {
     rejectModelFileOptions(name, options, false, true);
     return hf::buildPreset(key, options);
@@ -225,6 +235,7 @@ Graph build(const std::string& name, const WorkloadOptions& options) {
 std::vector<std::string> optionsOf(const std::string& name) {
   const std::string key = lower(name);
   if (endsWith(key, ".onnx")) return {"--batch", "--dtype", "--dim", "--strict"};
+  if (endsWith(key, ".csv")) return {"--batch", "--dtype"};
   if (endsWith(key, ".json") || hf::isPreset(key)) return hf::optionsOfConfig();
   if (key.rfind("gemm:", 0) == 0 || key.rfind("conv:", 0) == 0) return {"--batch", "--dtype"};
   for (const Family& f : families()) {

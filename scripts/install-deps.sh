@@ -4,7 +4,8 @@
 set -euo pipefail
 PKGS=(cmake g++ make pkg-config libsystemc-dev libyaml-cpp-dev libeigen3-dev libgtest-dev
       libgmock-dev libbenchmark-dev libcli11-dev nlohmann-json3-dev libopenmpi-dev openmpi-bin
-      chromium libonnx-dev libprotobuf-dev protobuf-compiler libonnx-testdata "$@")
+      chromium libonnx-dev libprotobuf-dev protobuf-compiler libonnx-testdata
+      pybind11-dev python3-dev python3-numpy python3-pytest python3-pandas python3-matplotlib "$@")
 missing=()
 for p in "${PKGS[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -9,6 +9,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "arch/accelerator.h"
@@ -21,6 +22,9 @@ namespace tessel::sim {
 struct EngineOptions {
   bool ideal_memory = false;  // infinite bandwidth, zero latency: the compute-only bound
   bool trace = false;         // record a TraceSlice per command (engines that have commands)
+  // Engine-specific knobs, key -> value as the user gave them (tessel run --scalesim-timing
+  // fold_overlap=on): the engine that reads them rejects keys and values it does not know.
+  std::vector<std::pair<std::string, std::string>> params;
 };
 
 

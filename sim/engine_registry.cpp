@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "sim/engine.h"
+#include "sim/scalesim/scalesim_engine.h"
 #include "util/error.h"
 
 namespace tessel::sim {
@@ -14,6 +15,7 @@ namespace {
 std::vector<std::pair<std::string, EngineFactory>>& registry() {
   static std::vector<std::pair<std::string, EngineFactory>> engines = {
       {"analytical", &makeAnalyticalEngine},
+      {"scalesim", &makeScaleSimEngine},
   };
   return engines;
 }

@@ -164,14 +164,16 @@ void readRandom(Spec& spec, const yaml::Node& node) {
   spec.sources.push_back(drawSamples(keys, samples, seed));
 }
 
-// A model file (.onnx, a config .json) named relative to the spec is found beside it, as the
-// base accelerator is.
+// A model file (.onnx, a config .json, a SCALE-Sim topology .csv) named relative to the spec is
+// found beside it, as the base accelerator is.
 std::string resolveModelFile(const std::string& name, const std::string& spec_path) {
   auto endsWith = [&](const std::string& tail) {
     return name.size() >= tail.size() && name.compare(name.size() - tail.size(), tail.size(), tail) == 0;
   };
   const fs::path given(name);
-  if (!(endsWith(".onnx") || endsWith(".json")) || given.is_absolute()) return name;
+  if (!(endsWith(".onnx") || endsWith(".json") || endsWith(".csv")) || given.is_absolute()) {
+    return name;
+  }
   return (fs::path(spec_path).parent_path() / given).lexically_normal().string();
 }
 

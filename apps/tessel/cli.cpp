@@ -144,6 +144,14 @@ void addRun(CLI::App& app, RunArgs& run, std::function<int()>& action, std::ostr
                   "write a Chrome trace-event JSON of every command (Perfetto); needs --engine "
                   "systemc");
   cmd->add_flag("--ideal-memory", run.ideal_memory, "infinite bandwidth, zero latency");
+  cmd->add_option("--scalesim-timing", run.scalesim_timing,
+                  "time conv/GEMM ops as SCALE-Sim v2 does (engine scalesim); optional knobs "
+                  "change one assumption each: fold_overlap=off|on, drain=scalesim|tessel, "
+                  "memory=ideal|tessel, other_ops=zero|tessel (docs/scalesim.md)")
+      ->expected(0, 1);
+  cmd->add_option("--scalesim-report", run.scalesim_report_dir,
+                  "write SCALE-Sim's COMPUTE_REPORT.csv and BANDWIDTH_REPORT.csv (one row per "
+                  "conv/GEMM layer) into this directory");
   cmd->add_flag("--no-fuse", run.no_fuse, "do not fuse epilogues into GEMMs");
   cmd->add_option("--top", run.top, "ops in the top-ops table: a count (0 = none) or all")
       ->capture_default_str();
@@ -153,6 +161,7 @@ void addRun(CLI::App& app, RunArgs& run, std::function<int()>& action, std::ostr
   cmd->add_flag("-q,--quiet", run.quiet, "no table on stdout");
   cmd->callback([&, cmd] {
     run.workload.given = givenOptions(cmd);
+    run.scalesim_timing_given = cmd->count("--scalesim-timing") > 0;
     action = [&] { return tessel::app::runCommand(run, out); };
   });
 }
@@ -277,7 +286,27 @@ void addReport(CLI::App& app, tessel::app::ReportArgs& r, std::function<int()>& 
 
 namespace tessel::app {
 
-int runCli(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
+namespace {
+
+CliFailure failureOf(const std::string& kind, const std::string& message,
+                     const std::string& text = "", const SourceLocation& at = {}) {
+  CliFailure f;
+  f.kind = kind;
+  f.message = message;
+  f.text = text.empty() ? message : text;
+  f.file = at.file;
+  f.line = at.line;
+  f.column = at.column;
+  f.yaml_path = at.yaml_path;
+  return f;
+}
+
+}  // namespace
+
+int runCli(int argc, const char* const* argv, std::ostream& out, std::ostream& err,
+           CliFailure* failure) {
+  CliFailure ignored;
+  CliFailure& why = failure != nullptr ? *failure : ignored;
   CLI::App app{"tessel: model and simulate DNN accelerators"};
   app.require_subcommand(1);
   app.set_version_flag("--version", "tessel 0.1.0");
@@ -308,6 +337,13 @@ int runCli(int argc, const char* const* argv, std::ostream& out, std::ostream& e
   check->callback([&] {
     action = [&] { return tessel::app::archCheckCommand(arch_file, arch_overrides, out); };
   });
+  std::string import_cfg, import_out;
+  CLI::App* import = arch->add_subcommand("import", "convert a SCALE-Sim .cfg to a design YAML");
+  import->add_option("cfg", import_cfg, "SCALE-Sim config (.cfg)")->required();
+  import->add_option("-o,--output", import_out, "design YAML to write ('-' = stdout)")->required();
+  import->callback([&] {
+    action = [&] { return tessel::app::archImportCommand(import_cfg, import_out, out); };
+  });
   CLI::App* schema = arch->add_subcommand("schema", "print every YAML parameter");
   schema->callback([&] { action = [&] { return tessel::app::archSchemaCommand(out); }; });
 
@@ -333,7 +369,9 @@ int runCli(int argc, const char* const* argv, std::ostream& out, std::ostream& e
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    return app.exit(e, out, err) == 0 ? 0 : 2;
+    const int code = app.exit(e, out, err) == 0 ? 0 : 2;
+    if (code != 0) why = failureOf("usage", e.what());
+    return code;
   }
   // The workloads' warnings (ops costed generically, ...) go to stderr whatever the outcome.
   struct WarningsOnExit {
@@ -346,20 +384,29 @@ int runCli(int argc, const char* const* argv, std::ostream& out, std::ostream& e
     return action ? action() : 0;
   } catch (const tessel::ConfigError& e) {
     err << "error: " << e.what() << "\n";
+    const SourceLocation& at = e.where();
+    why = failureOf("config", e.message(), e.what(), at);
     return 2;
   } catch (const tessel::InfeasibleError& e) {
     err << "infeasible: " << e.what() << "\n";
+    why = failureOf("infeasible", e.what());
     return 3;
   } catch (const std::bad_alloc&) {
-    err << "error: out of memory: the workload needs more memory than this machine has; try a "
-           "smaller --seq, --batch or workload\n";
+    const char* text =
+        "out of memory: the workload needs more memory than this machine has; try a smaller "
+        "--seq, --batch or workload";
+    err << "error: " << text << "\n";
+    why = failureOf("out_of_memory", text);
     return 2;
   } catch (const std::filesystem::filesystem_error& e) {
     err << "error: " << e.path1().string() << ": " << e.code().message() << "\n";
+    why = failureOf("filesystem", e.code().message(),
+                    e.path1().string() + ": " + e.code().message(), {e.path1().string(), 0, 0, ""});
     return 2;
   } catch (const std::exception& e) {
     // Anything else is a defect of tessel, not of the input: say so.
     err << "internal error: " << e.what() << "\n";
+    why = failureOf("internal", e.what());
     return 1;
   }
 }

@@ -4,9 +4,24 @@
 #pragma once
 
 #include <iosfwd>
+#include <string>
 
 namespace tessel::app {
 
-int runCli(int argc, const char* const* argv, std::ostream& out, std::ostream& err);
+// Why a command failed, for callers that want more than the message on `err` (the Python
+// module raises an exception carrying these). kind: "usage" (the arguments), "config" (a bad
+// input, located), "infeasible", "out_of_memory", "filesystem", "internal"; empty on success.
+struct CliFailure {
+  std::string kind;
+  std::string message;    // without the location
+  std::string text;       // the whole message as the CLI prints it, without "error: "
+  std::string file;       // where in a user's file, when known (line/column 1-based, 0 unknown)
+  int line = 0;
+  int column = 0;
+  std::string yaml_path;  // the YAML path or the option ("--seq"), when known
+};
+
+int runCli(int argc, const char* const* argv, std::ostream& out, std::ostream& err,
+           CliFailure* failure = nullptr);
 
 }  // namespace tessel::app

@@ -1,6 +1,7 @@
 // tessel run: load the accelerator, build the workload, simulate, print the breakdown and
 // write the JSON/CSV reports.
 #include <charconv>
+#include <filesystem>
 #include <iostream>
 #include <sstream>
 
@@ -16,9 +17,11 @@
 #include "util/units.h"
 #include "reports/csv.h"
 #include "reports/json.h"
+#include "reports/scalesim_report.h"
 #include "reports/table.h"
 #include "reports/trace.h"
 #include "sim/run.h"
+#include "sim/scalesim/knobs.h"
 #include "util/error.h"
 
 namespace tessel::app {
@@ -60,6 +63,35 @@ arch::Accelerator deviceOf(const arch::Accelerator& acc, const std::string& core
   return arch::fusedDevice(acc);
 }
 
+// --scalesim-timing picks the scalesim engine with its knobs (checked before any work);
+// --engine scalesim alone means all of SCALE-Sim's assumptions.
+std::string engineOf(const RunArgs& args,
+                     std::vector<std::pair<std::string, std::string>>& params) {
+  if (!args.scalesim_timing_given) return args.engine;
+  if (args.engine != "analytical" && args.engine != "scalesim") {
+    throw ConfigError({"", 0, 0, "--scalesim-timing"},
+                      "--scalesim-timing is the scalesim engine; it cannot time with --engine " +
+                          args.engine);
+  }
+  params = sim::scalesim::splitKnobs(args.scalesim_timing);
+  sim::scalesim::parseKnobs(params);  // a bad knob fails before any work
+  return "scalesim";
+}
+
+// The two SCALE-Sim reports' paths under --scalesim-report DIR (created when missing).
+std::vector<OutputPath> scaleSimReportPaths(const std::string& dir) {
+  if (dir.empty()) return {};
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) {
+    throw ConfigError({"", 0, 0, "--scalesim-report"},
+                      "cannot create directory '" + dir + "': " + ec.message());
+  }
+  const std::filesystem::path d(dir);
+  return {{"--scalesim-report", (d / "COMPUTE_REPORT.csv").string()},
+          {"--scalesim-report", (d / "BANDWIDTH_REPORT.csv").string()}};
+}
+
 
 }  // namespace
 
@@ -91,11 +123,16 @@ int runCommand(const RunArgs& args, std::ostream& out) {
                       "a trace lists the commands the SystemC engine executes; add --engine "
                       "systemc (the analytical engine has no commands)");
   }
-  checkOutputs({{"--json", args.json_path},
-                {"--csv", args.csv_path},
-                {"--trace", args.trace_path},
-                {"--emit-mapping", args.emit_mapping_path}},
-               {args.arch, args.precision_plan, args.dataflow, args.mapping_path});
+  std::vector<std::pair<std::string, std::string>> engine_params;
+  const std::string engine = engineOf(args, engine_params);
+  const std::vector<OutputPath> scalesim_reports = scaleSimReportPaths(args.scalesim_report_dir);
+  std::vector<OutputPath> outputs = {{"--json", args.json_path},
+                                     {"--csv", args.csv_path},
+                                     {"--trace", args.trace_path},
+                                     {"--emit-mapping", args.emit_mapping_path}};
+  outputs.insert(outputs.end(), scalesim_reports.begin(), scalesim_reports.end());
+  checkOutputs(outputs, {args.arch, args.precision_plan, args.dataflow, args.mapping_path,
+                         args.workload.name});
   const arch::Accelerator acc = deviceOf(arch::loadFile(args.arch, args.overrides), args.cores);
   const dataflows::Dataflow df = pickDataflow(args.dataflow, acc);
   models::Graph graph =
@@ -105,7 +142,8 @@ int runCommand(const RunArgs& args, std::ostream& out) {
   }
 
   sim::RunOptions options;
-  options.engine = args.engine;
+  options.engine = engine;
+  options.engine_options.params = engine_params;
   options.plan.mapper = args.mapper;
   options.plan.mapper_options.objective = args.objective;
   options.plan.mapper_options.tolerance = args.latency_tolerance;
@@ -115,6 +153,10 @@ int runCommand(const RunArgs& args, std::ostream& out) {
   options.plan.fuse = !args.no_fuse;
   options.engine_options.ideal_memory = args.ideal_memory;
   options.labels = labels(args, df.name);
+  if (engine == "scalesim") {
+    options.labels.emplace_back("scalesim_timing",
+                                sim::scalesim::describe(sim::scalesim::parseKnobs(engine_params)));
+  }
   std::vector<sim::TraceSlice> trace;
   if (!args.trace_path.empty()) {
     options.engine_options.trace = true;
@@ -148,6 +190,12 @@ int runCommand(const RunArgs& args, std::ostream& out) {
   if (!args.trace_path.empty()) {
     writeOutput(args.trace_path, reports::chromeTraceString(trace, run.clock_hz, run), out);
     if (table) out << "trace: " << args.trace_path << " (" << trace.size() << " commands)\n";
+  }
+  if (!scalesim_reports.empty()) {
+    const reports::ScaleSimReports r = reports::scaleSimReports(run);
+    writeOutput(scalesim_reports[0].path, r.compute, out);
+    writeOutput(scalesim_reports[1].path, r.bandwidth, out);
+    if (table) out << "SCALE-Sim reports: " << args.scalesim_report_dir << "\n";
   }
   if (!args.emit_mapping_path.empty()) {
     writeOutput(args.emit_mapping_path, mappings, out);

@@ -55,6 +55,10 @@ struct RunArgs {
   std::string top = "10";  // ops in the top-ops table: a count, 0 = none, or "all"
   bool quiet = false;      // no table on stdout
   bool accesses = false;   // after the table, each array op's accesses by level and tensor
+  // --scalesim-timing [KNOBS]: engine "scalesim" with these knobs (sim/scalesim/knobs.h).
+  bool scalesim_timing_given = false;
+  std::string scalesim_timing;      // "fold_overlap=on,..."; empty = all of SCALE-Sim's
+  std::string scalesim_report_dir;  // --scalesim-report: COMPUTE_/BANDWIDTH_REPORT.csv here
 };
 
 // Options of the functional executor shared by `validate` and `precision`.
@@ -120,6 +124,10 @@ int precisionCommand(const PrecisionArgs& args, std::ostream& out);
 int archCheckCommand(const std::string& path, const std::vector<std::string>& overrides,
                      std::ostream& out);
 int archSchemaCommand(std::ostream& out);
+// tessel arch import: a SCALE-Sim .cfg -> a tessel design YAML at `out_path` (never the input);
+// prints the assumptions it made.
+int archImportCommand(const std::string& cfg_path, const std::string& out_path,
+                      std::ostream& out);
 int workloadCommand(const WorkloadArgs& args, const std::string& json_path, std::ostream& out);
 int dataflowsCommand(std::ostream& out);
 

@@ -1,0 +1,128 @@
+// SCALE-Sim .cfg -> tessel design (arch/scalesim_config.h): the shipped configs convert to
+// designs that load with the right array, capacities, dataflow and bandwidth; bad input is located.
+#include "arch/scalesim_config.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "arch/load.h"
+#include "util/error.h"
+
+namespace tessel::arch {
+namespace {
+
+const std::string kData = std::string(TESSEL_SOURCE_DIR) + "/tests/arch/data/scalesim/";
+
+struct Expect {
+  std::string file;
+  int rows, cols;
+  uint64_t scratchpad_kib, accumulator_kib;
+  std::string dataflow;
+  double bandwidth;  // B/cycle
+};
+
+const StorageLevel& level(const Accelerator& acc, const std::string& name) {
+  for (const StorageLevel& l : acc.levels) {
+    if (l.name == name) return l;
+  }
+  ADD_FAILURE() << "no level " << name;
+  return acc.levels.front();
+}
+
+TEST(ScalesimConfig, ShippedConfigsLoad) {
+  const std::vector<Expect> cases = {
+      {"v2_scale.cfg", 32, 32, 128, 64, "os", 10},     // CALC: the file's Bandwidth
+      {"v2_google.cfg", 256, 256, 12288, 2048, "ws", 10},
+      {"v2_eyeriss.cfg", 12, 14, 72, 36, "ws", 10},
+      {"v3_scale.cfg", 32, 32, 128, 64, "ws", 10},
+      {"v3_google.cfg", 256, 256, 12288, 2048, "os", 10},  // USER
+      {"v3_eyeriss.cfg", 12, 14, 72, 36, "ws", 10},
+      {"v3_sparsity.cfg", 128, 128, 512, 256, "ws", 50},
+      {"v3_tpuv5e_downscale.cfg", 128, 128, 8192, 8192, "ws", 60},  // no final newline
+  };
+  for (const Expect& e : cases) {
+    SCOPED_TRACE(e.file);
+    const ScalesimImport imported = importScalesimConfig(kData + e.file);
+    EXPECT_FALSE(imported.assumptions.empty());
+    EXPECT_NE(imported.yaml.find("# Assumptions"), std::string::npos);
+    const Accelerator acc = loadString(imported.yaml, e.file + ".yaml");
+    EXPECT_EQ(acc.array.rows, e.rows);
+    EXPECT_EQ(acc.array.cols, e.cols);
+    ASSERT_EQ(acc.array.dataflows.size(), 1u);
+    EXPECT_EQ(acc.array.dataflows[0], e.dataflow);
+    // Whole rows of array.cols 1-byte words: a 14-wide array keeps 72 KiB / 14 B = 5,266 rows.
+    const uint64_t cols = static_cast<uint64_t>(e.cols);
+    EXPECT_EQ(level(acc, "scratchpad").capacity_bytes, e.scratchpad_kib * 1024 / cols * cols);
+    EXPECT_EQ(level(acc, "accumulator").capacity_bytes, e.accumulator_kib * 1024 / cols * cols);
+    EXPECT_DOUBLE_EQ(level(acc, "dram").bandwidth, e.bandwidth);
+  }
+}
+
+TEST(ScalesimConfig, AssumptionsNameWhatIsIgnored) {
+  const ScalesimImport s = importScalesimConfig(kData + "v3_sparsity.cfg");
+  std::string all;
+  for (const std::string& a : s.assumptions) all += a + "\n";
+  for (const char* says : {"clock 1 GHz", "word size 1 byte", "45nm", "unbounded",
+                           "SparsitySupport", "USER"}) {
+    EXPECT_NE(all.find(says), std::string::npos) << says;
+  }
+}
+
+struct Bad {
+  std::string cfg;
+  int line, column;
+  std::string path, says;
+};
+
+const char kGood[] =
+    "[general]\nrun_name = t\n[architecture_presets]\nArrayHeight: 8\nArrayWidth: 8\n"
+    "IfmapSramSzkB: 16\nFilterSramSzkB: 16\nOfmapSramSzkB: 16\nDataflow : ws\nBandwidth : 4\n"
+    "[run_presets]\nInterfaceBandwidth: USER\n";
+
+TEST(ScalesimConfig, BadConfigIsLocated) {
+  const std::string g = kGood;
+  auto replace = [&](const std::string& from, const std::string& to) {
+    std::string s = g;
+    s.replace(s.find(from), from.size(), to);
+    return s;
+  };
+  const std::vector<Bad> cases = {
+      {replace("[run_presets]", "[run_preset]"), 11, 1, "run_preset", "did you mean 'run_presets'"},
+      {replace("ArrayWidth", "ArrayWidht"), 5, 1, "architecture_presets.ArrayWidht",
+       "did you mean 'ArrayWidth'"},
+      {replace("ArrayWidth: 8\n", ""), 3, 1, "architecture_presets.ArrayWidth", "missing"},
+      {replace("ArrayHeight: 8", "ArrayHeight: 8x"), 4, 14, "architecture_presets.ArrayHeight",
+       "expected an integer"},
+      {replace("ArrayHeight: 8", "ArrayHeight: 0"), 4, 14, "architecture_presets.ArrayHeight",
+       "between 1"},
+      {replace("Dataflow : ws", "Dataflow : wss"), 9, 12, "architecture_presets.Dataflow",
+       "did you mean 'ws'"},
+      {replace("USER", "USR"), 12, 21, "run_presets.InterfaceBandwidth", "USER, CALC"},
+      {replace("Bandwidth : 4\n", ""), 3, 1, "architecture_presets.Bandwidth", "missing"},
+      {replace("Bandwidth : 4", "Bandwidth : -4"), 10, 13, "architecture_presets.Bandwidth",
+       "between 1"},
+      {replace("ArrayWidth: 8", "ArrayWidth 8"), 5, 1, "architecture_presets", "expected 'Key = value'"},
+      {"run_name = x\n", 1, 1, "run_name", "before any [section]"},
+      {g + "ArrayHeight: 9\n", 13, 1, "run_presets.ArrayHeight", "unknown key"},
+      {replace("[run_presets]\n", "[run_presets]\nInterfaceBandwidth: CALC\n"), 13, 1,
+       "run_presets.InterfaceBandwidth", "repeats"},
+  };
+  for (const Bad& b : cases) {
+    try {
+      convertScalesimConfig(b.cfg, "t.cfg");
+      ADD_FAILURE() << "accepted: " << b.cfg;
+    } catch (const ConfigError& e) {
+      EXPECT_EQ(e.where().file, "t.cfg");
+      EXPECT_EQ(e.where().line, b.line) << e.what();
+      EXPECT_EQ(e.where().column, b.column) << e.what();
+      EXPECT_EQ(e.where().yaml_path, b.path) << e.what();
+      EXPECT_NE(e.message().find(b.says), std::string::npos) << e.what();
+    }
+  }
+  EXPECT_THROW(importScalesimConfig(kData + "missing.cfg"), ConfigError);
+  EXPECT_NO_THROW(loadString(convertScalesimConfig(g, "t.cfg").yaml, "t.yaml"));
+}
+
+}  // namespace
+}  // namespace tessel::arch
