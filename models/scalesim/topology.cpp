@@ -324,7 +324,7 @@ Graph parseTopology(const std::string& text, const std::string& source,
     reader.fail(rows[0].line, 1, "layer[0]", "the topology has a header but no layers");
   }
   if (reader.extra_columns) {
-    g.warnings.push_back(source + ": columns past the 9th are ignored (as SCALE-Sim ignores them)");
+    g.warnings.push_back(source + ": columns past the 9th are ignored (SCALE-Sim reads only the first 9)");
   }
   return g;
 }
