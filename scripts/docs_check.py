@@ -13,6 +13,8 @@ Markup (an HTML comment on the line just before a fence, invisible on GitHub):
                             `make demo` runs the tessel command of the Makefile's demo target.
   <!-- run; # lines are output -->  `# ` lines after a command are what it prints.
   <!-- run slow -->         the same, but run only with --slow=only|all (ctest label docs_slow).
+  A ```python block marked run is one program, run by /usr/bin/python3 with PYTHONPATH set to
+  the module beside the tessel binary (BUILD/python); it must exit 0 (its asserts are the check).
   <!-- skip: REASON -->     not run; the reason is required (a sh block without a marker that
                             cannot run -- a placeholder, mpirun -- fails the check).
   <!-- output -->           the block is what the previous run block's last command prints.
@@ -63,7 +65,8 @@ ROOT = Path(__file__).resolve().parent.parent
 MARKER = re.compile(r'^<!--\s*(run|skip|output)\b\s*(:?)\s*(.*?)\s*-->\s*$')
 FENCE = re.compile(r'^```(\w*)\s*$')
 FIG = re.compile(r'<!--\s*fig\s+([\w.:@/+-]+)\s*-->(.*?)<!--\s*/fig\s*-->')
-NOT_OURS = re.compile(r'scalesim.*|python\.md')  # docs other people keep
+PYTHON = 'python3'  # a Cmd whose argv is [PYTHON, code]: a ```python block, run with the
+# module next to the tessel binary (BUILD/python, as `PYTHONPATH=build/python` in docs/python.md)
 EXIT = re.compile(r'#\s*exit\s+(\d+)\b')
 NORMALISE = [  # (pattern, replacement): what legitimately varies between runs
     (re.compile(r'^(tessel) \d+\.\d+\.\d+\S*( \|)', re.M), r'\1 X\2'),
@@ -139,6 +142,9 @@ def is_command_block(b):
 def parse_commands(b, comments_are_output):
     """Fill b.cmds (and b.files for a transcript); raise DocError when not runnable."""
     where = f'{b.path}:{b.line}'
+    if b.lang == 'python':  # the whole block is one program, run by Debian's python3
+        b.cmds.append(Cmd([PYTHON, '\n'.join(b.body)], 0, None, b.line))
+        return
     if any(l.startswith('$ ') for l in b.body):
         return parse_transcript(b)
     text = '\n'.join(b.body).replace('\\\n', ' ')
@@ -250,14 +256,24 @@ class Runner:
                     raise DocError(f'transcript file {name} would shadow the repository')
                 (sb / name).write_text('\n'.join(body) + '\n')
             for c in cmds:
+                if c.argv[0] == PYTHON:
+                    out.append(self.run_one(['/usr/bin/python3', '-c', c.argv[1]], sb,
+                                            self.python_path))
+                    continue
                 argv = [self.tessel] + [sb.as_posix() + a if a.startswith('/tmp/') else a
                                         for a in c.argv[1:]]
                 out.append(self.run_one(argv, sb))
         return out
 
+    @property
+    def python_path(self):
+        return str(Path(self.tessel).parents[2] / 'python')  # BUILD/apps/tessel/tessel
+
     @staticmethod
-    def run_one(argv, sb):
-        env = dict(os.environ, LC_ALL='C', TZ='UTC', COLUMNS='200')
+    def run_one(argv, sb, python_path=None):
+        env = dict(os.environ, LC_ALL='C', TZ='UTC', COLUMNS='200', MPLBACKEND='Agg')
+        if python_path:
+            env['PYTHONPATH'] = python_path
         p = subprocess.Popen(argv, cwd=sb, env=env, stdin=subprocess.DEVNULL,
                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
         text = p.stdout.read().decode(errors='replace')
@@ -386,6 +402,8 @@ def gather(files, slow):
                     work.append(('run', b, prev))
             elif kind is not None:
                 problems.append(Problem(where, f'unknown marker {kind}'))
+            elif b.lang == 'python':
+                problems.append(Problem(where, 'a python block must be marked run or skip'))
         for f in figs:
             r = docs_recipes.lookup(f.recipe)
             if r is None:
@@ -494,7 +512,7 @@ def main():
     ap.add_argument('files', nargs='*', help='Markdown files (default: README.md, docs/*.md)')
     args = ap.parse_args()
     files = [Path(f).resolve() for f in args.files] or [ROOT / 'README.md'] + sorted(
-        p for p in (ROOT / 'docs').glob('*.md') if not NOT_OURS.match(p.name))
+        (ROOT / 'docs').glob('*.md'))
     try:
         docs, seqs, problems = gather(files, args.slow)
         runner = Runner(args.tessel, args.jobs)

@@ -390,3 +390,16 @@ def _compare_row(df):
                            _gib(f'{a[3]} {a[4]}'), _gib(f'{a[7]} {a[8]}'),
                            f'{g[2]} {g[3]}', f'{g[4]} {g[5]}'])
     return Recipe(COMPARE + ' --dataflows ws,os,is,rs,nlr --workloads resnet50,gpt2', get)
+
+
+@recipe('scalesim')
+def _scalesim(timing):
+    """Total cycles of SCALE-Sim's AlexNet topology on its 32x32 OS example config, imported by
+    `tessel arch import`: `scalesim` = --scalesim-timing (SCALE-Sim v2's closed forms), a knob
+    `overlap` = --scalesim-timing fold_overlap=on, `tessel` = tessel's own timing."""
+    option = {'scalesim': ' --scalesim-timing', 'overlap': ' --scalesim-timing fold_overlap=on',
+              'tessel': ''}[timing]
+    cmd = ('arch import tests/arch/data/scalesim/v2_scale.cfg -o out/scale.yaml && '
+           'run --arch out/scale.yaml --workload tests/models/scalesim/data/v2_alexnet.csv '
+           f'--mapper gemmini-auto{option} --json -')
+    return Recipe(cmd, lambda out: f"{round(jtotals(out)['cycles']):,}")
