@@ -1,6 +1,7 @@
 #include "arch/load.h"
 
 #include "arch/building.h"
+#include "arch/scalesim_config.h"
 #include "arch/schema.h"
 #include "util/yaml.h"
 
@@ -34,6 +35,11 @@ Accelerator build(yaml::Document doc, const std::vector<std::string>& overrides)
 }  // namespace
 
 Accelerator loadFile(const std::string& path, const std::vector<std::string>& overrides) {
+  // A SCALE-Sim config is a design too: imported as `tessel arch import` would write it (the
+  // assumptions that prints are in the YAML's comments), then loaded with the overrides.
+  if (path.size() > 4 && path.compare(path.size() - 4, 4, ".cfg") == 0) {
+    return loadString(importScalesimConfig(path).yaml, path + " (as imported)", overrides);
+  }
   return build(yaml::Document::fromFile(path), overrides);
 }
 

@@ -10,7 +10,8 @@
 namespace tessel::arch {
 
 // `overrides` are "-p" strings "dotted.yaml.path=value" applied to the YAML tree before
-// validation (e.g. "accumulator.capacity=256KiB"); an unknown path is a ConfigError.
+// validation (e.g. "accumulator.capacity=256KiB"); an unknown path is a ConfigError. A path
+// ending in .cfg is a SCALE-Sim config, converted as arch/scalesim_config.h says.
 Accelerator loadFile(const std::string& path, const std::vector<std::string>& overrides = {});
 // Same, from text; `source_name` stands in for the file name in errors.
 Accelerator loadString(const std::string& yaml, const std::string& source_name,

@@ -40,7 +40,7 @@ TEST(CliSystemc, RunsTheSameReportWithTheSystemcEngine) {
 TEST(CliSystemc, UnknownEngineListsTheKnownOnes) {
   const auto r = runTessel("run --arch " + kGemmini + " --workload gemm:M=64,K=64,N=64 --engine rtl");
   EXPECT_EQ(r.code, 2) << r.out;
-  EXPECT_NE(r.out.find("analytical, systemc"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("analytical, scalesim, systemc"), std::string::npos) << r.out;
 }
 
 TEST(CliSystemc, TraceNeedsTheSystemcEngine) {

@@ -59,6 +59,23 @@ TEST(ScalesimConfig, ShippedConfigsLoad) {
   }
 }
 
+// Every command takes the .cfg as --arch: loadFile imports it, and -p overrides apply to the
+// imported design as to any YAML.
+TEST(ScalesimConfig, LoadFileTakesTheCfgItself) {
+  const Accelerator direct = loadFile(kData + "v2_google.cfg", {"dram.bandwidth=32B/cycle"});
+  const Accelerator imported = loadString(importScalesimConfig(kData + "v2_google.cfg").yaml,
+                                          "x.yaml", {"dram.bandwidth=32B/cycle"});
+  EXPECT_EQ(direct.hash(), imported.hash());
+  EXPECT_EQ(direct.array.rows, 256);
+  EXPECT_DOUBLE_EQ(level(direct, "dram").bandwidth, 32);
+  try {
+    loadFile(kData + "v2_google.cfg", {"scratchpad.capacty=1KiB"});
+    FAIL() << "an unknown override key loads";
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("capacty"), std::string::npos) << e.what();
+  }
+}
+
 TEST(ScalesimConfig, AssumptionsNameWhatIsIgnored) {
   const ScalesimImport s = importScalesimConfig(kData + "v3_sparsity.cfg");
   std::string all;

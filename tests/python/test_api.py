@@ -102,3 +102,26 @@ def test_llm_serve_equals_cli_json():
                     "--max-batch", "8")
     assert got.to_dict() == want
     assert got["kind"] == "llm_serve"
+
+
+def test_scalesim_cfg_and_topology_in_one_call_equal_cli_json():
+    cfg = "tests/arch/data/scalesim/v2_scale.cfg"
+    topo = "tests/models/scalesim/data/v2_alexnet.csv"
+    got = tessel.run(cfg, topo, mapper="gemmini-auto", scalesim_timing=True)
+    want = cli_json("run", "--arch", cfg, "--workload", topo, "--mapper", "gemmini-auto",
+                    "--scalesim-timing")
+    assert got.to_dict() == want
+    # AlexNet conv1 on SCALE-Sim's 32x32 OS example: 224x224x3 input, 96 11x11 filters, stride
+    # 4 -> ceil((224-11+4)/4) = 55 outputs a side. OS: Sr = 55*55 = 3025 pixels, Sc = 96
+    # filters, T = 11*11*3 = 363; folds ceil(3025/32) * ceil(96/32) = 95 * 3 = 285, each
+    # T + R + C - 2 = 425 cycles, no overlap: 285 * 425 - 1 = 121,124 (SCALE-Sim counts from 0).
+    assert got.ops[0]["cycles"] == 121124
+    assert tessel.load_arch(cfg).name == "scale_example_run_32x32_os"
+
+
+def test_precision_returns_the_plan_the_cli_writes():
+    got = tessel.precision("gemm:M=8,K=16,N=8", 0.05, to="int8")
+    _, want, _ = cli("precision", "--workload", "gemm:M=8,K=16,N=8", "--tolerance", "0.05",
+                     "--to", "int8", "-q")
+    assert got == want
+    assert "int8" in got
