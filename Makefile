@@ -35,8 +35,9 @@ install: build
 	@cmake --install $(BUILD) --prefix $(PREFIX)
 
 # ASan + UBSan at -O1 for the libraries (Debug's -O0 makes the executor tests several times slower for no more
-# findings); any finding fails the suite. Every test but the label whole_models (whole LLMs on
-# every shipped design, minutes under the sanitizers; the plain build runs them).
+# findings); any finding fails the suite. Every test but the labels whole_models (whole LLMs on
+# every shipped design, minutes under the sanitizers), python (the module is not built there) and
+# docs (the README's commands), and tests/apps (not built there); the plain build runs them all.
 # The sanitized pass leaves out the heaviest tests (25-66 s each sanitized: process-level sweep
 # runs that sleep and signal, whole-model sweeps); the plain build runs them all, and the other
 # tests of their suites cover the same code under the sanitizers.

@@ -143,7 +143,9 @@ class ServeResult(Result):
     kind = "serve"
 
     def rows(self) -> List[Dict[str, Any]]:
-        for key in ("variants", "points", "runs", "results"):
+        """One row per simulated configuration: an LLM service's points (one per rate, max
+        batch, chunk...), a vision service's configurations (cores, workers, batch, variant)."""
+        for key in ("points", "configurations"):
             rows = self._document.get(key)
             if isinstance(rows, list) and rows and isinstance(rows[0], dict):
                 return [flatten(r) for r in rows]

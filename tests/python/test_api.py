@@ -102,6 +102,7 @@ def test_llm_serve_equals_cli_json():
                     "--max-batch", "8")
     assert got.to_dict() == want
     assert got["kind"] == "llm_serve"
+    assert len(got.rows()) == len(want["points"]) == 1  # one rate, one max batch
 
 
 def test_scalesim_cfg_and_topology_in_one_call_equal_cli_json():
