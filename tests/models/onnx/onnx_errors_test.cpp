@@ -37,6 +37,7 @@ TEST(OnnxErrors, MissingFileAndDirectory) {
   const std::string dir = tempPath(".onnx");
   std::filesystem::create_directory(dir);
   EXPECT_HAS(errorOf(dir), "is a directory");
+  std::filesystem::remove(dir);
 }
 
 TEST(OnnxErrors, GarbageTruncatedAndEmpty) {

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cstdlib>
 #include <fstream>
 
 #include "models/onnx/import.h"
@@ -131,9 +132,16 @@ void attrString(::onnx::NodeProto& n, const std::string& name, const std::string
 }
 
 std::string tempPath(const std::string& suffix) {
+  // One fresh directory per test process (mkdtemp): a file or directory an earlier run left under
+  // a name made of the same pid can never be taken for this run's (it was, once: a directory left
+  // by OnnxErrors.MissingFileAndDirectory failed a later process's model write).
+  static const std::string dir = [] {
+    char pattern[] = "/tmp/tessel_onnx_test_XXXXXX";
+    const char* made = ::mkdtemp(pattern);
+    return made != nullptr ? std::string(made) : std::string("/tmp");
+  }();
   static std::atomic<int> counter{0};
-  return "/tmp/tessel_onnx_test_" + std::to_string(getpid()) + "_" + std::to_string(counter++) +
-         suffix;
+  return dir + "/" + std::to_string(counter++) + suffix;
 }
 
 std::string writeBytes(const std::string& bytes, const std::string& suffix) {
