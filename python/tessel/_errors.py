@@ -1,8 +1,6 @@
 """The exceptions tessel raises: the same failures, messages and locations as the CLI's."""
 from __future__ import annotations
 
-from typing import Optional
-
 
 class TesselError(Exception):
     """Base of every tessel error.
@@ -68,7 +66,3 @@ def raise_failure(answer: dict, argv: list) -> None:
               column=f.get("column", 0), yaml_path=f.get("yaml_path", ""), exit_code=code,
               stderr=answer["err"], text=f.get("text", ""))
 
-
-def location(e: TesselError) -> Optional[tuple]:
-    """(file, line, column, yaml_path) of an error, or None when it has no file."""
-    return (e.file, e.line, e.column, e.yaml_path) if e.file else None
