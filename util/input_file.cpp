@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "util/budget.h"
 #include "util/error.h"
 
 namespace tessel {
@@ -31,6 +32,10 @@ void checkInputFile(const std::string& path, const std::string& expected) {
 
 std::string readInputFile(const std::string& path, const std::string& expected, size_t max_bytes) {
   checkInputFile(path, expected);
+  std::error_code ec;  // the whole file is held: it must fit in memory (a device reads to max_bytes)
+  if (const auto size = std::filesystem::file_size(path, ec); !ec && size <= max_bytes) {
+    budget::checkCount(static_cast<int64_t>(size), 1, "bytes of " + expected, {path, 0, 0, ""});
+  }
   std::ifstream in(path, std::ios::binary);
   std::string text;
   char buf[65536];
