@@ -14,6 +14,8 @@
 #include "models/onnx/onnx_model.h"
 #include "models/onnx/tensor_data.h"
 #include "models/onnx/validate.h"
+#include "models/op_budget.h"
+#include "util/budget.h"
 #include "util/error.h"
 #include "util/input_file.h"
 
@@ -40,6 +42,14 @@ std::string readBytes(const std::string& path) {
   std::string bytes = readBytes(path);
   if (bytes.size() > static_cast<size_t>(INT_MAX))
     fail(path, "the model is larger than protobuf's 2 GiB limit (store weights as external data)");
+  // Each node and initializer becomes protobuf objects, tessel's copy and (nodes) graph ops:
+  // counted on the wire and checked against the memory budget before protobuf allocates them.
+  budget::checkCount(graphEntries(bytes, 1),
+                     static_cast<int64_t>(sizeof(::onnx::NodeProto) + sizeof(Node)) + bytesPerOp(),
+                     "nodes", {path, 0, 0, "graph.node"});
+  budget::checkCount(graphEntries(bytes, 5),
+                     static_cast<int64_t>(sizeof(::onnx::TensorProto) + sizeof(Initializer)),
+                     "initializers", {path, 0, 0, "graph.initializer"});
   ::onnx::ModelProto m;
   if (bytes.empty() || !m.ParseFromString(bytes))
     fail(path, "not an ONNX model (the protobuf does not parse: truncated or another format)");
@@ -290,6 +300,10 @@ OnnxModel readModel(const std::string& path, const BindFn& bind) {
   for (const auto& v : proto.graph().input())
     if (!is_init.count(v.name())) m.inputs.push_back(valueInfo(v));
   fillGraph(proto.graph(), m);
+  // The ONNX spec keeps external data inside the model's folder: refuse any other location now,
+  // before anything is read (tensor_data.h).
+  for (const Initializer& init : m.initializers)
+    if (init.external) externalDataPath(path, init);
   const auto ranges = rawDataRanges(bytes);
   bytes.clear();
   for (Initializer& init : m.initializers) {

@@ -2,10 +2,10 @@
 
 #include <cmath>
 #include <cstring>
-#include <filesystem>
 #include <fstream>
 
 #include "util/error.h"
+#include "util/paths.h"
 
 namespace tessel::models::onnx {
 namespace {
@@ -127,10 +127,9 @@ void tensorRange(const std::string& b, size_t s, size_t e,
   if (offset >= 0 && !name.empty()) out[name] = {offset, length};
 }
 
-}  // namespace
-
-std::map<std::string, std::pair<int64_t, int64_t>> rawDataRanges(const std::string& model) {
-  std::map<std::string, std::pair<int64_t, int64_t>> out;
+// Calls fn(field, start, stop) for every field of the serialized ModelProto's graph.
+template <class Fn>
+void forEachGraphField(const std::string& model, Fn fn) {
   Wire m{model, 0, model.size()};
   uint64_t f = 0;
   size_t a = 0, z = 0;
@@ -139,10 +138,24 @@ std::map<std::string, std::pair<int64_t, int64_t>> rawDataRanges(const std::stri
     Wire g{model, a, z};
     uint64_t gf = 0;
     size_t ga = 0, gz = 0;
-    while (g.pos < g.end && g.next(gf, ga, gz))
-      if (gf == 5 && ga != gz) tensorRange(model, ga, gz, out);  // GraphProto.initializer
+    while (g.pos < g.end && g.next(gf, ga, gz)) fn(gf, ga, gz);
   }
+}
+
+}  // namespace
+
+std::map<std::string, std::pair<int64_t, int64_t>> rawDataRanges(const std::string& model) {
+  std::map<std::string, std::pair<int64_t, int64_t>> out;
+  forEachGraphField(model, [&](uint64_t field, size_t start, size_t stop) {
+    if (field == 5 && start != stop) tensorRange(model, start, stop, out);  // GraphProto.initializer
+  });
   return out;
+}
+
+int64_t graphEntries(const std::string& model, int field) {
+  int64_t n = 0;
+  forEachGraphField(model, [&](uint64_t f, size_t, size_t) { n += f == static_cast<uint64_t>(field); });
+  return n;
 }
 
 std::vector<float> readRaw(const std::string& model_path, const Initializer& init) {
@@ -185,9 +198,14 @@ bool decodeRaw(ElemType type, const char* data, size_t size, int64_t n, std::vec
   return true;
 }
 
+std::string externalDataPath(const std::string& model_path, const Initializer& init) {
+  return resolveInside(folderOf(model_path), init.location,
+                       "initializer '" + init.name + "': external data location",
+                       {model_path, 0, 0, "workload"});
+}
+
 std::vector<float> readExternal(const std::string& model_path, const Initializer& init) {
-  const auto dir = std::filesystem::path(model_path).parent_path();
-  const auto file = dir / init.location;
+  const std::string file = externalDataPath(model_path, init);
   const std::string what =
       "ONNX initializer '" + init.name + "' (external data '" + init.location + "')";
   const int width = sizeOf(init.type);
@@ -198,7 +216,7 @@ std::vector<float> readExternal(const std::string& model_path, const Initializer
   if (init.length >= 0 && init.length != n * width)
     throw Error(what + ": length " + std::to_string(init.length) + " does not match its shape");
   std::ifstream in(file, std::ios::binary);
-  if (!in) throw Error(what + ": cannot open " + file.string());
+  if (!in) throw Error(what + ": cannot open " + file);
   std::vector<char> bytes(static_cast<size_t>(n * width));
   in.seekg(init.offset);
   in.read(bytes.data(), static_cast<std::streamsize>(bytes.size()));

@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <set>
 
+#include "models/onnx/tensor_data.h"
 #include "util/error.h"
 
 namespace tessel::models::onnx {
@@ -70,8 +71,7 @@ class OnnxWeights : public WeightSource {
 
 bool externalDataPresent(const std::string& model_path, const Initializer& init) {
   std::error_code ec;
-  const auto file = std::filesystem::path(model_path).parent_path() / init.location;
-  return std::filesystem::is_regular_file(file, ec);
+  return std::filesystem::is_regular_file(externalDataPath(model_path, init), ec);
 }
 
 std::string missingWeightsWarning(const OnnxModel& model) {

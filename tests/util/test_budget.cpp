@@ -1,22 +1,16 @@
 // util/budget.h: counts checked against the machine's memory and an hour of work, before any
 // allocation; tests set a tiny budget through the environment instead of allocating gigabytes.
 #include <gtest/gtest.h>
-#include <stdlib.h>
 
 #include "tests/util/error_of.h"
+#include "tests/util/scoped_env.h"
 #include "util/budget.h"
 
 namespace tessel {
 namespace {
 
 using testing::errorOf;
-
-// Sets an environment variable for one test.
-struct EnvVar {
-  const char* name;
-  EnvVar(const char* n, const char* value) : name(n) { ::setenv(n, value, 1); }
-  ~EnvVar() { ::unsetenv(name); }
-};
+using EnvVar = testing::ScopedEnv;
 
 TEST(Budget, TheMachinesMemoryIsKnown) {
   EXPECT_GT(budget::memoryBytes(), uint64_t{1} << 20);
