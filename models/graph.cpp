@@ -1,7 +1,9 @@
 #include "models/graph.h"
+#include "models/op_budget.h"
 
 #include <string>
 
+#include "util/budget.h"
 #include "util/checked.h"
 #include "util/error.h"
 
@@ -101,6 +103,12 @@ void Graph::indexOp(const Op& op) {
 
 int Graph::addOp(Op op) {
   checkOp(op);
+  // Before the op list doubles, a builder that was told to make millions of ops is stopped
+  // (util/budget.h), whichever builder or importer it is; readers check their fields first.
+  if (ops_.size() == ops_.capacity() && ops_.size() >= 4096) {
+    budget::checkCount(static_cast<int64_t>(2 * ops_.size()), bytesPerOp(),
+                       "ops in '" + name + "'", {"", 0, 0, "workload"});
+  }
   op.id = static_cast<int>(ops_.size());
   ops_.push_back(std::move(op));
   indexOp(ops_.back());

@@ -114,7 +114,7 @@ DecoderSpec parseDecoder(const Fields& f, const std::string& type, const std::st
   s.name = name;
   s.vocab = f.positive("vocab_size");
   s.d = f.positive("hidden_size");
-  s.layers = f.positive("num_hidden_layers");
+  s.layers = f.count("num_hidden_layers", bytesPerBlock(), "layers");
   s.ffn = f.positive("intermediate_size");
   s.max_positions = f.positive("max_position_embeddings");
   readAttention(f, s);

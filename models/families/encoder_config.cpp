@@ -26,7 +26,7 @@ void parseGpt2(const Fields& f, EncoderSpec& s) {
   s.vocab = f.positiveOr("vocab_size", 50257);
   s.max_positions = f.positiveOr("n_positions", 1024);
   s.d = f.positiveOr("n_embd", 768);
-  s.layers = f.positiveOr("n_layer", 12);
+  s.layers = f.count("n_layer", bytesPerBlock(), "layers", 12);
   s.heads = f.positiveOr("n_head", 12);
   s.ffn = f.positiveOr("n_inner", 4 * s.d);
   s.gelu_tanh = geluTanh(f, "activation_function", "gelu_new");
@@ -45,7 +45,7 @@ void parseGpt2(const Fields& f, EncoderSpec& s) {
 void parseBert(const Fields& f, EncoderSpec& s) {
   s.vocab = f.positive("vocab_size");
   s.d = f.positive("hidden_size");
-  s.layers = f.positive("num_hidden_layers");
+  s.layers = f.count("num_hidden_layers", bytesPerBlock(), "layers");
   s.heads = f.positive("num_attention_heads");
   s.ffn = f.positive("intermediate_size");
   s.max_positions = f.positive("max_position_embeddings");
@@ -62,7 +62,7 @@ void parseBert(const Fields& f, EncoderSpec& s) {
 
 void parseVit(const Fields& f, EncoderSpec& s) {
   s.d = f.positive("hidden_size");
-  s.layers = f.positive("num_hidden_layers");
+  s.layers = f.count("num_hidden_layers", bytesPerBlock(), "layers");
   s.heads = f.positive("num_attention_heads");
   s.ffn = f.positive("intermediate_size");
   s.gelu_tanh = geluTanh(f, "hidden_act", "gelu");

@@ -10,6 +10,7 @@
 #include "models/builder.h"
 #include "models/families/fields.h"
 #include "models/graph.h"
+#include "models/op_budget.h"
 #include "models/workload.h"
 
 namespace tessel::models::hf {
@@ -53,6 +54,12 @@ struct EncoderSpec {
   bool gelu_tanh = true;
   std::vector<std::string> notes;
 };
+
+// A transformer block's ops (norms, projections, attention, FFN, residual adds: about 16) and
+// an expert's (dispatch, up, activation, down, combine: about 5), so that num_hidden_layers and
+// expert counts are checked against the memory budget (util/budget.h) before a graph is built.
+inline constexpr int64_t kOpsPerBlock = 16, kOpsPerExpert = 5;
+inline int64_t bytesPerBlock() { return kOpsPerBlock * bytesPerOp(); }
 
 DecoderSpec parseDecoder(const Fields& f, const std::string& model_type, const std::string& name);
 // The expert fields of mixtral and qwen2_moe (other families: rejects them when set).

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
+#include "util/budget.h"
 #include "util/error.h"
 
 namespace tessel::models::hf {
@@ -60,11 +61,23 @@ Fields Fields::parse(const std::string& text, const std::string& source) {
 
 std::string Fields::path(const std::string& key) const { return prefix_ + key; }
 
-void Fields::fail(const std::string& key, const std::string& message) const {
+SourceLocation Fields::where(const std::string& key) const {
   SourceLocation where{*source_, 0, 0, path(key)};
   size_t at = findKey(*text_, key, start_);
   if (at != std::string::npos) std::tie(where.line, where.column) = lineColumn(*text_, at);
-  throw ConfigError(where, message);
+  return where;
+}
+
+void Fields::fail(const std::string& key, const std::string& message) const {
+  throw ConfigError(where(key), message);
+}
+
+int64_t Fields::count(const std::string& key, int64_t bytes_each, const std::string& items,
+                      std::optional<int64_t> fallback) const {
+  if (fallback && !has(key)) return positiveOr(key, *fallback);  // marks it read
+  const int64_t n = positive(key);
+  budget::checkCount(n, bytes_each, items, where(key));
+  return n;
 }
 
 bool Fields::has(const std::string& key) const {

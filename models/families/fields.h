@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "util/error.h"
+
 namespace tessel::models::hf {
 
 class Fields {
@@ -22,6 +24,11 @@ class Fields {
   bool has(const std::string& key) const;
   // Required positive integer.
   int64_t positive(const std::string& key) const;
+  // Required positive integer that sizes the graph: `key` items of `bytes_each` bytes must fit
+  // the memory budget (util/budget.h), else a ConfigError at the field naming `items`.
+  // With a `fallback`, the field is optional.
+  int64_t count(const std::string& key, int64_t bytes_each, const std::string& items,
+                std::optional<int64_t> fallback = std::nullopt) const;
   // Optional positive integer: `fallback` when absent or null.
   int64_t positiveOr(const std::string& key, int64_t fallback) const;
   // Optional number (integer or float), `fallback` when absent or null.
@@ -50,6 +57,7 @@ class Fields {
  private:
   Fields() = default;
   const nlohmann::json& at(const std::string& key) const;
+  SourceLocation where(const std::string& key) const;
   std::string path(const std::string& key) const;
 
   std::shared_ptr<const nlohmann::json> root_;  // keeps the document alive for nested views

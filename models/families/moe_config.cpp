@@ -11,7 +11,8 @@ std::string num(int64_t v) { return std::to_string(v); }
 
 // Experts and their top-k; `experts_key` is the family's name for the expert count.
 void readRouting(const Fields& f, const std::string& experts_key, DecoderSpec& s) {
-  s.experts = f.positive(experts_key);
+  s.experts = f.count(experts_key, kOpsPerExpert * s.layers * bytesPerOp(),
+                      "experts across " + num(s.layers) + " layers");
   s.top_k = f.positive("num_experts_per_tok");
   if (s.top_k > s.experts) {
     f.fail("num_experts_per_tok", "num_experts_per_tok " + num(s.top_k) + " exceeds " +

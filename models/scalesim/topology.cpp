@@ -13,7 +13,9 @@
 #include <vector>
 
 #include "models/builder.h"
+#include "models/op_budget.h"
 #include "models/scalesim/csv_rows.h"
+#include "util/budget.h"
 #include "util/error.h"
 
 namespace tessel::models::scalesim {
@@ -284,6 +286,11 @@ int64_t ceilPad(int64_t in, int64_t filter, int64_t stride) {
 Graph parseTopology(const std::string& text, const std::string& source,
                     const WorkloadOptions& options) {
   const Reader reader{source, options, separatorOf(text)};
+  // Every line may be a layer: refuse a topology whose layers cannot fit before splitting it.
+  const auto lines = static_cast<int64_t>(std::count(text.begin(), text.end(), '\n')) +
+                     (text.empty() || text.back() == '\n' ? 0 : 1);
+  budget::checkCount(lines - 1, static_cast<int64_t>(sizeof(Row) + 9 * sizeof(Field)) + bytesPerOp(),
+                     "layers", {source, static_cast<int>(std::min<int64_t>(lines, INT_MAX)), 0, "workload"});
   const std::vector<Row> rows = splitRows(text, reader.separator);
   if (rows.empty()) {
     reader.fail(0, 0, "header",
