@@ -10,12 +10,12 @@
 //       a bus the array's width per transfer; a level's fan-out one instance's side per copy.
 #include <algorithm>
 #include <cmath>
-#include <filesystem>
 
 #include "arch/building.h"
 #include "arch/silicon.h"
 #include "tech/memory.h"
 #include "tech/technology.h"
+#include "util/paths.h"
 
 namespace tessel::arch {
 namespace {
@@ -26,11 +26,7 @@ tech::Technology loadTechnology(const Building& b) {
   const Technology& t = b.acc.technology;
   try {
     if (t.table.empty()) return tech::shippedTechnology(t.node, t.voltage);
-    std::filesystem::path path(t.table);
-    if (path.is_relative() && !b.acc.source.empty()) {
-      path = std::filesystem::path(b.acc.source).parent_path() / path;
-    }
-    return tech::technologyFromFile(path.string(), t.voltage);
+    return tech::technologyFromFile(resolveBeside(b.acc.source, t.table), t.voltage);
   } catch (const ConfigError& e) {
     b.fail(t.table.empty() ? "technology.node" : "technology.table", e.what());
   }

@@ -6,6 +6,7 @@
 
 #include "sweep/base_values.h"
 #include "sweep/expression.h"
+#include "util/budget.h"
 #include "util/checked.h"
 
 namespace tessel::sweep {
@@ -65,12 +66,20 @@ void checkKeysOf(const Constraint& c, const Lookup& lookup) {
   }
 }
 
+// Heap bytes of a key or value string longer than the small-string buffer ("scratchpad.capacity").
+constexpr size_t kStringPayload = 32;
+
 class Generator {
  public:
   Generator(const Spec& spec, int64_t limit)
       : spec_(spec), base_(spec), limit_(limit) {}
 
   PointSet run() {
+    // Every point is held (values of each key, its id) until the sweep runs: the product of the
+    // axes over all workloads must fit the memory budget before the first point is made.
+    const auto point_bytes = static_cast<int64_t>(
+        sizeof(Point) + (spec_.keys.size() + 2) * (sizeof(Assignment) + 2 * kStringPayload));
+    int64_t total = 0;
     for (const WorkloadSpec& w : spec_.workloads) {
       std::vector<const Choices*> axes;
       for (const Choices& c : w.swept) axes.push_back(&c);
@@ -84,6 +93,9 @@ class Generator {
                                 " combinations; split it or use a random sample");
         }
       }
+      total = checked::add(total, count, [] { return "sweep points"; });
+      budget::checkCount(total, point_bytes, "sweep points (the product of the axes)",
+                         {spec_.path, 0, 0, "grid"});
       std::vector<Assignment> values = w.options;
       values.insert(values.begin(), Assignment{"workload", w.name});
       walk(w, axes, 0, values);

@@ -1,6 +1,7 @@
 #include "sweep/spec.h"
 
 #include "util/input_file.h"
+#include "util/paths.h"
 
 #include <cmath>
 #include <filesystem>
@@ -170,11 +171,8 @@ std::string resolveModelFile(const std::string& name, const std::string& spec_pa
   auto endsWith = [&](const std::string& tail) {
     return name.size() >= tail.size() && name.compare(name.size() - tail.size(), tail.size(), tail) == 0;
   };
-  const fs::path given(name);
-  if (!(endsWith(".onnx") || endsWith(".json") || endsWith(".csv")) || given.is_absolute()) {
-    return name;
-  }
-  return (fs::path(spec_path).parent_path() / given).lexically_normal().string();
+  if (!(endsWith(".onnx") || endsWith(".json") || endsWith(".csv"))) return name;
+  return resolveBeside(spec_path, name);
 }
 
 WorkloadSpec readWorkload(Spec& spec, const yaml::Node& node) {
@@ -235,8 +233,7 @@ std::string hashText(const std::string& text) {
 Base readBase(const yaml::Node& node, const std::string& spec_path) {
   const fs::path given = fs::path(node.scalar("an accelerator YAML file"));
   Base b;
-  b.path = given.is_absolute() ? given.string()
-                               : (fs::path(spec_path).parent_path() / given).lexically_normal().string();
+  b.path = resolveBeside(spec_path, given.string());
   b.name = given.stem().string();
   b.text = readText(b.path, node.where());
   return b;

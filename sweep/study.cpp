@@ -2,6 +2,7 @@
 
 #include <filesystem>
 
+#include "util/paths.h"
 #include "util/yaml.h"
 
 namespace tessel::sweep {
@@ -17,10 +18,9 @@ Study loadStudy(const std::string& path) {
   s.description = top.optional<std::string>("description", "", "one paragraph on what it shows");
   auto resolve = [&](const char* key, const char* what) {
     const yaml::Node n = top.require(key, what);
-    const fs::path p = n.scalar("a sweep spec file");
-    const fs::path full = p.is_absolute() ? p : fs::path(path).parent_path() / p;
-    if (!fs::exists(full)) n.fail("no sweep spec at '" + full.string() + "'");
-    return full.lexically_normal().string();
+    const std::string full = resolveBeside(path, n.scalar("a sweep spec file"));
+    if (!fs::exists(full)) n.fail("no sweep spec at '" + full + "'");
+    return full;
   };
   s.steps = resolve("steps", "the sweep of the study's designs, in step order");
   s.grid = resolve("grid", "the sweep around the designs");
