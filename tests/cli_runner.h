@@ -16,8 +16,10 @@ struct CliResult {
   std::string out;  // stdout and stderr
 };
 
-inline CliResult runTessel(const std::string& args) {
-  const std::string cmd = std::string(TESSEL_BINARY) + " " + args + " 2>&1";
+// `env` is prepended to the command line as environment assignments ("A=1 B=2").
+inline CliResult runTessel(const std::string& args, const std::string& env = "") {
+  const std::string cmd =
+      (env.empty() ? "" : "env " + env + " ") + std::string(TESSEL_BINARY) + " " + args + " 2>&1";
   CliResult r;
   FILE* p = popen(cmd.c_str(), "r");
   if (!p) return r;

@@ -2,6 +2,7 @@
 // low-precision accumulator does; the epilogue then runs on the block and it is stored.
 #include <Eigen/Core>
 #include <algorithm>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,20 @@ using MutMap = Eigen::Map<RowMat, 0, Eigen::OuterStride<>>;
 // one whole-matrix product (docs/kernels.md), and the epilogue runs on L1-sized row slices.
 constexpr int64_t kBlockBudget = 32768;
 constexpr int64_t kBlockCols = 256;
+
+// Eigen splits K into panels sized from the L1/L2/L3 sizes it detects on the CPU at run time, and
+// the panel size decides the order of the float sums: a 48 KiB L1 and a 32 KiB one give different
+// bits. The executor is the numerical reference, so its sums must not depend on the machine:
+// Eigen's blocking is pinned to one assumed cache hierarchy (32 KiB / 1 MiB / 32 MiB, a common
+// x86-64 server core) before the first product, whatever the CPU reports. Only speed depends on
+// how close that assumption is to the real caches.
+constexpr std::ptrdiff_t kAssumedL1 = 32 * 1024, kAssumedL2 = 1024 * 1024,
+                         kAssumedL3 = 32 * 1024 * 1024;
+
+void pinEigenBlocking() {
+  static std::once_flag pinned;
+  std::call_once(pinned, [] { Eigen::setCpuCacheSizes(kAssumedL1, kAssumedL2, kAssumedL3); });
+}
 
 void eigenBlock(const float* a, int64_t lda, const FloatB& b, int64_t n0, Block& blk, int64_t k) {
   const ConstMap am(a, blk.rows, k, Eigen::OuterStride<>(lda));
@@ -65,6 +80,7 @@ void runFloatGemm(const ASource& a, const FloatB& b, const FloatGemmConfig& cfg,
   if (cfg.operands != FloatFormat::FP32) pro.roundTo(cfg.operands);
   const OpChain& eff = pro.empty() ? prologue : pro;
   const int64_t m = a.m, n = b.n, k = a.k;
+  pinEigenBlocking();
   const BlockPlan plan = planBlocks(m, n, epi.needsWholeRows(), 8, kBlockBudget, kBlockCols);
   ARows rows_of_a(a, eff, Domain::Float, plan.mc);
   BlockBuffers buf(plan.mc, plan.nc);

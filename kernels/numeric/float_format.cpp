@@ -159,13 +159,19 @@ static inline float roundBf16Value(float f) {
   return floatOf((x & 0x7fffffffu) > 0x7f800000u ? (x | 0x00400000u) : r);
 }
 
-TESSEL_HOT static void roundHalfArray(float* x, int64_t n) {
+namespace {
+
+TESSEL_LOOP_BODY void roundHalfArrayBody(float* x, int64_t n) {
   for (int64_t i = 0; i < n; ++i) x[i] = roundHalfValue(x[i]);
 }
+TESSEL_HOT_LOOP(void, roundHalfArray, (float* x, int64_t n), (x, n))
 
-TESSEL_HOT static void roundBf16Array(float* x, int64_t n) {
+TESSEL_LOOP_BODY void roundBf16ArrayBody(float* x, int64_t n) {
   for (int64_t i = 0; i < n; ++i) x[i] = roundBf16Value(x[i]);
 }
+TESSEL_HOT_LOOP(void, roundBf16Array, (float* x, int64_t n), (x, n))
+
+}  // namespace
 
 void roundInPlace(float* x, int64_t n, FloatFormat fmt) {
   if (fmt == FloatFormat::FP16) roundHalfArray(x, n);

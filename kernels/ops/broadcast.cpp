@@ -1,3 +1,4 @@
+#include "kernels/numeric/portable_math.h"
 #include "kernels/ops/broadcast.h"
 
 #include <cmath>
@@ -54,7 +55,7 @@ Binary binaryFn(const std::string& fn) {
   if (fn == "mul") return [](float a, float b) { return a * b; };
   if (fn == "sub") return [](float a, float b) { return a - b; };
   if (fn == "div") return [](float a, float b) { return a / b; };
-  if (fn == "pow") return [](float a, float b) { return std::pow(a, b); };
+  if (fn == "pow") return [](float a, float b) { return static_cast<float>(portable::pow(a, b)); };
   if (fn == "max") return [](float a, float b) { return a > b ? a : b; };
   if (fn == "min") return [](float a, float b) { return a < b ? a : b; };
   if (fn == "equal") return [](float a, float b) { return a == b ? 1.0f : 0.0f; };
@@ -69,10 +70,10 @@ using Unary = std::function<float(float)>;
 
 Unary unaryFn(const std::string& fn, float alpha, float beta) {
   if (fn == "sqrt") return [](float x) { return std::sqrt(x); };
-  if (fn == "exp") return [](float x) { return std::exp(x); };
-  if (fn == "log") return [](float x) { return std::log(x); };
-  if (fn == "erf") return [](float x) { return std::erf(x); };
-  if (fn == "tanh") return [](float x) { return std::tanh(x); };
+  if (fn == "exp") return [](float x) { return static_cast<float>(portable::exp(x)); };
+  if (fn == "log") return [](float x) { return static_cast<float>(portable::log(x)); };
+  if (fn == "erf") return [](float x) { return static_cast<float>(portable::erf(x)); };
+  if (fn == "tanh") return [](float x) { return static_cast<float>(portable::tanh(x)); };
   if (fn == "neg") return [](float x) { return -x; };
   if (fn == "abs") return [](float x) { return std::fabs(x); };
   if (fn == "reciprocal") return [](float x) { return 1.0f / x; };

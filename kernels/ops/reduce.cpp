@@ -1,3 +1,4 @@
+#include "kernels/numeric/portable_math.h"
 #include "kernels/ops/reduce.h"
 
 #include <cmath>
@@ -80,10 +81,10 @@ Tensor rope(const Tensor& x, const models::RopeAttrs& a) {
   for (int64_t p = 0; p < s; ++p)
     for (int64_t i = 0; i < half; ++i) {
       const double inv =
-          std::pow(a.theta, -2.0 * static_cast<double>(i) / static_cast<double>(a.rotary_dim));
+          portable::pow(a.theta, -2.0 * static_cast<double>(i) / static_cast<double>(a.rotary_dim));
       const double ang = static_cast<double>(a.position_offset + p) * inv;
-      cs[static_cast<size_t>(p * half + i)] = static_cast<float>(std::cos(ang));
-      sn[static_cast<size_t>(p * half + i)] = static_cast<float>(std::sin(ang));
+      cs[static_cast<size_t>(p * half + i)] = static_cast<float>(portable::cos(ang));
+      sn[static_cast<size_t>(p * half + i)] = static_cast<float>(portable::sin(ang));
     }
   for (int64_t n = 0; n < b; ++n)
     for (int64_t p = 0; p < s; ++p)

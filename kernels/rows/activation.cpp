@@ -8,21 +8,24 @@
 namespace tessel::kernels::detail {
 
 // sigmoid(x) = 1 / (1 + e^-x); expFast saturates instead of overflowing, so no NaN at +-inf.
-TESSEL_HOT void sigmoidRow(float* x, int64_t n) {
+TESSEL_LOOP_BODY void sigmoidRowBody(float* x, int64_t n) {
   for (int64_t i = 0; i < n; ++i) x[i] = 1.0f / (1.0f + expFast(-x[i]));
 }
+TESSEL_HOT_LOOP(void, sigmoidRow, (float* x, int64_t n), (x, n))
 
-TESSEL_HOT void siluRow(float* x, int64_t n) {
+TESSEL_LOOP_BODY void siluRowBody(float* x, int64_t n) {
   for (int64_t i = 0; i < n; ++i) x[i] = x[i] / (1.0f + expFast(-x[i]));
 }
+TESSEL_HOT_LOOP(void, siluRow, (float* x, int64_t n), (x, n))
 
 // x * relu6(x + 3) / 6 (MobileNetV3).
-TESSEL_HOT void hardSwishRow(float* x, int64_t n) {
+TESSEL_LOOP_BODY void hardSwishRowBody(float* x, int64_t n) {
   for (int64_t i = 0; i < n; ++i) x[i] = x[i] * clampf(x[i] + 3.0f, 0.0f, 6.0f) / 6.0f;
 }
+TESSEL_HOT_LOOP(void, hardSwishRow, (float* x, int64_t n), (x, n))
 
 // y = x / sqrt(mean(x^2) + eps) * gamma (Llama's RMSNorm; no mean subtraction, no beta).
-TESSEL_HOT void rmsNormRow(float* x, int64_t n, const float* gamma, float eps) {
+TESSEL_LOOP_BODY void rmsNormRowBody(float* x, int64_t n, const float* gamma, float eps) {
   float acc[8] = {0, 0, 0, 0, 0, 0, 0, 0};
   int64_t i = 0;
   for (; i + 8 <= n; i += 8)
@@ -34,5 +37,6 @@ TESSEL_HOT void rmsNormRow(float* x, int64_t n, const float* gamma, float eps) {
   const float inv = 1.0f / std::sqrt(ms + eps);
   for (int64_t k = 0; k < n; ++k) x[k] = x[k] * inv * gamma[k];
 }
+TESSEL_HOT_LOOP(void, rmsNormRow, (float* x, int64_t n, const float* gamma, float eps), (x, n, gamma, eps))
 
 }  // namespace tessel::kernels::detail

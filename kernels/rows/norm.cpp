@@ -21,15 +21,16 @@ static float rowMax(const float* x, int64_t n) {
 }
 
 // Stable softmax: exp(x - max) / sum. Masked (-inf) entries become exactly 0.
-TESSEL_HOT void softmaxRow(float* x, int64_t n) {
+TESSEL_LOOP_BODY void softmaxRowBody(float* x, int64_t n) {
   const float m = rowMax(x, n);
   for (int64_t i = 0; i < n; ++i) x[i] = expFast(x[i] - m);
   const float inv = 1.0f / sum8(x, n);
   for (int64_t i = 0; i < n; ++i) x[i] *= inv;
 }
+TESSEL_HOT_LOOP(void, softmaxRow, (float* x, int64_t n), (x, n))
 
 // y = (x - mean) / sqrt(var + eps) * gamma + beta; two-pass variance for accuracy.
-TESSEL_HOT void layerNormRow(float* x, int64_t n, const float* gamma, const float* beta,
+TESSEL_LOOP_BODY void layerNormRowBody(float* x, int64_t n, const float* gamma, const float* beta,
                              float eps) {
   const float mean = sum8(x, n) / static_cast<float>(n);
   for (int64_t i = 0; i < n; ++i) x[i] -= mean;
@@ -48,5 +49,6 @@ TESSEL_HOT void layerNormRow(float* x, int64_t n, const float* gamma, const floa
     for (int64_t k = 0; k < n; ++k) x[k] *= inv;
   }
 }
+TESSEL_HOT_LOOP(void, layerNormRow, (float* x, int64_t n, const float* gamma, const float* beta, float eps), (x, n, gamma, beta, eps))
 
 }  // namespace tessel::kernels::detail

@@ -1,7 +1,8 @@
 // Requantization row kernels: int32 -> int8 with fixed-point multipliers. An AVX2 path (picked at
-// run time) computes exactly what the scalar gemmlowp arithmetic computes, 8 lanes at a time.
+// run time, under the ISA ceiling) computes exactly what the scalar gemmlowp arithmetic computes, 8 lanes at a time.
 #include <cstring>
 
+#include "kernels/gemm/isa/ceiling.h"
 #include "kernels/numeric/fixed_point.h"
 #include "kernels/rows/rows.h"
 
@@ -124,8 +125,7 @@ void requantize(const int32_t* acc, int8_t* q, int64_t n, const FixedPointMultip
   Counts c;
   int64_t done = 0;
 #ifdef TESSEL_REQUANT_AVX2
-  static const bool avx2 = __builtin_cpu_supports("avx2");
-  if (avx2) done = avx2Range(acc, q, n, m, per_col, zp, qmin, qmax, c);
+  if (useAvx2()) done = avx2Range(acc, q, n, m, per_col, zp, qmin, qmax, c);
 #endif
   scalarRange(acc, q, done, n, m, per_col, zp, qmin, qmax, c);
   sat.total += n;

@@ -1,3 +1,4 @@
+#include "kernels/numeric/portable_math.h"
 #include "kernels/validation/metrics.h"
 
 #include <algorithm>
@@ -24,8 +25,8 @@ std::vector<double> logSoftmax(const float* x, int64_t n) {
   double m = -kInf;
   for (int64_t i = 0; i < n; ++i) m = std::max(m, static_cast<double>(x[i]));
   double sum = 0.0;
-  for (int64_t i = 0; i < n; ++i) sum += std::exp(static_cast<double>(x[i]) - m);
-  const double lse = m + std::log(sum);
+  for (int64_t i = 0; i < n; ++i) sum += portable::exp(static_cast<double>(x[i]) - m);
+  const double lse = m + portable::log(sum);
   std::vector<double> out(static_cast<size_t>(n));
   for (int64_t i = 0; i < n; ++i) out[static_cast<size_t>(i)] = static_cast<double>(x[i]) - lse;
   return out;
@@ -61,7 +62,7 @@ ErrorMetrics compareValues(const float* ref, const float* x, int64_t n) {
     m.cosine = rx / (std::sqrt(rr) * std::sqrt(xx));
   else
     m.cosine = rr == xx ? 1.0 : 0.0;  // both zero: identical; one zero: no direction in common
-  m.sqnr_db = ee > 0.0 ? (rr > 0.0 ? 10.0 * std::log10(rr / ee) : -kInf) : kInf;
+  m.sqnr_db = ee > 0.0 ? (rr > 0.0 ? 10.0 * portable::log10(rr / ee) : -kInf) : kInf;
   return m;
 }
 
@@ -101,7 +102,7 @@ double meanKlDivergence(const Tensor& ref_logits, const Tensor& logits) {
     const std::vector<double> lp = logSoftmax(r.data() + i * n, n);
     const std::vector<double> lq = logSoftmax(v.data() + i * n, n);
     double kl = 0.0;
-    for (size_t j = 0; j < lp.size(); ++j) kl += std::exp(lp[j]) * (lp[j] - lq[j]);
+    for (size_t j = 0; j < lp.size(); ++j) kl += portable::exp(lp[j]) * (lp[j] - lq[j]);
     total += std::max(kl, 0.0);  // rounding can make an exact match a hair negative
   }
   return total / static_cast<double>(rows);

@@ -3,6 +3,7 @@
 #include <optional>
 #include <string>
 
+#include "kernels/gemm/isa/ceiling.h"
 #include "util/error.h"
 
 namespace tessel::kernels {
@@ -44,6 +45,7 @@ bool isLogits(const models::Graph& g, const std::string& output) {
 
 ReferenceRun runReference(const models::Graph& graph, WeightStore& weights,
                           const Calibration& calibration, const Progress& progress) {
+  (void)isaCeiling();  // a bad TESSEL_ISA fails before any work
   ReferenceRun ref;
   ref.graph = models::applyPrecision(graph, uniformPlan(DType::FP32));
   ref.ranges = ActivationRanges(calibration);

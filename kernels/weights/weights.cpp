@@ -1,3 +1,4 @@
+#include "kernels/numeric/portable_math.h"
 #include "kernels/weights/weights.h"
 
 #include <cmath>
@@ -33,7 +34,7 @@ double normalQuantile(double p) {
                              3.754408661907416e+00};
   constexpr double kLow = 0.02425;
   if (p < kLow || p > 1.0 - kLow) {
-    const double q = std::sqrt(-2.0 * std::log(p < kLow ? p : 1.0 - p));
+    const double q = std::sqrt(-2.0 * portable::log(p < kLow ? p : 1.0 - p));
     const double x = (((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5]) /
                      ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1.0);
     return p < kLow ? x : -x;

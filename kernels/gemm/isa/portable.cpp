@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "kernels/gemm/isa/ceiling.h"
 #include "kernels/gemm/isa/kernels.h"
 #include "util/error.h"
 
@@ -23,21 +24,22 @@ std::string_view nameOf(Int8Isa isa) {
 }
 
 bool isAvailable(Int8Isa isa) {
-#if defined(__x86_64__) && defined(__GNUC__)
-  if (isa == Int8Isa::Avx2) return __builtin_cpu_supports("avx2");
-  if (isa == Int8Isa::Avx512Vnni)
-    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vnni");
-#else
-  if (isa == Int8Isa::Avx2 || isa == Int8Isa::Avx512Vnni) return false;
-#endif
+  if (isa == Int8Isa::Avx2) return detail::cpuHas(IsaLevel::Avx2);
+  if (isa == Int8Isa::Avx512Vnni) return detail::cpuHas(IsaLevel::Avx512);
   return true;
 }
 
+// The best kernel under the ISA ceiling (TESSEL_ISA lowers it; every kernel gives the same bits).
 Int8Isa bestInt8Isa() {
-  static const Int8Isa best = isAvailable(Int8Isa::Avx512Vnni) ? Int8Isa::Avx512Vnni
-                              : isAvailable(Int8Isa::Avx2)     ? Int8Isa::Avx2
-                                                               : Int8Isa::Portable;
-  return best;
+  switch (isaCeiling()) {
+    case IsaLevel::Avx512:
+      return Int8Isa::Avx512Vnni;
+    case IsaLevel::Avx2:
+      return Int8Isa::Avx2;
+    case IsaLevel::Portable:
+      break;
+  }
+  return Int8Isa::Portable;
 }
 
 namespace detail {
