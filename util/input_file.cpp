@@ -1,5 +1,6 @@
 #include "util/input_file.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 
@@ -47,6 +48,11 @@ std::string readInputFile(const std::string& path, const std::string& expected, 
   }
   if (in.bad()) fail(path, "cannot read file");
   return text;
+}
+
+int64_t lineCount(const std::string& text) {
+  return static_cast<int64_t>(std::count(text.begin(), text.end(), '\n')) +
+         (text.empty() || text.back() == '\n' ? 0 : 1);
 }
 
 }  // namespace tessel

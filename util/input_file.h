@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 
 namespace tessel {
@@ -15,5 +16,9 @@ void checkInputFile(const std::string& path, const std::string& expected);
 // The whole file after checkInputFile; a file longer than max_bytes is an error, so reading
 // /dev/zero stops at the bound instead of hanging.
 std::string readInputFile(const std::string& path, const std::string& expected, size_t max_bytes);
+
+// Lines in `text`: its '\n's, plus one for a last line without one. A reader that makes an
+// item per line checks this count against util/budget.h before splitting the text.
+int64_t lineCount(const std::string& text);
 
 }  // namespace tessel

@@ -17,6 +17,7 @@
 #include "models/scalesim/csv_rows.h"
 #include "util/budget.h"
 #include "util/error.h"
+#include "util/input_file.h"
 
 namespace tessel::models::scalesim {
 namespace {
@@ -287,8 +288,7 @@ Graph parseTopology(const std::string& text, const std::string& source,
                     const WorkloadOptions& options) {
   const Reader reader{source, options, separatorOf(text)};
   // Every line may be a layer: refuse a topology whose layers cannot fit before splitting it.
-  const auto lines = static_cast<int64_t>(std::count(text.begin(), text.end(), '\n')) +
-                     (text.empty() || text.back() == '\n' ? 0 : 1);
+  const int64_t lines = lineCount(text);
   budget::checkCount(lines - 1, static_cast<int64_t>(sizeof(Row) + 9 * sizeof(Field)) + bytesPerOp(),
                      "layers", {source, static_cast<int>(std::min<int64_t>(lines, INT_MAX)), 0, "workload"});
   const std::vector<Row> rows = splitRows(text, reader.separator);

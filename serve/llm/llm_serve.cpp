@@ -7,6 +7,7 @@
 
 #include "arch/cores.h"
 #include "serve/llm/disaggregated.h"
+#include "serve/llm/request_budget.h"
 #include "sim/footprint.h"
 #include "util/dtype.h"
 #include "util/error.h"
@@ -208,6 +209,10 @@ LlmResult serveLlm(const LlmInputs& in, const LlmServeOptions& o) {
   if (o.rates.empty() && o.stream.arrivals.kind != ArrivalSpec::Kind::Trace) {
     throw ConfigError({"", 0, 0, "--rate"}, "an LLM service needs --rate R (requests/s; a list "
                                             "R1,R2,... sweeps it) or --arrivals TRACE_FILE");
+  }
+  if (o.stream.arrivals.kind != ArrivalSpec::Kind::Trace) {  // a trace is checked as it is read
+    checkRequests(o.stream.requests, 0, meanOf(o.stream.output),
+                  static_cast<int64_t>(grid(o, false).size()), {"", 0, 0, "--requests"});
   }
   for (int64_t c : o.chunks) {
     if (c > o.max_tokens) {

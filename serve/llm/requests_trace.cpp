@@ -2,12 +2,14 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <climits>
 #include <charconv>
 #include <cmath>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string_view>
 
+#include "serve/llm/request_budget.h"
 #include "serve/llm/requests.h"
 #include "util/error.h"
 #include "util/input_file.h"
@@ -276,7 +278,17 @@ std::vector<Request> readTrace(const std::string& path) {
   const size_t first = text.find_first_not_of(" \t\r\n");
   const bool jsonl = (path.size() >= 6 && path.compare(path.size() - 6, 6, ".jsonl") == 0) ||
                      (first != std::string::npos && text[first] == '{');
-  return jsonl ? readJsonl(path, text) : readCsv(path, text);
+  // Every line may be a request (with its place in the line index): the memory first, then,
+  // once the lengths are known, the time its simulation would take (request_budget.h).
+  const int64_t lines = lineCount(text);
+  const SourceLocation last{path, static_cast<int>(std::min<int64_t>(lines, INT_MAX)), 0, ""};
+  checkRequests(lines - (jsonl ? 0 : 1), sizeof(std::pair<int, std::string_view>), 0, 1, last);
+  std::vector<Request> reqs = jsonl ? readJsonl(path, text) : readCsv(path, text);
+  double output = 0;
+  for (const Request& r : reqs) output += static_cast<double>(r.output);
+  checkRequests(static_cast<int64_t>(reqs.size()), 0, output / std::max<double>(1, reqs.size()), 1,
+                last);
+  return reqs;
 }
 
 }  // namespace tessel::serve::llm
