@@ -38,7 +38,7 @@ std::string pick(const yaml::Node& n, const std::string& noun,
 DType dtypeOf(const yaml::Node& n) {
   const std::string& s = n.scalar("a dtype name");
   auto t = parseDType(s);
-  if (!t) n.fail("unknown dtype " + quoted(s) + "; accepted: " + acceptedDTypes() + didYouMean(s, shippedDTypeNames()));
+  if (!t) n.fail(dtypeError(s));
   return *t;
 }
 
@@ -49,8 +49,8 @@ std::string rateKeyOf(const yaml::Node& key) {
   if (star == std::string::npos) return std::string(nameOf(dtypeOf(key)));
   const auto in = parseDType(s.substr(0, star)), w = parseDType(s.substr(star + 1));
   if (!in || !w) {
-    key.fail("unknown dtype pair " + quoted(s) + "; expected <activation dtype>*<weight dtype>, e.g. bf16*int4, "
-             "each one of: " + acceptedDTypes());
+    key.fail("in the dtype pair " + quoted(s) + " (<activation dtype>*<weight dtype>, e.g. bf16*int4): " +
+             dtypeError(!in ? s.substr(0, star) : s.substr(star + 1)));
   }
   return std::string(nameOf(*in)) + "*" + std::string(nameOf(*w));
 }
@@ -95,6 +95,9 @@ std::string numberText(double v) {
 void checkRange(ValueType t, double value, const yaml::Node& n) {
   const ValueRange r = valueRange(t);
   const std::string unit = *r.unit ? std::string(" ") + r.unit : "";
+  if (value == 0 && !r.zero_ok) {
+    n.fail("must be greater than zero, got " + n.describe() + " (0 has no physical meaning here)");
+  }
   if (value > 0 && value < r.min_positive) {
     n.fail("must be 0 or at least " + numberText(r.min_positive) + unit + ", got " + n.describe() +
            " (" + numberText(value) + unit + "): so small a value makes times " +
@@ -187,6 +190,10 @@ Value convert(const ParamSpec& p, const yaml::Node& n, Building& b, bool record)
         for (const auto& [key, value] : n.entries()) {
           const std::string name = pick(key, nounFor(p.key), p.choices);
           const uint64_t bytes = units::parseBytes(value.scalar("a size"), value.where());
+          if (bytes == 0) {
+            value.fail("a capacity of " + value.describe() + " holds nothing: leave " + name +
+                       " out of the map (it bypasses this level) or give it a size");
+          }
           checkRange(T::Bytes, static_cast<double>(bytes), value);
           if (bytes > INT_MAX) value.fail(value.describe() + " is too large for " + quoted(p.key));
           v.pairs.emplace_back(name, static_cast<double>(bytes));

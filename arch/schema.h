@@ -94,6 +94,9 @@ struct ValueRange {
   double min_positive;  // smallest non-zero value
   double max;
   const char* unit;  // canonical unit, for messages; "" for plain numbers
+  // 0 means something for this kind of value (no latency, no leakage, DRAM unbounded); where it
+  // does not (a supply voltage, a clock, a FLOP rate), 0 is refused wherever it is written.
+  bool zero_ok = true;
 };
 ValueRange valueRange(ValueType t);
 

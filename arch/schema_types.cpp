@@ -16,20 +16,20 @@ ValueRange valueRange(ValueType t) {
     case T::ByteRate:
       return {1e3, 1e18, "B/s"};
     case T::Frequency:
-      return {1e3, 1e13, "Hz"};
+      return {1e3, 1e13, "Hz", false};
     case T::Time:
       return {1e-9, 1e12, "cycles"};
     case T::Energy:
     case T::EnergyPerByte:
       return {1e-9, 1e9, "pJ"};
     case T::FlopRate:
-      return {1e3, 1e21, "FLOP/s"};
+      return {1e3, 1e21, "FLOP/s", false};
     case T::Area:
       return {1e-12, 1e5, "mm2"};
     case T::Power:
       return {1e-9, 1e9, "mW"};
     case T::Voltage:
-      return {0.05, 5, "V"};
+      return {0.05, 5, "V", false};
     case T::Integer:
       return {1, static_cast<double>(1 << 20), ""};
     default:

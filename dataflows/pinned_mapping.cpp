@@ -1,6 +1,7 @@
 #include "dataflows/pinned_mapping.h"
 
 #include <algorithm>
+#include <functional>
 #include <optional>
 
 #include "dataflows/nest/constraints.h"
@@ -194,21 +195,27 @@ nest::Mapping tesselForm(yaml::MapReader& top, const nest::Problem& p, const nes
   return m;
 }
 
-// Refuses (at `where`) a mapping of the wrong shape, one the dataflow forbids or one that
-// does not fit.
+// The node to blame for what a check found: the entry the user wrote for that level and kind
+// (a Timeloop map.yaml's), else `whole`.
+using Locate = std::function<const yaml::Node&(const nest::Blame&)>;
+
+// Refuses (where `locate` says) a mapping of the wrong shape, one the dataflow forbids or one
+// that does not fit; `p` names the dims as the user's file does.
 void check(const nest::Mapping& m, const nest::Problem& p, const nest::Hardware& hw,
-           const Dataflow& df, const MapConstraints& constraints, const yaml::Node& where) {
-  const std::string shape = nest::checkShape(m, p, hw);
-  if (!shape.empty()) where.fail("this mapping does not fit " + p.describe() + ": " + shape);
-  const std::string broken = nest::violation(m, df.nest, hw, p);
+           const Dataflow& df, const MapConstraints& constraints, const Locate& locate) {
+  nest::Blame b;
+  const std::string shape = nest::checkShape(m, p, hw, &b);
+  if (!shape.empty()) locate(b).fail("this mapping does not fit " + p.describe() + ": " + shape);
+  const std::string broken = nest::violation(m, df.nest, hw, p, &b);
   if (!broken.empty()) {
-    where.fail("dataflow '" + df.name + "' does not allow this mapping: " + broken);
+    locate(b).fail("dataflow '" + df.name + "' does not allow this mapping: " + broken);
   }
-  const std::string room = nest::checkCapacity(p, m, hw);
-  if (!room.empty()) where.fail("this mapping's tiles do not fit: " + room);
+  const std::string room = nest::checkCapacity(p, m, hw, &b);
+  if (!room.empty()) locate(b).fail("this mapping's tiles do not fit: " + room);
   if (constraints.whole_rows && m.tile(hw.local(), nest::Dim::K, hw.array()) < p.of(nest::Dim::K)) {
-    where.fail("this op has a fused row-wise epilogue: its local tile must hold whole "
-               "output rows (n = " + std::to_string(p.of(nest::Dim::K)) + ")");
+    locate({hw.local(), false})
+        .fail("this op has a fused row-wise epilogue: its local tile must hold whole output rows (" +
+              p.dimName(nest::Dim::K) + " = " + std::to_string(p.of(nest::Dim::K)) + ")");
   }
 }
 
@@ -220,10 +227,23 @@ MapResult pinnedMapping(const PinnedMapping& pin, const Problem& problem, const 
   top.find("op");
   const nest::Problem p = viewOf(top, problem);
   auto hw = std::make_shared<const nest::Hardware>(nest::hardwareOf(acc));
-  const nest::Mapping m = pin.timeloop ? readTimeloopMapping(top, p, *hw, defaultKeeps(*hw, df))
-                                       : tesselForm(top, p, *hw, df, acc);
+  TimeloopEntries entries;
+  const nest::Mapping m =
+      pin.timeloop ? readTimeloopMapping(top, p, *hw, defaultKeeps(*hw, df), &entries)
+                   : tesselForm(top, p, *hw, df, acc);
   top.finish();
-  check(m, p, *hw, df, constraints, *top.find(pin.timeloop ? "mapping" : "levels"));
+  const yaml::Node whole = *top.find(pin.timeloop ? "mapping" : "levels");
+  const Locate locate = [&](const nest::Blame& b) -> const yaml::Node& {
+    if (!pin.timeloop || b.level < 0) return whole;
+    const auto& first = b.spatial ? entries.spatial : entries.temporal;
+    const auto& second = b.spatial ? entries.temporal : entries.spatial;
+    const size_t l = static_cast<size_t>(b.level);
+    if (first[l]) return *first[l];
+    return second[l] ? *second[l] : whole;
+  };
+  nest::Problem named = p;
+  named.timeloop_names = pin.timeloop;
+  check(m, named, *hw, df, constraints, locate);
   MapResult r;
   r.ok = true;
   Mapping& out = r.mapping;

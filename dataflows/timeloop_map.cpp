@@ -15,13 +15,11 @@ using nest::at;
 
 namespace {
 
-constexpr std::array<const char*, nest::kDims> kTimeloopNames{"G", "N", "M", "C",
-                                                              "P", "Q", "R", "S"};
 const std::vector<std::string> kTensorNames{"Inputs", "Weights", "Outputs"};
 
 nest::Dim dimNamed(const std::string& name, const yaml::Node& where) {
   for (nest::Dim d : nest::kAllDims) {
-    if (name == kTimeloopNames[at(d)]) return d;
+    if (name == nest::timeloopName(d)) return d;
   }
   const std::vector<std::string> names{"R", "S", "P", "Q", "C", "M", "N", "G"};
   where.fail("'" + name + "' is not a Timeloop dim (dims: " + joinNames(names, " ") + ")" +
@@ -202,7 +200,7 @@ std::pair<nest::Factors, nest::Factors> spatialXY(yaml::MapReader& e, const nest
     if (g.f[at(d)] == 1) continue;
     const auto pos = std::find(perm.begin(), perm.end(), d);
     if (perm_node && pos == perm.end()) {
-      perm_node->fail(std::string("the permutation leaves out ") + kTimeloopNames[at(d)] +
+      perm_node->fail(std::string("the permutation leaves out ") + std::string(nest::timeloopName(d)) +
                       ", whose factor is " + std::to_string(g.f[at(d)]));
     }
     (pos - perm.begin() < split ? x : y)[at(d)] = g.f[at(d)];
@@ -314,7 +312,7 @@ void finishLoops(Reading& r) {
       if (lv.factor[at(d)] > 1 &&
           std::count(le.permutation->begin(), le.permutation->end(), d) == 0) {
         le.permutation_node->fail(std::string("the permutation leaves out ") +
-                                  kTimeloopNames[at(d)] + ", whose factor is " +
+                                  std::string(nest::timeloopName(d)) + ", whose factor is " +
                                   std::to_string(lv.factor[at(d)]));
       }
     }
@@ -345,10 +343,11 @@ void readOptions(Reading& r, yaml::MapReader& top) {
 
 }  // namespace
 
-std::string_view timeloopDimName(nest::Dim d) { return kTimeloopNames[at(d)]; }
+std::string_view timeloopDimName(nest::Dim d) { return nest::timeloopName(d); }
 
 nest::Mapping readTimeloopMapping(yaml::MapReader& top, const nest::Problem& p,
-                                  const nest::Hardware& hw, const std::vector<Keeps>& keeps) {
+                                  const nest::Hardware& hw, const std::vector<Keeps>& keeps,
+                                  TimeloopEntries* entries) {
   Reading r{p, hw, {}, {}, std::vector<LevelEntries>(hw.levels.size())};
   r.m.levels.resize(hw.levels.size());
   if (const auto targets = top.find("targets")) readTargets(r, *targets);
@@ -362,6 +361,12 @@ nest::Mapping readTimeloopMapping(yaml::MapReader& top, const nest::Problem& p,
   }
   finishLoops(r);
   readOptions(r, top);
+  if (entries != nullptr) {
+    for (const LevelEntries& le : r.levels) {
+      entries->temporal.push_back(le.temporal);
+      entries->spatial.push_back(le.spatial ? le.spatial : le.fanout_spatial);
+    }
+  }
   return r.m;
 }
 

@@ -27,6 +27,7 @@
 #pragma once
 
 #include <array>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -51,8 +52,14 @@ std::string_view timeloopDimName(nest::Dim d);
 // target, type, dim or tensor, a factor below 1 or above the dim's extent, a dim twice, a
 // spatial entry on a level with no fan-out or beyond the fan-out or the array, or two entries
 // of one type for a level. The result's shape is the caller's to check (nest::checkShape).
+// `entries` (when given) receives each level's temporal and spatial entry, so that a check made
+// after reading (shape, dataflow, capacity) points at the entry to blame.
+struct TimeloopEntries {
+  std::vector<std::optional<yaml::Node>> temporal, spatial;  // by level; nullopt: none written
+};
 nest::Mapping readTimeloopMapping(yaml::MapReader& top, const nest::Problem& p,
-                                  const nest::Hardware& hw, const std::vector<Keeps>& keeps = {});
+                                  const nest::Hardware& hw, const std::vector<Keeps>& keeps = {},
+                                  TimeloopEntries* entries = nullptr);
 
 // `m` as map.yaml text (the keys above, `mapping:` first, no `targets:`): per level outermost
 // first its temporal entry (every dim, the permutation innermost first), its spatial entries and

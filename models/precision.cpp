@@ -36,7 +36,7 @@ namespace {
 DType parseDTypeNode(const yaml::Node& node) {
   const std::string& s = node.scalar("a dtype");
   const auto t = parseDType(s);
-  if (!t) node.fail("unknown dtype '" + s + "' (accepted: " + acceptedDTypes() + ")" + didYouMean(s, shippedDTypeNames()));
+  if (!t) node.fail(dtypeError(s));
   return *t;
 }
 

@@ -6,6 +6,8 @@
 #include <deque>
 #include <mutex>
 
+#include "util/suggest.h"
+
 namespace tessel {
 
 namespace {
@@ -106,31 +108,66 @@ std::optional<DType> plainNamed(std::string_view s) {
   return std::nullopt;
 }
 
-// `<element>_g<block>_<scale>`: the element is the part before the last "_g<digits>_".
-std::optional<DType> parseGrouped(std::string_view s) {
+constexpr int kMaxBlock = 4096;
+
+// A name of the shape `<element>_g<digits>_<scale>`, split at the last such "_g<digits>_".
+struct GroupedParts {
+  std::string_view element, block, scale;
+};
+
+std::optional<GroupedParts> groupedParts(std::string_view s) {
   for (size_t at = s.rfind("_g"); at != std::string_view::npos && at > 0; at = s.rfind("_g", at - 1)) {
     const size_t under = s.find('_', at + 2);
-    if (under == std::string_view::npos) continue;
-    int block = 0;
-    const auto [end, ec] = std::from_chars(s.data() + at + 2, s.data() + under, block);
-    if (ec != std::errc() || end != s.data() + under || block < 1 || block > 4096) continue;
-    const std::string_view scale_name = s.substr(under + 1);
-    const auto element = plainNamed(s.substr(0, at));
-    const auto scale = scale_name == "e8m0" ? std::optional<DType>(DType::E8M0) : plainNamed(scale_name);
-    if (!element || !scale || isBlockScaled(*element) || elementBits(*element) > 16) return std::nullopt;
-    if (*scale != DType::E8M0 && *scale != DType::FP8_E4M3 && *scale != DType::FP16 &&
-        *scale != DType::BF16 && *scale != DType::FP32) {
-      return std::nullopt;
-    }
-    const BlockScaling scaling{*element, block, *scale};
-    for (const Named& n : kNamed) {  // the MX formats keep their own names
-      const auto mx = mxScaling(n.type);
-      if (mx && mx->element == scaling.element && mx->block == block && mx->scale == scaling.scale) return n.type;
-    }
-    return registerScaling(scaling, std::string(nameOf(*element)) + "_g" + std::to_string(block) + "_" +
-                                        std::string(nameOf(*scale)));
+    if (under == std::string_view::npos || under == at + 2) continue;
+    const std::string_view digits = s.substr(at + 2, under - at - 2);
+    if (digits.find_first_not_of("0123456789") != std::string_view::npos) continue;
+    return GroupedParts{s.substr(0, at), digits, s.substr(under + 1)};
   }
   return std::nullopt;
+}
+
+bool validScale(DType t) {
+  return t == DType::E8M0 || t == DType::FP8_E4M3 || t == DType::FP16 || t == DType::BF16 ||
+         t == DType::FP32;
+}
+
+// What is wrong with a grouped name's parts ("" when nothing is); `block` is set when valid.
+std::string groupedProblem(const GroupedParts& g, int& block) {
+  const auto [end, ec] = std::from_chars(g.block.data(), g.block.data() + g.block.size(), block);
+  if (ec != std::errc() || end != g.block.data() + g.block.size() || block < 1 || block > kMaxBlock) {
+    return "block size " + std::string(g.block) + " must be " +
+           (ec == std::errc() && block < 1 ? "≥ 1" : "at most " + std::to_string(kMaxBlock));
+  }
+  const auto element = plainNamed(g.element);
+  if (!element) {
+    return "element '" + std::string(g.element) + "' is not a plain dtype" +
+           didYouMean(g.element, shippedDTypeNames());
+  }
+  if (isBlockScaled(*element)) return "element '" + std::string(g.element) + "' is itself block-scaled";
+  if (elementBits(*element) > 16) {
+    return "element '" + std::string(g.element) + "' is wider than 16 bits";
+  }
+  const auto scale = g.scale == "e8m0" ? std::optional<DType>(DType::E8M0) : plainNamed(g.scale);
+  if (!scale || !validScale(*scale)) {
+    return "scale '" + std::string(g.scale) + "' must be e8m0, fp8_e4m3, fp16, bf16 or fp32";
+  }
+  return "";
+}
+
+// `<element>_g<block>_<scale>`.
+std::optional<DType> parseGrouped(std::string_view s) {
+  const auto g = groupedParts(s);
+  int block = 0;
+  if (!g || !groupedProblem(*g, block).empty()) return std::nullopt;
+  const DType element = *plainNamed(g->element);
+  const DType scale = g->scale == "e8m0" ? DType::E8M0 : *plainNamed(g->scale);
+  const BlockScaling scaling{element, block, scale};
+  for (const Named& n : kNamed) {  // the MX formats keep their own names
+    const auto mx = mxScaling(n.type);
+    if (mx && mx->element == scaling.element && mx->block == block && mx->scale == scaling.scale) return n.type;
+  }
+  return registerScaling(scaling, std::string(nameOf(element)) + "_g" + std::to_string(block) + "_" +
+                                      std::string(nameOf(scale)));
 }
 
 }  // namespace
@@ -180,6 +217,18 @@ std::optional<DType> parseDType(std::string_view s) {
   if (s == "nvfp4") return parseGrouped("fp4_e2m1_g16_fp8_e4m3");
   if (auto t = plainNamed(s)) return t;
   return parseGrouped(s);
+}
+
+std::string dtypeError(std::string_view s) {
+  if (const auto g = groupedParts(s)) {
+    int block = 0;
+    const std::string problem = groupedProblem(*g, block);
+    if (!problem.empty()) {
+      return "dtype '" + std::string(s) + "' (<element>_g<block>_<scale>): " + problem;
+    }
+  }
+  return "unknown dtype '" + std::string(s) + "'; accepted: " + acceptedDTypes() +
+         didYouMean(s, shippedDTypeNames());
 }
 
 std::string acceptedDTypes() {

@@ -83,6 +83,10 @@ std::string_view nameOf(DType t);
 // (element: a plain type of at most 16 bits; block: 1..4096; scale: e8m0, fp8_e4m3, fp16, bf16
 // or fp32); nullopt otherwise. e8m0 alone is not a dtype here (only a scale).
 std::optional<DType> parseDType(std::string_view s);
+// Why parseDType(s) fails, as one message naming `s`: the wrong part of an
+// `<element>_g<block>_<scale>` name ("block size 0 must be ≥ 1"), else "unknown dtype" with
+// the accepted names and a "did you mean". Every reader of a dtype reports with it.
+std::string dtypeError(std::string_view s);
 // The names parseDType accepts, for messages: "int8, int16, ..., mxint8, <element>_g<N>_<scale>".
 std::string acceptedDTypes();
 // The shipped names (for "did you mean" suggestions).

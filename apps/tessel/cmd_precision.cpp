@@ -31,9 +31,12 @@ std::vector<models::OpPrecision> candidatesOf(const std::string& list) {
     const std::string item = list.substr(at, comma - at);
     const auto c = kernels::parseCandidate(item);
     if (!c) {
-      throw ConfigError({"", 0, 0, "--to"}, "unknown format '" + item + "' in '" + list +
-                                                "' (a dtype or ACTIVATIONS/WEIGHTS, e.g. bf16/int4_g128_fp16; dtypes: " +
-                                                acceptedDTypes() + ")");
+      const size_t slash = item.find('/');
+      const std::string part =
+          parseDType(item.substr(0, slash)) ? item.substr(slash + 1) : item.substr(0, slash);
+      throw ConfigError({"", 0, 0, "--to"}, "format '" + item + "' in '" + list +
+                                                "' (a dtype or ACTIVATIONS/WEIGHTS, e.g. "
+                                                "bf16/int4_g128_fp16): " + dtypeError(part));
     }
     out.push_back(*c);
     at = comma + 1;
@@ -45,7 +48,7 @@ kernels::SearchOptions searchOptions(const PrecisionArgs& a) {
   kernels::SearchOptions o;
   o.to = candidatesOf(a.to);
   const auto from = parseDType(a.from);
-  if (!from) throw ConfigError({"", 0, 0, "--from"}, "unknown dtype '" + a.from + "' (accepted: " + acceptedDTypes() + ")");
+  if (!from) throw ConfigError({"", 0, 0, "--from"}, dtypeError(a.from));
   o.from = *from;
   if (a.metric == "kl")
     o.metric = kernels::SearchMetric::Kl;

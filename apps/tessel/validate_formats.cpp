@@ -50,11 +50,8 @@ ValidateFormat planFormat(const std::string& label, const std::string& path) {
 ValidateFormat dtypeFormat(const std::string& item) {
   const std::optional<DType> d = parseDType(item);
   if (!d) {
-    std::vector<std::string> names = shippedDTypeNames();
-    names.push_back("mixed");
-    throw ConfigError(kAt, "unknown precision '" + item + "'" + didYouMean(item, names) +
-                               " (accepted: " + acceptedDTypes() +
-                               ", mixed with --plan, or a precision plan file .yaml/.yml/.json)");
+    throw ConfigError(kAt, "precision '" + item + "': " + dtypeError(item) +
+                               "; or mixed with --plan, or a precision plan file .yaml/.yml/.json");
   }
   ValidateFormat f{item, std::string(nameOf(*d)), "", kernels::uniformPlan(*d)};
   f.lowering.default_where = kAt;

@@ -41,9 +41,7 @@ inline models::WorkloadOptions toWorkloadOptions(const WorkloadArgs& a, DType fa
   if (!a.dtype.empty()) {
     const auto t = parseDType(a.dtype);
     if (!t) {
-      throw ConfigError(
-          {"", 0, 0, "--dtype"},
-          "unknown dtype '" + a.dtype + "' (accepted: " + acceptedDTypes() + ")");
+      throw ConfigError({"", 0, 0, "--dtype"}, dtypeError(a.dtype));
     }
     o.dtype = *t;
   }

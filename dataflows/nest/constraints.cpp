@@ -88,14 +88,19 @@ std::vector<Dim> axisDims(const std::vector<Dim>& listed, const Hardware& hw) {
   return dims;
 }
 
-std::string violation(const Mapping& m, const Constraints& c, const Hardware& hw, const Problem& p) {
+std::string violation(const Mapping& m, const Constraints& c, const Hardware& hw, const Problem& p,
+                      Blame* blame) {
+  Blame ignored;
+  Blame& b = blame != nullptr ? *blame : ignored;
   for (Dim d : kAllDims) {
+    b = {hw.array(), true};
     if (m.rows[at(d)] > 1 && !listed(axisDims(c.rows, hw), d)) {
       return "it unrolls " + p.dimName(d) + " across array rows";
     }
     if (m.cols[at(d)] > 1 && !listed(axisDims(c.cols, hw), d)) {
       return "it unrolls " + p.dimName(d) + " across array columns";
     }
+    b = {hw.pe(), false};
     if (!hw.systolic && m.levels[size_t(hw.pe())].factor[at(d)] > 1 && !listed(c.pe_loops, d)) {
       return "its PEs loop over " + p.dimName(d);
     }
@@ -109,11 +114,13 @@ std::string violation(const Mapping& m, const Constraints& c, const Hardware& hw
   for (int r = 0; r < kRoles; ++r) {
     const int l = levelOf(static_cast<Role>(r), hw);
     if (l < 0 || static_cast<size_t>(l) >= m.levels.size()) continue;
+    b = {l, false};
     const auto& order = m.levels[static_cast<size_t>(l)].order;
     if (!orderAllowed(std::vector<Dim>(order.begin(), order.end()), c.orders[static_cast<size_t>(r)])) {
       return "its loop order at " + hw.levels[static_cast<size_t>(l)].name + " is not one of the allowed";
     }
   }
+  b = {};
   return "";
 }
 

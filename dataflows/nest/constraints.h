@@ -16,6 +16,7 @@ namespace tessel::dataflows::nest {
 
 struct Hardware;
 struct Mapping;
+struct Blame;
 
 // The levels a dataflow file can name, whatever the hardware calls them.
 enum class Role : uint8_t { Dram, L2, Local, Pe };
@@ -49,7 +50,8 @@ bool orderAllowed(const std::vector<Dim>& order, const std::vector<std::vector<D
 void conformOrders(Mapping& m, const Constraints& c, const Hardware& hw);
 bool ordersAllowed(const Mapping& m, const Constraints& c, const Hardware& hw);
 // "" when `m` stays within `c` (spatial dims, what the PEs keep and loop over, loop orders);
-// else the first thing it breaks, in the problem's dim names.
-std::string violation(const Mapping& m, const Constraints& c, const Hardware& hw, const Problem& p);
+// else the first thing it breaks, in the problem's dim names (and `blame`, when given, where).
+std::string violation(const Mapping& m, const Constraints& c, const Hardware& hw, const Problem& p,
+                      Blame* blame = nullptr);
 
 }  // namespace tessel::dataflows::nest

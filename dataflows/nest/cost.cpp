@@ -10,7 +10,7 @@ double Cost::dramBytes() const {
 }
 
 // Capacity: each level's kept tiles (two of each when double-buffered on chip) within its pools.
-std::string checkCapacity(const Problem& p, const Mapping& m, const Hardware& hw) {
+std::string checkCapacity(const Problem& p, const Mapping& m, const Hardware& hw, Blame* blame) {
   for (int l = 1; l < static_cast<int>(hw.levels.size()); ++l) {
     const Level& lv = hw.levels[size_t(l)];
     std::array<double, kTensors> pool{};
@@ -26,6 +26,7 @@ std::string checkCapacity(const Problem& p, const Mapping& m, const Hardware& hw
     }
     for (size_t k = 0; k < kTensors; ++k) {
       if (lv.pool_bytes[k] >= 0 && pool[k] > lv.pool_bytes[k]) {
+        if (blame != nullptr) *blame = {l, false};
         return lv.name + " needs " + std::to_string(static_cast<int64_t>(pool[k])) +
                " B for its tiles, has " + std::to_string(static_cast<int64_t>(lv.pool_bytes[k]));
       }

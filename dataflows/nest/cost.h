@@ -62,8 +62,10 @@ struct Cost {
 };
 
 // "" when every level's kept tiles fit its capacity pools (two copies on chip when
-// double-buffered), else which level overflows and by how much.
-std::string checkCapacity(const Problem& p, const Mapping& m, const Hardware& hw);
+// double-buffered), else which level overflows and by how much (and `blame`, when given, names
+// that level).
+std::string checkCapacity(const Problem& p, const Mapping& m, const Hardware& hw,
+                          Blame* blame = nullptr);
 
 Cost evaluate(const Problem& p, const Mapping& m, const Hardware& hw, const CostOptions& o);
 

@@ -117,12 +117,15 @@ std::vector<std::pair<std::string, std::string>> Mapping::flatten(const Problem&
   return kv;
 }
 
-std::string checkShape(const Mapping& m, const Problem& p, const Hardware& hw) {
+std::string checkShape(const Mapping& m, const Problem& p, const Hardware& hw, Blame* blame) {
+  Blame ignored;
+  Blame& b = blame != nullptr ? *blame : ignored;
   if (m.levels.size() != hw.levels.size()) {
     return "the mapping has " + std::to_string(m.levels.size()) + " levels, the hardware " +
            std::to_string(hw.levels.size());
   }
   int64_t rows = 1, cols = 1;
+  b = {hw.array(), true};
   for (Dim d : kAllDims) {
     if (m.rows[at(d)] < 1 || m.cols[at(d)] < 1) return "spatial factors must be >= 1";
     rows *= m.rows[at(d)];
@@ -135,6 +138,7 @@ std::string checkShape(const Mapping& m, const Problem& p, const Hardware& hw) {
   for (size_t l = 0; l < m.levels.size(); ++l) {
     const LevelLoops& ll = m.levels[l];
     int64_t fan = 1;
+    b = {static_cast<int>(l), true};
     for (Dim d : kAllDims) {
       if (ll.spatial[at(d)] < 1) return "spatial factors must be >= 1";
       fan *= ll.spatial[at(d)];
@@ -143,6 +147,7 @@ std::string checkShape(const Mapping& m, const Problem& p, const Hardware& hw) {
       return hw.levels[l].name + ": spatial factors " + std::to_string(fan) + " exceed its fan-out of " +
              std::to_string(hw.levels[l].fanout);
     }
+    b.spatial = false;
     for (Dim d : kAllDims) {
       if (ll.factor[at(d)] < 1) return "factors must be >= 1";
       const auto n = std::count(ll.order.begin(), ll.order.end(), d);
@@ -158,12 +163,14 @@ std::string checkShape(const Mapping& m, const Problem& p, const Hardware& hw) {
       }
     }
   }
+  b = {0, false};
   for (Dim d : kAllDims) {
     if (m.tile(0, d, hw.array()) < p.of(d)) {
       return "the factors of " + p.dimName(d) + " cover " +
              std::to_string(m.tile(0, d, hw.array())) + " of its " + std::to_string(p.of(d));
     }
   }
+  b = {};
   return "";
 }
 

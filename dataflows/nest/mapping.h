@@ -66,9 +66,19 @@ std::string spatialText(const Factors& rows, const Factors& cols, const Problem&
 // "k:4 p:2": the factors > 1 ("-" for none).
 std::string factorsText(const Factors& f, const Problem& p);
 
+// Which part of a mapping a check found wrong, so that a reader can point at the entry the user
+// wrote for it: a level's loops (temporal) or its spatial unrolling (the array's, on the
+// array's level); level -1 when no one level is to blame.
+struct Blame {
+  int level = -1;
+  bool spatial = false;
+};
+
 // "" when the mapping is well formed for (p, hw): one entry per level, orders list exactly the
-// dims with factor > 1, spatial products within the array, every extent covered, nothing kept
-// where the level cannot hold it. Otherwise why not (capacity is the cost model's business).
-std::string checkShape(const Mapping& m, const Problem& p, const Hardware& hw);
+// dims with factor > 1, spatial products within the array, every extent covered (the outermost
+// level's loops are blamed), nothing kept where the level cannot hold it. Otherwise why not
+// (capacity is the cost model's business), and `blame` (when given) says where.
+std::string checkShape(const Mapping& m, const Problem& p, const Hardware& hw,
+                       Blame* blame = nullptr);
 
 }  // namespace tessel::dataflows::nest

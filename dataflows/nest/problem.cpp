@@ -84,7 +84,13 @@ double Problem::footprint(Operand t, const Factors& x) const {
   return 0;
 }
 
+std::string_view timeloopName(Dim d) {
+  static constexpr std::array<const char*, kDims> kNames{"G", "N", "M", "C", "P", "Q", "R", "S"};
+  return kNames[at(d)];
+}
+
 std::string Problem::dimName(Dim d) const {
+  if (timeloop_names) return std::string(timeloopName(d));
   if (!gemm) return kConvNames[at(d)];
   switch (d) {
     case Dim::G:

@@ -36,6 +36,9 @@ inline size_t at(Operand t) { return static_cast<size_t>(t); }
 // Conv names "G".."S": what dataflow files and pinned mappings of convolutions use.
 std::string_view convName(Dim d);
 std::optional<Dim> dimFromConvName(std::string_view name);  // case-insensitive
+// Timeloop's names "G N M C P Q R S" (M = tessel's K), for any problem (a GEMM is the
+// convolution Timeloop writes for it: P = m, M = n, C = k, G = b).
+std::string_view timeloopName(Dim d);
 
 struct Problem {
   Factors extent = kOnes;
@@ -45,6 +48,9 @@ struct Problem {
   // 0 = unclipped.
   int64_t input_h = 0, input_w = 0;
   bool gemm = false;  // name dims as a GEMM: b (g), m (p), n (k), k (c)
+  // Name dims as Timeloop does (timeloopName), whatever `gemm` says: messages about a mapping
+  // the user wrote in Timeloop's map.yaml speak its names.
+  bool timeloop_names = false;
   // A convolution run as its im2col GEMM (Gemmini): unique input elements per im2col element.
   // The DMA moves raw input rows and the im2col unit expands them on the way to the array, so
   // off-chip input transfers scale by this; the array still sees the expanded stream. 1 else.
@@ -66,7 +72,7 @@ struct Problem {
   // Elements of the whole tensor.
   double elements(Operand t) const { return footprint(t, extent); }
   // The name users see: GEMMs "b m n k", convolutions "G N K C P Q R S"; "" for a GEMM's
-  // unused dims.
+  // unused dims; with timeloop_names, timeloopName.
   std::string dimName(Dim d) const;
   std::optional<Dim> dimByName(std::string_view name) const;
   // "gemm m=128 n=768 k=768" / "conv N=1 K=64 C=3 P=112 Q=112 R=7 S=7 stride 2".

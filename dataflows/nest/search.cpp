@@ -171,6 +171,32 @@ std::vector<Scored> scoreAll(const std::vector<Mapping>& cands, const Problem& p
 
 }  // namespace
 
+namespace {
+
+// Why not even the smallest tile fits: one element of every dim below DRAM, no unrolling, each
+// level keeping what it can hold; checkCapacity names the level, what it has and what it needs.
+std::string smallestTileMisfit(const Problem& p, const Hardware& hw) {
+  Mapping m;
+  m.levels.resize(hw.levels.size());
+  for (size_t l = 0; l < hw.levels.size(); ++l) {
+    for (size_t t = 0; t < kTensors; ++t) m.levels[l].keeps[t] = hw.levels[l].can_hold[t];
+  }
+  for (Dim d : kAllDims) {
+    m.levels[0].factor[at(d)] = p.of(d);
+    if (p.of(d) > 1) m.levels[0].order.push_back(d);
+  }
+  const std::string why = checkCapacity(p, m, hw);
+  return "no tile of the array fits the local memories and register files" +
+         (why.empty() ? std::string() : ": even the smallest tile (1 of every dim): " + why);
+}
+
+}  // namespace
+
+// One thread's candidate lists, kept between searches (see enumerateTilings).
+struct SearchBuffers {
+  std::vector<Mapping> tilings, more, stage1, stage2;
+};
+
 SearchResult search(const Problem& p, const Hardware& hw, const Constraints& c,
                     const SearchOptions& o) {
   SearchResult r;
@@ -183,10 +209,14 @@ SearchResult search(const Problem& p, const Hardware& hw, const Constraints& c,
   // Capacities prune most tilings, so a target of `budget` often yields far fewer: offer each
   // dim more sizes while stage 1 has room for them.
   int64_t target = std::max<int64_t>(64, o.budget);
-  std::vector<Mapping> tilings = enumerateTilings(p, hw, c, o.whole_rows, exhaustive, target);
+  // The big candidate lists live in per-thread buffers reused from one search to the next.
+  thread_local SearchBuffers buffers;
+  std::vector<Mapping>& tilings = buffers.tilings;
+  enumerateTilings(p, hw, c, o.whole_rows, exhaustive, target, tilings);
   for (int grow = 0; !exhaustive && grow < 1 && tilings.size() < room / 2; ++grow) {
     target *= 4;
-    std::vector<Mapping> more = enumerateTilings(p, hw, c, o.whole_rows, false, target);
+    std::vector<Mapping>& more = buffers.more;
+    enumerateTilings(p, hw, c, o.whole_rows, false, target, more);
     if (more.size() <= tilings.size()) break;
     tilings.swap(more);
   }
@@ -194,7 +224,8 @@ SearchResult search(const Problem& p, const Hardware& hw, const Constraints& c,
   r.space = static_cast<int64_t>(std::min(spaceSize(p, hw, c), 4e18));
   // Stage 1: every tiling (a deterministic stride through them when the budget is short) under
   // each tensor's stationary order at the outer levels.
-  std::vector<Mapping> stage1 = o.seeds;
+  std::vector<Mapping>& stage1 = buffers.stage1;
+  stage1.assign(o.seeds.begin(), o.seeds.end());
   for (Mapping& seed : stage1) conformOrders(seed, c, hw);
   for (Mapping& fold : foldAfterFold(p, hw, c)) stage1.push_back(std::move(fold));
   stage1.reserve(o.seeds.size() + per * std::min(tilings.size(), room + 1));
@@ -217,13 +248,13 @@ SearchResult search(const Problem& p, const Hardware& hw, const Constraints& c,
   r.evaluated = static_cast<int64_t>(stage1.size());
   std::sort(s1.begin(), s1.end());
   if (s1.empty() || !std::isfinite(s1.front().score)) {
-    r.reason = tilings.empty() ? "no tile of the array fits the local memories and register files"
-                               : "no candidate fits";
+    r.reason = tilings.empty() ? smallestTileMisfit(p, hw) : "no candidate fits";
     if (!s1.empty()) r.reason = evaluate(p, stage1[s1.front().index], hw, o.cost).reason;
     return r;
   }
   // Stage 2: the best distinct tilings under every order the outer levels and the PE allow.
-  std::vector<Mapping> stage2;
+  std::vector<Mapping>& stage2 = buffers.stage2;
+  stage2.clear();
   const int64_t left = std::max<int64_t>(0, budget * 3 / 5 - r.evaluated);
   for (size_t i = 0; i < s1.size() && std::isfinite(s1[i].score); ++i) {
     const Mapping& base = stage1[s1[i].index];

@@ -57,7 +57,7 @@ TEST(ValidateFormats, OneFormatKeepsTheSingleRunReport) {
 TEST(ValidateFormats, UnknownOrUnrunnableFormatExitsTwo) {
   const auto r = runTessel(kGemm + "--precision bf16,fp9");
   EXPECT_EQ(r.code, 2) << r.out;
-  EXPECT_NE(r.out.find("unknown precision 'fp9'"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("precision 'fp9': unknown dtype 'fp9'"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("mxfp4"), std::string::npos) << r.out;  // the accepted names
   const auto u = runTessel(kGemm + "--precision uint4");
   EXPECT_EQ(u.code, 2) << u.out;

@@ -118,6 +118,28 @@ TEST(ArchErrorTest, RegisterFilePerTensorMistakesAreLocated) {
               ::testing::HasSubstr("at 'array.register_file'"));
 }
 
+// A pool of 0 B holds nothing: refused where it is written, as a scalar capacity of 0 is, so
+// `arch check` and `run` cannot disagree about it (DRAM's 0 = unbounded is the one exception).
+TEST(ArchErrorTest, AZeroCapacityPoolIsRefused) {
+  const std::string zero = "  register_file: {weights: 0 B, inputs: 24 B}";
+  EXPECT_THAT(loadError(tinyPlus({zero})),
+              HasSubstr("tiny.yaml:16:" + std::to_string(col(zero, "0 B")) +
+                        ": at 'array.register_file.weights': a capacity of '0 B' holds nothing"));
+  EXPECT_NO_THROW(loadString(tinyWith(5, "  latency: 100 ns\n  capacity: 0 B"),
+                             "tiny.yaml"));
+}
+
+// Quantities whose 0 means nothing physical (a supply, a clock) are refused by the one range
+// check every value goes through.
+TEST(ArchErrorTest, ZeroVoltsIsRefused) {
+  const std::string zero = "technology: {voltage: 0 V}";
+  EXPECT_THAT(loadError(tinyPlus({zero})),
+              HasSubstr("tiny.yaml:16:" + std::to_string(col(zero, "0 V")) +
+                        ": at 'technology.voltage': must be greater than zero, got '0 V'"));
+  EXPECT_NO_THROW(loadString(tinyPlus({"technology: {voltage: 0.9 V}"}),
+                             "tiny.yaml"));
+}
+
 TEST(ArchErrorTest, UnknownDtype) {
   const std::string e = loadError(tinyPlus({"  input_dtype: fp8_e4m2"}));
   EXPECT_THAT(e, ::testing::StartsWith("tiny.yaml:16:16: at 'array.input_dtype': unknown dtype 'fp8_e4m2'; "
@@ -126,11 +148,25 @@ TEST(ArchErrorTest, UnknownDtype) {
   EXPECT_THAT(e, ::testing::EndsWith("did you mean 'fp8_e4m3'?"));
 }
 
+// A name of the grouped shape names its wrong part, not "unknown dtype" beside that shape.
+TEST(ArchErrorTest, GroupedDtypeNamesTheWrongPart) {
+  EXPECT_THAT(loadError(tinyPlus({"  input_dtype: mxfp8_g0_e8m0"})),
+              ::testing::HasSubstr("tiny.yaml:16:16: at 'array.input_dtype': dtype 'mxfp8_g0_e8m0' "
+                                   "(<element>_g<block>_<scale>): block size 0 must be ≥ 1"));
+  EXPECT_THAT(loadError(tinyPlus({"  input_dtype: int4_g128_fp9"})),
+              ::testing::HasSubstr("scale 'fp9' must be e8m0, fp8_e4m3, fp16, bf16 or fp32"));
+  EXPECT_THAT(loadError(tinyPlus({"  input_dtype: int3_g128_fp16"})),
+              ::testing::HasSubstr("element 'int3' is not a plain dtype"));
+  EXPECT_THAT(loadError(tinyPlus({"  input_dtype: int4_g9000_fp16"})),
+              ::testing::HasSubstr("block size 9000 must be at most 4096"));
+}
+
 TEST(ArchErrorTest, UnknownThroughputPair) {
   // "  throughput: {bf16: 1, bf16*int3: 1}": the key at column 25.
   EXPECT_THAT(loadError(tinyPlus({"  input_dtype: bf16", "  throughput: {bf16: 1, bf16*int3: 1}"})),
-              ::testing::HasSubstr("tiny.yaml:17:25: at 'array.throughput.bf16*int3': unknown dtype pair "
-                                   "'bf16*int3'; expected <activation dtype>*<weight dtype>, e.g. bf16*int4"));
+              ::testing::HasSubstr("tiny.yaml:17:25: at 'array.throughput.bf16*int3': in the dtype pair "
+                                   "'bf16*int3' (<activation dtype>*<weight dtype>, e.g. bf16*int4): "
+                                   "unknown dtype 'int3'"));
   EXPECT_THAT(loadError(tinyPlus({"  throughput: {int8: 1, fp8: 0}"})),
               ::testing::HasSubstr("at 'array.throughput.fp8': must be greater than zero"));
 }

@@ -291,6 +291,22 @@ TEST(TimeloopMap, RunPinsTheLoneOpAndEmitsWhatItRead) {
              conv_plan->mapping.nest);
 }
 
+// A check made after reading (the mapping's shape against the op) speaks Timeloop's dim names,
+// not tessel's (M, not K), and points at the entry to blame, not at the whole list.
+TEST(TimeloopMap, ChecksAfterReadingSpeakTimeloopAndPointAtTheEntry) {
+  const models::Graph g = conv14();
+  try {
+    planWith(g, edited("C=2 M=2", "C=2 M=1"), "cover");
+    FAIL() << "a mapping that leaves half of M out was accepted";
+  } catch (const ConfigError& e) {
+    const std::string msg = e.what();
+    EXPECT_NE(msg.find("tessel_tlmap_cover.yaml:2:5:"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("the factors of M cover 8 of its 16"), std::string::npos) << msg;
+    EXPECT_NE(msg.find(" M=16 "), std::string::npos) << msg;  // the op, in Timeloop's names
+    EXPECT_EQ(msg.find("K="), std::string::npos) << msg;
+  }
+}
+
 // tessel's own form spreads loops over a level's fan-out with `parallel:`.
 const char* kParallel = R"(spatial: {rows: {R: 3, C: 4}, cols: {P: 2, K: 2}}
 levels:

@@ -87,5 +87,19 @@ TEST(DTypeKinds, IntegerNarrowAndWhole) {
   EXPECT_EQ(elementBits(parsed("int4_g128_fp16")), 4);
 }
 
+// Every reader reports a bad dtype with dtypeError: a grouped name names its wrong part.
+TEST(DTypeError, NamesTheWrongPartOfAGroupedName) {
+  EXPECT_EQ(dtypeError("mxfp8_g0_e8m0"),
+            "dtype 'mxfp8_g0_e8m0' (<element>_g<block>_<scale>): block size 0 must be ≥ 1");
+  EXPECT_NE(dtypeError("int4_g128_e5m2").find("scale 'e5m2' must be e8m0"), std::string::npos);
+  EXPECT_NE(dtypeError("fp32_g32_e8m0").find("element 'fp32' is wider than 16 bits"),
+            std::string::npos);
+  EXPECT_NE(dtypeError("mxfp4_g32_e8m0").find("element 'mxfp4' is itself block-scaled"),
+            std::string::npos);
+  EXPECT_EQ(dtypeError("fp9").rfind("unknown dtype 'fp9'; accepted: int8", 0), 0u);
+  EXPECT_FALSE(parseDType("mxfp8_g0_e8m0"));
+  EXPECT_TRUE(parseDType("int4_g4096_fp16"));
+}
+
 }  // namespace
 }  // namespace tessel
