@@ -54,6 +54,32 @@ int Graph::addTensor(std::string name, std::vector<int64_t> shape, DType dtype, 
   return tensors_.back().id;
 }
 
+// The one rule for every loader (ONNX, Hugging Face configs, SCALE-Sim topologies, layer specs):
+// an op's dimensions are at least 1. A 0 written in a model file would otherwise make a 0-MAC op
+// that no mapping can tile. ConfigError naming the op and where it came from; a loader that
+// knows the file and node (Op::source) rethrows it there.
+void Graph::checkDims(const Op& op) const {
+  auto zero = [&](const std::string& what, const std::vector<int64_t>& shape) {
+    std::string dims;
+    for (int64_t d : shape) dims += (dims.empty() ? "" : ", ") + std::to_string(d);
+    throw ConfigError({"", 0, 0, op.source.empty() ? "workload" : op.source},
+                      "op '" + op.name + "': " + what + " [" + dims +
+                          "] has a dimension below 1; every op dimension must be at least 1");
+  };
+  for (int t : op.outputs) {
+    if (t < 0 || static_cast<size_t>(t) >= tensors_.size()) continue;  // checkOp says so
+    for (int64_t d : tensor(t).shape) {
+      if (d < 1) zero("output '" + tensor(t).name + "'", tensor(t).shape);
+    }
+  }
+  const GemmShape& g = op.gemm;
+  if (op.isGemmLike() && (g.m != 0 || g.n != 0 || g.k != 0)) {  // all 0: no view set (yet)
+    if (g.batch < 1 || g.m < 1 || g.n < 1 || g.k < 1) {
+      zero("its GEMM view (batch, m, n, k)", {g.batch, g.m, g.n, g.k});
+    }
+  }
+}
+
 void Graph::checkOp(const Op& op) const {
   auto fail = [&](const std::string& why) { throw Error("op '" + op.name + "': " + why); };
   auto exists = [&](int t) { return t >= 0 && static_cast<size_t>(t) < tensors_.size(); };
@@ -67,6 +93,7 @@ void Graph::checkOp(const Op& op) const {
     }
   }
   if (op.outputs.empty()) fail("no outputs");
+  checkDims(op);
   if (op.isGemmLike()) {
     // The GEMM view's operands (the im2col input of a conv) and MACs must be countable.
     const GemmShape& g = op.gemm;

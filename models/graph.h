@@ -290,6 +290,7 @@ class Graph {
 
  private:
   void checkOp(const Op& op) const;
+  void checkDims(const Op& op) const;  // every dimension at least 1 (ConfigError)
   void indexOp(const Op& op);
 
   std::vector<Tensor> tensors_;

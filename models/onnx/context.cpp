@@ -106,8 +106,9 @@ int Context::emit(const Node& n, Op op, size_t out, std::optional<DType> dtype) 
   try {
     op.outputs = {g.addTensor(n.outputs[out], v.shape, t, TensorRole::Activation)};
     g.addOp(std::move(op));
-  } catch (const ConfigError&) {
-    throw;
+  } catch (const ConfigError& e) {
+    if (!e.where().file.empty()) throw;
+    fail(n, e.message());  // the graph's rules, located at the node
   } catch (const Error& e) {
     fail(n, e.what());
   }

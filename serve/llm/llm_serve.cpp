@@ -224,6 +224,12 @@ LlmResult serveLlm(const LlmInputs& in, const LlmServeOptions& o) {
   for (CoreMode m : o.modes) {
     if (m == CoreMode::Disaggregated) prefillCores(o, *in.acc);
   }
+  if (in.facts.max_positions > 0 && o.kv_block > in.facts.max_positions) {
+    throw ConfigError({"", 0, 0, "--kv-block"},
+                      "--kv-block " + std::to_string(o.kv_block) + " is larger than the context (" +
+                          in.facts.model + "'s max_position_embeddings of " +
+                          std::to_string(in.facts.max_positions) + " tokens)");
+  }
   LlmResult r;
   r.budget = in.run.plan.mapper_options.budget;
   const arch::Accelerator dev = in.acc->cores.count > 1 ? arch::fusedDevice(*in.acc) : *in.acc;
@@ -243,6 +249,7 @@ LlmResult serveLlm(const LlmInputs& in, const LlmServeOptions& o) {
   ci.blocks = in.facts.layers;
   ci.uniform_blocks = in.facts.uniform_blocks;
   ci.window = in.facts.window;
+  ci.context = in.facts.max_positions;
   EngineStepCost cost(ci);
 
   const bool trace = o.stream.arrivals.kind == ArrivalSpec::Kind::Trace;

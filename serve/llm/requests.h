@@ -6,8 +6,11 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
+
+#include "util/error.h"
 
 namespace tessel::serve::llm {
 
@@ -41,6 +44,14 @@ struct Request {
   double arrival = 0;  // seconds
   int64_t prompt = 0;  // tokens
   int64_t output = 0;  // tokens
+  // Where a trace's request was written (the file shared by all its requests; null for a
+  // synthetic stream), so a check made after reading still cites file:line:column.
+  std::shared_ptr<const std::string> file;
+  int line = 0, column = 0;  // its line, and the column of its prompt length
+
+  bool fromFile() const { return file != nullptr; }
+  // file:line:column at `field` ("prompt_tokens"); requires fromFile().
+  SourceLocation where(const std::string& field) const { return {*file, line, column, field}; }
 };
 
 // A trace: CSV with a header naming the columns arrival (or arrival_time, timestamp; seconds),

@@ -140,6 +140,7 @@ void checkContext(const std::vector<Request>& reqs, int64_t max_positions, const
   if (over > 1) {
     message += " (" + std::to_string(over) + " of " + std::to_string(reqs.size()) + " requests do)";
   }
+  if (first->fromFile()) throw ConfigError(first->where("prompt_tokens"), message);
   const bool option = source.empty() || source.rfind("--", 0) == 0;
   if (option) {
     message += "; shorten --prompt-len or --output-len";

@@ -79,7 +79,8 @@ int columnIndex(std::string_view name) {
 // Checks one line's three cells and turns them into the next request.
 class Builder {
  public:
-  explicit Builder(const std::string& path) : path_(path) {}
+  explicit Builder(const std::string& path)
+      : path_(path), file_(std::make_shared<const std::string>(path)) {}
 
   void add(int line, const std::array<Cell, 3>& cells) {
     const Cell& arrival = cells[0];
@@ -97,7 +98,10 @@ class Builder {
     r.arrival = arrival.value;
     r.prompt = tokens(line, cells[1]);
     r.output = tokens(line, cells[2]);
-    reqs_.push_back(r);
+    r.file = file_;
+    r.line = line;
+    r.column = cells[1].column;
+    reqs_.push_back(std::move(r));
     previous_line_ = line;
   }
 
@@ -120,6 +124,7 @@ class Builder {
   }
 
   const std::string& path_;
+  std::shared_ptr<const std::string> file_;  // shared by the requests, for later checks
   std::vector<Request> reqs_;
   int previous_line_ = 0;
 };

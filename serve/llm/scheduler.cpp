@@ -327,10 +327,11 @@ void check(const std::vector<Request>& reqs, const SchedulerConfig& c) {
     const int64_t need =
         ceilDiv(c.window > 0 ? std::min(tokens, c.window) : tokens, c.kv_block);
     if (need > c.kv_blocks) {
-      throw InfeasibleError("request " + std::to_string(r.id) + " needs " + std::to_string(need) +
-                            " KV blocks (prompt " + std::to_string(r.prompt) + " + output " +
-                            std::to_string(r.output) + " tokens) and the cache holds " +
-                            std::to_string(c.kv_blocks));
+      const std::string at = r.fromFile() ? r.where("").str() + ": " : "";
+      throw InfeasibleError(at + "request " + std::to_string(r.id) + " needs " +
+                            std::to_string(need) + " KV blocks (prompt " +
+                            std::to_string(r.prompt) + " + output " + std::to_string(r.output) +
+                            " tokens) and the cache holds " + std::to_string(c.kv_blocks));
     }
   }
 }

@@ -70,8 +70,24 @@ EngineStepCost::EngineStepCost(EngineCostInputs in) : in_(std::move(in)) {
 int64_t EngineStepCost::paddedKeys(int64_t keys) const {
   // A sliding window's rolling cache holds (and attention reads) its last `window` keys.
   const int64_t held = in_.window > 0 ? std::min(keys, in_.window) : keys;
-  const int64_t padded = (held + in_.kv_block - 1) / in_.kv_block * in_.kv_block;
+  int64_t padded = (held + in_.kv_block - 1) / in_.kv_block * in_.kv_block;
+  if (in_.context > 0) padded = std::min(padded, std::max(held, in_.context));
   return in_.window > 0 ? std::min(padded, in_.window) : padded;
+}
+
+models::Graph EngineStepCost::buildStep(const models::WorkloadOptions& o) const {
+  try {
+    return in_.build(o);
+  } catch (const ConfigError& e) {
+    // The step's shape is the service's, not options the user gave the model: say so.
+    if (!e.where().file.empty() || e.where().yaml_path.rfind("--", 0) != 0) throw;
+    throw ConfigError({"", 0, 0, ""},
+                      "a serving step of " + std::to_string(o.batch) + " sequence(s) at " +
+                          std::to_string(o.seq) + " cached token(s), derived from the requests' "
+                          "lengths, --max-tokens, --chunk and --kv-block " +
+                          std::to_string(in_.kv_block) + " (not from " + e.where().yaml_path +
+                          "): " + e.message());
+  }
 }
 
 EngineStepCost::Simulated EngineStepCost::simulate(const Key& key) const {
@@ -83,7 +99,7 @@ EngineStepCost::Simulated EngineStepCost::simulate(const Key& key) const {
   o.new_tokens = decode ? fresh : 0;  // >= 1: a serving step, whose cache may be empty
   o.given.clear();
   o.layers = layers;
-  const models::Graph g = in_.build(o);
+  const models::Graph g = buildStep(o);
   const sim::RunStats r = sim::simulate(g, unbounded_, *in_.dataflow, in_.run);
   Simulated out;
   out.leakage_w = r.leakageMw() * 1e-3;

@@ -68,6 +68,7 @@ struct EngineCostInputs {
   int64_t blocks = 0;  // the decoder's transformer blocks (attention is block 0's times these)
   bool uniform_blocks = true;  // and so are its token ops
   int64_t window = 0;          // sliding-window attention reads at most this many keys
+  int64_t context = 0;         // the model's positions: a padded KV length stops there (0: none)
 };
 
 // Grid points: every value up to every_upto, then per_octave points per doubling (from 2^k, a
@@ -99,6 +100,9 @@ class EngineStepCost final : public StepCost {
   // `count` sequences, each with `fresh` new tokens attending over `keys` keys (whole blocks).
   StepTime attention(double count, int64_t fresh, double keys);
   int64_t paddedKeys(int64_t keys) const;
+  // in_.build at a step's shape; a ConfigError blaming a model option names the serving options
+  // the shape derives from instead.
+  models::Graph buildStep(const models::WorkloadOptions& o) const;
   // The device's leakage power (every core), watts; known after the first simulation.
   double leakageW() const { return leakage_w_; }
   // Weight bytes one decode step alone reads from DRAM (its token ops and LM head): what reading

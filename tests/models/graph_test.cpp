@@ -83,6 +83,32 @@ TEST(ModelsGraph, AddOpAssignsIdsAndIndexes) {
   EXPECT_EQ(s.g.parameterCount(), 64);  // the one 8x8 weight
 }
 
+// The one rule every loader shares: an op dimension below 1 (a 0 written in an ONNX file, a
+// config, a topology) is a ConfigError naming the op and where it came from.
+TEST(ModelsGraph, AddOpRejectsAZeroDimensionWhereverItCameFrom) {
+  Small s;
+  const int z = s.g.addTensor("z", {4, 0}, DType::Int8, TensorRole::Activation);
+  Op op = opNamed("conv7", OpKind::Relu, {s.a}, {z});
+  op.source = "model.onnx: node 'conv7' (Relu)";
+  try {
+    s.g.addOp(op);
+    FAIL() << "a [4, 0] output was accepted";
+  } catch (const ConfigError& e) {
+    EXPECT_EQ(e.where().yaml_path, "model.onnx: node 'conv7' (Relu)");
+    EXPECT_NE(e.message().find("op 'conv7': output 'z' [4, 0] has a dimension below 1"),
+              std::string::npos)
+        << e.what();
+  }
+  const int c2 = s.g.addTensor("c2", {4, 8}, DType::Int8, TensorRole::Activation);
+  Op mm = opNamed("mm0", OpKind::MatMul, {s.b, s.w}, {c2});
+  mm.gemm.batch = 1;
+  mm.gemm.m = 4;
+  mm.gemm.n = 8;
+  mm.gemm.k = 0;
+  EXPECT_THROW(s.g.addOp(mm), ConfigError);
+  EXPECT_EQ(s.g.ops().size(), 3u);
+}
+
 TEST(ModelsGraph, AddOpRejectsBadWiring) {
   Small s;
   int d = s.g.addTensor("d", {4, 8}, DType::Int8, TensorRole::Activation);

@@ -348,6 +348,22 @@ TEST(LlmRequestsCheckContext, NamesTheFirstRequestThatDoesNotFit) {
   EXPECT_EQ(what.rfind("trace.csv: request 12: prompt 3000", 0), 0u) << what;
 }
 
+// A check made after reading (the model's context) still cites the trace's file:line:column.
+TEST(LlmRequestsCheckContext, ATraceRequestKeepsItsLocation) {
+  const std::string path = writeTemp(
+      "context.csv", "arrival,prompt_tokens,output_tokens\n0,10,10\n\n1,  3000,2000\n");
+  const auto reqs = readTrace(path);
+  ASSERT_EQ(reqs.size(), 2u);
+  EXPECT_EQ(reqs[1].line, 4);
+  EXPECT_EQ(reqs[1].column, 3);
+  const std::string what = errorOf([&] { checkContext(reqs, 4096, "m", path); });
+  EXPECT_EQ(what.rfind(path + ":4:3: at 'prompt_tokens': request 1: prompt 3000", 0), 0u) << what;
+  const std::string jsonl = writeTemp(
+      "context.jsonl", "{\"arrival\": 0, \"prompt_tokens\": 5000, \"output_tokens\": 1}\n");
+  const std::string j = errorOf([&] { checkContext(readTrace(jsonl), 4096, "m", jsonl); });
+  EXPECT_EQ(j.rfind(jsonl + ":1:16: at 'prompt_tokens'", 0), 0u) << j;
+}
+
 TEST(LlmRequestsSlo, ParsesTimesWithUnits) {
   const Slo slo = parseSlo("ttft=0.5,tpot=50 ms");
   EXPECT_EQ(slo.ttft, 0.5);
