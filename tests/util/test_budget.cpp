@@ -5,6 +5,7 @@
 #include "tests/util/error_of.h"
 #include "tests/util/scoped_env.h"
 #include "util/budget.h"
+#include "util/yaml.h"
 
 namespace tessel {
 namespace {
@@ -42,6 +43,18 @@ TEST(Budget, WorkIsRefusedPastTheTimeBudget) {
   const EnvVar env("TESSEL_TIME_BUDGET", "10");
   EXPECT_NE(errorOf([] { budget::checkWork(11, 1, "points", {}); }).find("allows 10 seconds"),
             std::string::npos);
+}
+
+TEST(Budget, AYamlFileOfMillionsOfNodesIsRefusedBeforeParsing) {
+  std::string text = "levels: [1";
+  for (int i = 0; i < 999; ++i) text += ",1";
+  text += "]\n";  // 999 commas, a colon, a bracket and a line break bound 1,002 nodes + the root
+  {
+    const EnvVar env("TESSEL_MEMORY_BUDGET", "64 KiB");
+    const std::string e = errorOf([&] { yaml::Document::fromString(text, "big.yaml"); });
+    EXPECT_EQ(e.rfind("big.yaml: 1,003 YAML nodes would need about 460.4 KiB of memory", 0), 0u) << e;
+  }
+  EXPECT_NO_THROW(yaml::Document::fromString(text, "big.yaml"));
 }
 
 TEST(Budget, DigitsAreGrouped) {
