@@ -56,6 +56,12 @@ uint64_t memoryBytes() {
   return available > 0 ? available : physicalMemory();
 }
 
+std::string memoryText() {
+  const bool set = std::getenv("TESSEL_MEMORY_BUDGET") && *std::getenv("TESSEL_MEMORY_BUDGET");
+  const std::string bytes = approxBytes(static_cast<double>(memoryBytes()));
+  return set ? "TESSEL_MEMORY_BUDGET allows " + bytes : "this machine has " + bytes + " available";
+}
+
 double workSeconds() {
   if (const char* env = std::getenv("TESSEL_TIME_BUDGET"); env && *env) {
     char* end = nullptr;
@@ -86,14 +92,11 @@ void checkCount(int64_t count, int64_t bytes_per_item, const std::string& what,
   const bool overflow = __builtin_mul_overflow(count, bytes_per_item, &need);
   if (!overflow && static_cast<uint64_t>(need) <= have) return;
   const double need_bytes = static_cast<double>(count) * static_cast<double>(bytes_per_item);
-  const bool set = std::getenv("TESSEL_MEMORY_BUDGET") && *std::getenv("TESSEL_MEMORY_BUDGET");
   throw ConfigError(where, groupDigits(count) + " " + what + " would need about " +
                                approxBytes(need_bytes) + " of memory" +
                                (bytes_per_item > 1 ? " (" + approxBytes(static_cast<double>(
                                                                 bytes_per_item)) + " each)"
-                                                   : std::string()) + "; " +
-                               (set ? "TESSEL_MEMORY_BUDGET allows " : "this machine has ") +
-                               approxBytes(static_cast<double>(have)) + (set ? "" : " available"));
+                                                   : std::string()) + "; " + memoryText());
 }
 
 void checkWork(double count, double seconds_per_item, const std::string& what,

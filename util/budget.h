@@ -20,6 +20,9 @@ namespace tessel::budget {
 
 // Bytes this run may hold (see above); 0 when the machine does not say (then nothing is refused).
 uint64_t memoryBytes();
+// "this machine has 21.5 GiB available", or "TESSEL_MEMORY_BUDGET allows 64.0 KiB": what a
+// refusal compares with.
+std::string memoryText();
 // Seconds of work this run may take before its first output.
 double workSeconds();
 

@@ -1,10 +1,9 @@
 #include "apps/tessel/exec_args.h"
 
-#include <fstream>
-
 #include "arch/load.h"
 #include "dataflows/plan.h"
 #include "kernels/validation/memory_estimate.h"
+#include "util/budget.h"
 #include "util/error.h"
 #include "util/units.h"
 
@@ -32,31 +31,14 @@ kernels::ExecutorOptions executorOptions(const ExecArgs& e) {
 
 namespace tessel::app {
 
-namespace {
-
-// MemAvailable from /proc/meminfo, in bytes; 0 when unknown.
-uint64_t availableMemory() {
-  std::ifstream in("/proc/meminfo");
-  std::string key;
-  uint64_t kib = 0;
-  std::string unit;
-  while (in >> key >> kib >> unit) {
-    if (key == "MemAvailable:") return kib * 1024;
-  }
-  return 0;
-}
-
-}  // namespace
-
 void checkMemory(const models::Graph& graph, const std::string& command) {
   const auto need = static_cast<uint64_t>(kernels::estimateMemoryBytes(graph));
-  const uint64_t have = availableMemory();
+  const uint64_t have = budget::memoryBytes();  // the machine, or TESSEL_MEMORY_BUDGET
   if (have == 0 || need <= have) return;
   throw ConfigError({"", 0, 0, "--workload"},
                     command + " of " + graph.name + " would need about " +
-                        units::formatBytes(need) + " of memory; this machine has " +
-                        units::formatBytes(have) +
-                        " available. Use a smaller --seq, --batch, --layers or workload");
+                        units::formatBytes(need) + " of memory; " + budget::memoryText() +
+                        ". Use a smaller --seq, --batch, --layers or workload");
 }
 
 }  // namespace tessel::app

@@ -201,6 +201,16 @@ TEST(ExecutorCliChecks, IgnoredOptionsAndImpossibleRunsAreRefusedUpFront) {
             0);
 }
 
+// The executor's estimate is held against the same budget as every other count
+// (util/budget.h): TESSEL_MEMORY_BUDGET stands in for a small machine.
+TEST(ExecutorCliChecks, TheMemoryEstimateMeetsTheBudget) {
+  const auto r = tessel::testing::runTessel("validate --workload gemm:M=256,K=256,N=256 -q",
+                                            "TESSEL_MEMORY_BUDGET=64KiB");
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_NE(r.out.find("--workload: validate of "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("of memory; TESSEL_MEMORY_BUDGET allows 64.0 KiB. Use a smaller --seq"), std::string::npos) << r.out;
+}
+
 TEST(ExecutorCliChecks, AnInt16PlanIsRefusedAtItsLine) {
   const std::string plan = ::testing::TempDir() + "tessel_int16_plan.yaml";
   std::ofstream(plan) << "default: int8\nops:\n  gemm: int16\n";
