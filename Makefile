@@ -7,7 +7,7 @@ FUZZ_SECONDS ?= 60
 
 PREFIX ?= /usr/local
 
-.PHONY: all deps build demo test test-asan fuzz bench install format clean
+.PHONY: all deps build demo test test-asan fuzz bench bench-compare install format clean
 
 all: build
 
@@ -31,6 +31,12 @@ test: build
 
 # The executable to PREFIX/bin, the Python package to PREFIX/lib/python3.X/dist-packages/tessel
 # (Debian's python3 searches it for /usr/local), the shipped configs to PREFIX/share/tessel.
+# Whole commands timed side by side with a baseline revision (built once in build-base-REV/), run
+# alternately on this machine: `make bench-compare BASE=761786c` (scripts/bench_compare.sh).
+bench-compare: deps
+	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release >/dev/null
+	@bash scripts/bench_compare.sh $(BASE) $(BUILD) $(or $(ROUNDS),5)
+
 install: build
 	@cmake --install $(BUILD) --prefix $(PREFIX)
 

@@ -215,6 +215,14 @@ std::vector<Mapping> allOrders(const Mapping& m, const Problem& p, const Hardwar
 
 namespace {
 
+// One enumerated tiling, compactly: the start it grew from and the three factor sets the search
+// sets (PE, local memory, DRAM). A full Mapping is about 1 KB; enumeration can reach tens of
+// thousands of tilings before the filters, so only the survivors become Mappings.
+struct Leaf {
+  uint32_t start;
+  Factors pe, local, dram;
+};
+
 struct Enumerator {
   const Problem& p;
   const Hardware& hw;
@@ -222,7 +230,8 @@ struct Enumerator {
   bool whole_rows;
   size_t limit;
   std::vector<Dim> dims;  // dims with extent > 1, in DFS order
-  std::vector<Mapping>* out;
+  uint32_t start;
+  std::vector<Leaf>* out;
 
   // Options per dim: (pe factor, local tile) given the spatial factor.
   std::vector<std::pair<int64_t, int64_t>> options(Dim d, int64_t spatial) const {
@@ -264,7 +273,8 @@ struct Enumerator {
   void dfs(Mapping& m, size_t i) {
     if (!checkCapacity(p, m, hw).empty()) return;
     if (i == dims.size()) {
-      out->push_back(m);
+      out->push_back({start, m.levels[size_t(hw.pe())].factor, m.levels[size_t(hw.array())].factor,
+                      m.levels[0].factor});
       return;
     }
     const Dim d = dims[i];
@@ -337,10 +347,8 @@ bool maximal(const Mapping& m, const Problem& p, const Hardware& hw, const std::
 
 }  // namespace
 
-std::vector<Mapping> enumerateTilings(const Problem& p, const Hardware& hw, const Constraints& c,
-                                      bool whole_rows, bool exhaustive, int64_t target) {
-  std::vector<Mapping> all;
-  all.reserve(4096);
+void enumerateTilings(const Problem& p, const Hardware& hw, const Constraints& c, bool whole_rows,
+                      bool exhaustive, int64_t target, std::vector<Mapping>& all) {
   std::vector<Dim> dims;
   for (Dim d : kAllDims) {
     if (p.of(d) > 1) dims.push_back(d);
@@ -369,33 +377,43 @@ std::vector<Mapping> enumerateTilings(const Problem& p, const Hardware& hw, cons
     const double per_dim = std::pow(per_split, 1.0 / static_cast<double>(dims.size()));
     limit = static_cast<size_t>(std::clamp(per_dim, 2.0, 16.0));
   }
-  for (auto& [m, db] : starts) {
-    {  // one start: its tilings
-      for (Dim d : kAllDims) m.levels[0].factor[at(d)] = ceilDiv(p.of(d), m.allSpatial(d));
-      Enumerator e{p, hw, c, whole_rows, limit, dims, &all};
-      const size_t before = all.size();
-      e.dfs(m, 0);
-      if (!db) {
-        // Single buffering only where double buffering leaves the tile smaller (filtered in
-        // place: copying `all` for every split made enumeration quadratic).
-        const auto fits_double = [&](const Mapping& x) {
-          Mapping twin = x;
-          twin.double_buffered = true;
-          return checkCapacity(p, twin, hw).empty();
-        };
-        all.erase(std::remove_if(all.begin() + static_cast<long>(before), all.end(), fits_double),
-                  all.end());
-      }
+  // The start's mapping with a leaf's factors.
+  const auto grown = [&](const Leaf& leaf, Mapping& m) {
+    m = starts[leaf.start].first;
+    m.levels[size_t(hw.pe())].factor = leaf.pe;
+    m.levels[size_t(hw.array())].factor = leaf.local;
+    m.levels[0].factor = leaf.dram;
+  };
+  thread_local std::vector<Leaf> leaves;  // reused: a search's largest list, kept per thread
+  leaves.clear();
+  Mapping scratch;
+  for (size_t i = 0; i < starts.size(); ++i) {
+    auto& [m, db] = starts[i];
+    for (Dim d : kAllDims) m.levels[0].factor[at(d)] = ceilDiv(p.of(d), m.allSpatial(d));
+    Enumerator e{p, hw, c, whole_rows, limit, dims, static_cast<uint32_t>(i), &leaves};
+    const size_t before = leaves.size();
+    e.dfs(m, 0);
+    if (!db) {
+      // Single buffering only where double buffering leaves the tile smaller (filtered in
+      // place: copying the list for every split made enumeration quadratic).
+      const auto fits_double = [&](const Leaf& x) {
+        grown(x, scratch);
+        scratch.double_buffered = true;
+        return checkCapacity(p, scratch, hw).empty();
+      };
+      leaves.erase(std::remove_if(leaves.begin() + static_cast<long>(before), leaves.end(), fits_double),
+                   leaves.end());
     }
   }
-  if (!exhaustive && all.size() > 4096) {
-    std::vector<Mapping> kept;
-    kept.reserve(all.size());
-    for (const Mapping& m : all) {
-      if (maximal(m, p, hw, dims)) kept.push_back(m);
-    }
-    all.swap(kept);
+  if (!exhaustive && leaves.size() > 4096) {
+    const auto dominated = [&](const Leaf& x) {
+      grown(x, scratch);
+      return !maximal(scratch, p, hw, dims);
+    };
+    leaves.erase(std::remove_if(leaves.begin(), leaves.end(), dominated), leaves.end());
   }
+  all.resize(leaves.size());
+  for (size_t i = 0; i < leaves.size(); ++i) grown(leaves[i], all[i]);
   for (Mapping& m : all) {
     for (size_t l = 0; l < m.levels.size(); ++l) {
       m.levels[l].order.clear();
@@ -405,7 +423,6 @@ std::vector<Mapping> enumerateTilings(const Problem& p, const Hardware& hw, cons
     }
     conformOrders(m, c, hw);
   }
-  return all;
 }
 
 }  // namespace tessel::dataflows::nest

@@ -30,8 +30,11 @@ std::vector<std::vector<Factors>> fanoutSplits(const Problem& p, const Hardware&
 // `exhaustive` keeps every tile size and every fitting tiling; otherwise each dim offers a thinned
 // list and, in large spaces, only tilings that no single dim could grow are kept.
 // `target` bounds the tilings: each dim offers about target^(1/dims) sizes per spatial split.
-std::vector<Mapping> enumerateTilings(const Problem& p, const Hardware& hw, const Constraints& c,
-                                      bool whole_rows, bool exhaustive, int64_t target = 4000);
+// The tilings replace the contents of `out`, whose capacity is reused: a search keeps one such
+// buffer per thread, as tens of thousands of ~1 KB mappings allocated and freed per search made
+// every one of them a fresh mmap and its page faults.
+void enumerateTilings(const Problem& p, const Hardware& hw, const Constraints& c, bool whole_rows,
+                      bool exhaustive, int64_t target, std::vector<Mapping>& out);
 
 // A mapping with no loops yet: DRAM keeps everything, the L2 the whole tensors that fit half
 // of it, the local memories what they can hold, the PEs what the dataflow keeps there.
