@@ -51,7 +51,7 @@ void addValidate(CLI::App& app, tessel::app::ValidateArgs& v, std::function<int(
                   "a dtype (int8, bf16, fp8_e4m3, mxfp4, int4_g128_fp16 ...), a plan file "
                   "(.yaml/.yml/.json), mixed (with --plan), or a comma-separated list of them")
       ->capture_default_str();
-  cmd->add_option("--plan", v.plan, "per-op dtype plan (YAML/JSON from `tessel precision`)");
+  cmd->add_option("--precision-plan,--plan", v.plan, "per-op dtype plan (YAML/JSON from `tessel precision`)");
   addExecOptions(cmd, v.exec);
   cmd->add_option("--json", v.json_path, "write the per-op and output metrics as JSON");
   cmd->add_flag("-q,--quiet", v.quiet, "no table on stdout");
@@ -81,7 +81,7 @@ void addPrecision(CLI::App& app, tessel::app::PrecisionArgs& p, std::function<in
   cmd->add_option("-p,--param", p.overrides, "override a YAML key of --arch (repeatable)");
   cmd->add_option("--budget", p.budget, "mapper evaluations per op for --arch")->capture_default_str();
   addExecOptions(cmd, p.exec);
-  cmd->add_option("--out", p.out_path, "write the plan YAML here (default: stdout)");
+  cmd->add_option("-o,--output,--out", p.out_path, "write the plan YAML here (default: stdout)");
   cmd->add_flag("-q,--quiet", p.quiet, "no table on stdout");
   cmd->callback([&, cmd] {
     p.workload.given = givenOptions(cmd);
@@ -171,12 +171,15 @@ void addCompare(CLI::App& app, tessel::app::CompareArgs& c, std::function<int()>
   CLI::App* cmd = app.add_subcommand(
       "compare", "run several dataflows on several workloads and compare them");
   cmd->add_option("--arch", c.arch, "accelerator YAML file")->required();
-  cmd->add_option("--dataflows", c.dataflows, "dataflow names or YAML files, comma-separated")
+  // Lists: the singular (the name every command uses) repeated or comma-separated; the plural
+  // is an alias.
+  cmd->add_option("--dataflow,--dataflows", c.dataflows,
+                  "dataflow names or YAML files, comma-separated or repeated")
       ->delimiter(',')
       ->capture_default_str();
   // Not split here: a single layer's own parameters are comma-separated (gemm:M=..,K=..).
-  cmd->add_option("--workloads", c.workloads_text, "workloads, comma-separated")
-      ->capture_default_str();
+  cmd->add_option("--workload,--workloads", c.workload_items,
+                  "workloads, comma-separated or repeated (default resnet50,gpt2)");
   addWorkloadOptions(cmd, c.workload);
   addObjective(cmd, c.objective, c.latency_tolerance);
   cmd->add_option("--budget", c.budget,
@@ -189,6 +192,10 @@ void addCompare(CLI::App& app, tessel::app::CompareArgs& c, std::function<int()>
   cmd->add_flag("-q,--quiet", c.quiet, "no table on stdout");
   cmd->callback([&, cmd] {
     c.workload.given = givenOptions(cmd);
+    if (!c.workload_items.empty()) {
+      c.workloads_text.clear();
+      for (const std::string& w : c.workload_items) c.workloads_text += (c.workloads_text.empty() ? "" : ",") + w;
+    }
     action = [&] { return tessel::app::compareCommand(c, out); };
   });
 }
@@ -235,7 +242,7 @@ void addSweep(CLI::App& app, tessel::app::SweepArgs& s, std::function<int()>& ac
   CLI::App* cmd = app.add_subcommand(
       "sweep", "run every point of a sweep spec in parallel (or under mpirun), as JSON lines");
   cmd->add_option("spec", s.spec, "sweep spec YAML (see configs/sweeps/)")->required();
-  cmd->add_option("-o,--out", s.out_dir, "output folder: sweep.json, points.jsonl, results.jsonl");
+  cmd->add_option("-o,--output,--out", s.out_dir, "output folder: sweep.json, points.jsonl, results.jsonl");
   cmd->add_option("--workers", s.workers, "worker processes (0 = one per core)")
       ->check(CLI::Range(0, 1024))
       ->capture_default_str();
@@ -252,7 +259,7 @@ void addStudy(CLI::App& app, tessel::app::StudyArgs& s, std::function<int()>& ac
   cmd->add_option("study", s.study,
                   "a study name (configs/studies/NAME.yaml, e.g. transformer-codesign) or file")
       ->required();
-  cmd->add_option("-o,--out", s.out_dir, "output folder")->required();
+  cmd->add_option("-o,--output,--out", s.out_dir, "output folder")->required();
   cmd->add_option("--workers", s.workers, "worker processes (0 = one per core)")
       ->check(CLI::Range(0, 1024))
       ->capture_default_str();
@@ -268,7 +275,7 @@ void addReport(CLI::App& app, tessel::app::ReportArgs& r, std::function<int()>& 
       "render a run, compare, serve or LLM serve JSON or a sweep directory as HTML, Markdown or CSV");
   cmd->add_option("input", r.input, "run, compare, serve or LLM serve JSON, or sweep directory")
       ->required();
-  cmd->add_option("-o,--output", r.output,
+  cmd->add_option("-o,--output,--out", r.output,
                   "the report; its extension picks the format: .html, .md or .csv")
       ->required();
   cmd->add_option("--title", r.title, "the report's title (default: from the input)");
@@ -283,6 +290,67 @@ void addReport(CLI::App& app, tessel::app::ReportArgs& r, std::function<int()>& 
 }
 
 }  // namespace
+
+namespace tessel::app::cli {
+
+void addCommands(CLI::App& app, CliArgs& a, std::function<int()>& action, std::ostream& out) {
+  RunArgs& run = a.run;
+  addRun(app, run, action, out);
+  tessel::app::CompareArgs& compare = a.compare;
+  addCompare(app, compare, action, out);
+  XvalArgs& xval = a.xval;
+  addXval(app, xval, action, out);
+  tessel::app::SweepArgs& sweep_args = a.sweep;
+  addSweep(app, sweep_args, action, out);
+  tessel::app::StudyArgs& study_args = a.study;
+  addStudy(app, study_args, action, out);
+  tessel::app::ReportArgs& report = a.report;
+  addReport(app, report, action, out);
+  tessel::app::ServeArgs& serve_args = a.serve;
+  addServe(app, serve_args, action, out);
+
+  CLI::App* arch = app.add_subcommand("arch", "accelerator descriptions");
+  arch->require_subcommand(1);
+  std::string& arch_file = a.arch_file;
+  std::vector<std::string>& arch_overrides = a.arch_overrides;
+  CLI::App* check = arch->add_subcommand("check", "validate a YAML file and summarize it");
+  check->add_option("file", arch_file, "accelerator YAML file")->required();
+  check->add_option("-p,--param", arch_overrides, "override a YAML key");
+  check->callback([&] {
+    action = [&] { return tessel::app::archCheckCommand(arch_file, arch_overrides, out); };
+  });
+  std::string& import_cfg = a.import_cfg;
+  std::string& import_out = a.import_out;
+  CLI::App* import = arch->add_subcommand("import", "convert a SCALE-Sim .cfg to a design YAML");
+  import->add_option("cfg", import_cfg, "SCALE-Sim config (.cfg)")->required();
+  import->add_option("-o,--output,--out", import_out, "design YAML to write ('-' = stdout)")->required();
+  import->callback([&] {
+    action = [&] { return tessel::app::archImportCommand(import_cfg, import_out, out); };
+  });
+  CLI::App* schema = arch->add_subcommand("schema", "print every YAML parameter");
+  schema->callback([&] { action = [&] { return tessel::app::archSchemaCommand(out); }; });
+
+  WorkloadArgs& wl = a.wl;
+  std::string& wl_json = a.wl_json;
+  CLI::App* workload = app.add_subcommand("workload", "print a workload's ops, shapes and MACs");
+  workload->add_option("name", wl.name, "workload name")->required();
+  addWorkloadOptions(workload, wl);
+  workload->add_option("--json", wl_json, "write the op list as JSON");
+  workload->callback([&, workload] {
+    wl.given = givenOptions(workload);
+    action = [&] { return tessel::app::workloadCommand(wl, wl_json, out); };
+  });
+
+  tessel::app::ValidateArgs& validate = a.validate;
+  addValidate(app, validate, action, out);
+  tessel::app::PrecisionArgs& precision = a.precision;
+  addPrecision(app, precision, action, out);
+
+  CLI::App* dfs = app.add_subcommand("dataflows", "list the shipped dataflows");
+  dfs->callback([&] { action = [&] { return tessel::app::dataflowsCommand(out); }; });
+}
+
+}  // namespace tessel::app::cli
 
 namespace tessel::app {
 
@@ -312,59 +380,8 @@ int runCli(int argc, const char* const* argv, std::ostream& out, std::ostream& e
   app.set_version_flag("--version", "tessel 0.1.0");
   std::function<int()> action;
 
-  RunArgs run;
-  addRun(app, run, action, out);
-  tessel::app::CompareArgs compare;
-  addCompare(app, compare, action, out);
-  XvalArgs xval;
-  addXval(app, xval, action, out);
-  tessel::app::SweepArgs sweep_args;
-  addSweep(app, sweep_args, action, out);
-  tessel::app::StudyArgs study_args;
-  addStudy(app, study_args, action, out);
-  tessel::app::ReportArgs report;
-  addReport(app, report, action, out);
-  tessel::app::ServeArgs serve_args;
-  addServe(app, serve_args, action, out);
-
-  CLI::App* arch = app.add_subcommand("arch", "accelerator descriptions");
-  arch->require_subcommand(1);
-  std::string arch_file;
-  std::vector<std::string> arch_overrides;
-  CLI::App* check = arch->add_subcommand("check", "validate a YAML file and summarize it");
-  check->add_option("file", arch_file, "accelerator YAML file")->required();
-  check->add_option("-p,--param", arch_overrides, "override a YAML key");
-  check->callback([&] {
-    action = [&] { return tessel::app::archCheckCommand(arch_file, arch_overrides, out); };
-  });
-  std::string import_cfg, import_out;
-  CLI::App* import = arch->add_subcommand("import", "convert a SCALE-Sim .cfg to a design YAML");
-  import->add_option("cfg", import_cfg, "SCALE-Sim config (.cfg)")->required();
-  import->add_option("-o,--output", import_out, "design YAML to write ('-' = stdout)")->required();
-  import->callback([&] {
-    action = [&] { return tessel::app::archImportCommand(import_cfg, import_out, out); };
-  });
-  CLI::App* schema = arch->add_subcommand("schema", "print every YAML parameter");
-  schema->callback([&] { action = [&] { return tessel::app::archSchemaCommand(out); }; });
-
-  WorkloadArgs wl;
-  std::string wl_json;
-  CLI::App* workload = app.add_subcommand("workload", "print a workload's ops, shapes and MACs");
-  workload->add_option("name", wl.name, "workload name")->required();
-  addWorkloadOptions(workload, wl);
-  workload->add_option("--json", wl_json, "write the op list as JSON");
-  workload->callback([&, workload] {
-    wl.given = givenOptions(workload);
-    action = [&] { return tessel::app::workloadCommand(wl, wl_json, out); };
-  });
-
-  tessel::app::ValidateArgs validate;
-  addValidate(app, validate, action, out);
-  tessel::app::PrecisionArgs precision;
-  addPrecision(app, precision, action, out);
-
-  CLI::App* dfs = app.add_subcommand("dataflows", "list the shipped dataflows");
-  dfs->callback([&] { action = [&] { return tessel::app::dataflowsCommand(out); }; });
+  tessel::app::cli::CliArgs args;
+  addCommands(app, args, action, out);
 
   try {
     app.parse(argc, argv);
@@ -382,10 +399,10 @@ int runCli(int argc, const char* const* argv, std::ostream& out, std::ostream& e
   } warnings_on_exit{err};
   try {
     return action ? action() : 0;
-  } catch (const tessel::ConfigError& e) {
+  } catch (const tessel::ConfigError& thrown) {
+    const tessel::ConfigError e = cli::blameGiven(app, thrown);
     err << "error: " << e.what() << "\n";
-    const SourceLocation& at = e.where();
-    why = failureOf("config", e.message(), e.what(), at);
+    why = failureOf("config", e.message(), e.what(), thrown.where());
     return 2;
   } catch (const tessel::InfeasibleError& e) {
     err << "infeasible: " << e.what() << "\n";

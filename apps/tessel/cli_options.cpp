@@ -33,14 +33,19 @@ void addWorkloadOptions(CLI::App* cmd, WorkloadArgs& w, bool with_dtype, bool wi
       ->capture_default_str();
   if (with_batch)
     cmd->add_option("--batch", w.batch, "batch size")->check(kInt64)->capture_default_str();
-  cmd->add_option("--phase", w.phase, "gpt2: prefill | decode")->capture_default_str();
+  cmd->add_option("--phase", w.phase,
+                  "decoders (gpt2, Hugging Face decoder configs and presets): prefill | decode")
+      ->capture_default_str();
   cmd->add_option("--image", w.image, "resnet50 image height = width")
       ->check(kInt64)
       ->capture_default_str();
   if (with_dtype)
     cmd->add_option("--dtype", w.dtype, "tensor dtype (default: the array's input dtype)");
-  cmd->add_flag("--all-logits", w.all_logits, "gpt2 prefill: LM head on every position");
-  cmd->add_option("--layers", w.layers, "gpt2/bert: run blocks 0..N-1 only (0 = all)")
+  cmd->add_flag("--all-logits", w.all_logits,
+                "decoders (gpt2, Hugging Face decoders), prefill: LM head on every position");
+  cmd->add_option("--layers", w.layers,
+                  "transformers (gpt2, bert, Hugging Face decoder and encoder configs): run "
+                  "blocks 0..N-1 only (0 = all)")
       ->check(kInt64)
       ->capture_default_str();
   cmd->add_option("--dim", w.dims, ".onnx: bind a symbolic dimension, NAME=VALUE (repeatable)");
@@ -61,6 +66,30 @@ std::vector<std::string> givenOptions(CLI::App* cmd) {
     if (o && o->count() > 0) given.emplace_back(name);
   }
   return given;
+}
+
+namespace {
+
+// The option `name` of the innermost subcommand that ran (tessel arch check: check's).
+const CLI::Option* ranOption(const CLI::App& app, const std::string& name) {
+  const CLI::Option* found = app.get_option_no_throw(name);
+  for (const CLI::App* sub : app.get_subcommands()) {
+    if (const CLI::Option* o = ranOption(*sub, name)) found = o;
+  }
+  return found;
+}
+
+}  // namespace
+
+ConfigError blameGiven(const CLI::App& app, const ConfigError& e) {
+  const SourceLocation& at = e.where();
+  if (!at.file.empty() || at.line > 0 || at.yaml_path.rfind("--", 0) != 0) return e;
+  const CLI::Option* o = ranOption(app, at.yaml_path);
+  if (o == nullptr || o->count() > 0) return e;
+  const std::string value = o->get_default_str();
+  SourceLocation where = at;
+  where.yaml_path += value.empty() ? " (not given)" : " (not given; the default " + value + ")";
+  return ConfigError(where, e.message());
 }
 
 }  // namespace tessel::app::cli

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "apps/tessel/commands.h"
+#include "util/error.h"
 
 namespace tessel::app::cli {
 
@@ -21,6 +22,34 @@ void addWorkloadOptions(CLI::App* cmd, WorkloadArgs& w, bool with_dtype = true,
                         bool with_batch = true, bool with_strict = true);
 // The workload options the user gave on `cmd`, so that one a workload does not use is an error.
 std::vector<std::string> givenOptions(CLI::App* cmd);
+
+// An error blaming option `error` ("--seq") of the command run: when the user did not write that
+// option, the text says so and gives the default the value came from, "--seq (not given; the
+// default 1024)", so an error never reads as if the user had written what they did not.
+// `e` itself when the option was given or is no option of the command.
+ConfigError blameGiven(const CLI::App& app, const ConfigError& e);
+
+// Everything the subcommands parse into (one object, so the options can outlive their setup).
+struct CliArgs {
+  RunArgs run;
+  CompareArgs compare;
+  XvalArgs xval;
+  SweepArgs sweep;
+  StudyArgs study;
+  ReportArgs report;
+  ServeArgs serve;
+  std::string arch_file;
+  std::vector<std::string> arch_overrides;
+  std::string import_cfg, import_out;
+  WorkloadArgs wl;
+  std::string wl_json;
+  ValidateArgs validate;
+  PrecisionArgs precision;
+};
+
+// Every subcommand of tessel and its options on `app`, parsing into `a`; the subcommand given
+// sets `action`. Tests walk the result (one table of option names and meanings).
+void addCommands(CLI::App& app, CliArgs& a, std::function<int()>& action, std::ostream& out);
 
 // `tessel serve` (cli_serve.cpp).
 void addServe(CLI::App& app, ServeArgs& s, std::function<int()>& action, std::ostream& out);

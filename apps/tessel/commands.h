@@ -134,7 +134,8 @@ int dataflowsCommand(std::ostream& out);
 struct CompareArgs {
   std::string arch;
   std::vector<std::string> dataflows{"ws", "os", "is", "rs", "nlr"};
-  std::string workloads_text = "resnet50,gpt2";  // as given; see splitWorkloads
+  std::vector<std::string> workload_items;       // --workload as given, each maybe a list
+  std::string workloads_text = "resnet50,gpt2";  // joined; see splitWorkloads
   std::vector<std::string> workloads;             // split from workloads_text
   WorkloadArgs workload;  // options; --seq and --phase apply to the transformers
   std::string objective = "latency";

@@ -78,10 +78,13 @@ def compare(arch: Union[Arch, str], workloads: Union[str, Sequence[str]] = ("res
             dataflows: Union[str, Sequence[str]] = ("ws", "os", "is", "rs", "nlr"), *,
             overrides: Overrides = None, **options: Any) -> CompareResult:
     """Every dataflow on every workload (``tessel compare``); ``rows()``/``to_dataframe()``
-    give one row per (workload, dataflow)."""
+    give one row per (workload, dataflow). ``workload=`` and ``dataflow=`` (the CLI's own
+    spellings) are accepted for ``workloads`` and ``dataflows``."""
+    workloads = options.pop("workload", workloads)
+    dataflows = options.pop("dataflow", dataflows)
     wl = workloads if isinstance(workloads, str) else ",".join(workloads)
     dfs = dataflows if isinstance(dataflows, str) else ",".join(dataflows)
-    argv = ["compare", *_arch_args(arch, overrides), "--workloads", wl, "--dataflows", dfs,
+    argv = ["compare", *_arch_args(arch, overrides), "--workload", wl, "--dataflow", dfs,
             *option_args(options)]
     return _document(CompareResult, argv + ["--json", "-"])
 
