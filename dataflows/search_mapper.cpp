@@ -6,6 +6,7 @@
 #include <atomic>
 #include <map>
 #include <mutex>
+#include <set>
 #include <thread>
 
 #include "dataflows/mapper.h"
@@ -13,6 +14,7 @@
 #include "dataflows/nest/bound.h"
 #include "dataflows/nest/candidates.h"
 #include "dataflows/nest/search.h"
+#include "util/budget.h"
 #include "util/error.h"
 
 namespace tessel::dataflows {
@@ -20,6 +22,10 @@ namespace tessel::dataflows {
 std::unique_ptr<Mapper> makeGemminiAutoMapper(const MapperOptions& options);
 
 namespace {
+
+// One cost evaluation of the search on one core, measured: 200 distinct conv layers at
+// --budget 20000 map in 10.4 s on 2 cores.
+constexpr double kSecondsPerEvaluation = 5e-6;
 
 nest::Dim nestDim(Dim d) {
   return d == Dim::M ? nest::Dim::P : d == Dim::N ? nest::Dim::K : nest::Dim::C;
@@ -107,16 +113,22 @@ class SearchMapper final : public Mapper {
     std::vector<std::pair<std::string, const MapRequest*>> pending;
     {
       std::lock_guard<std::mutex> lock(mu_);
+      std::set<std::string> queued;  // a set: a graph of a million distinct layers stays linear
       for (const MapRequest& q : requests) {
         std::string key = keyOf(q.problem, acc, df, q.constraints);
-        const bool seen = cache_.count(key) > 0 ||
-                          std::any_of(pending.begin(), pending.end(),
-                                      [&](const auto& t) { return t.first == key; });
-        if (!seen) pending.emplace_back(std::move(key), &q);
+        if (cache_.count(key) == 0 && queued.insert(key).second) pending.emplace_back(std::move(key), &q);
       }
     }
     const int cores = o_.threads > 0 ? o_.threads
                                      : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+    // Hours of searching before any output are refused up front (util/budget.h), naming --budget.
+    if (o_.budget > 0) {
+      budget::checkWork(static_cast<double>(pending.size()),
+                        static_cast<double>(o_.budget) * kSecondsPerEvaluation / cores,
+                        "distinct layers to map at " + std::to_string(o_.budget) +
+                            " cost evaluations each (on " + std::to_string(cores) + " cores)",
+                        {"", 0, 0, "--budget"});
+    }
     const size_t workers = std::min<size_t>(static_cast<size_t>(cores), pending.size());
     if (workers < 2) return;  // map() will do it, with all cores inside the one search
     std::atomic<size_t> next{0};
