@@ -74,6 +74,7 @@ bench: deps
 	./$(BUILD)/bench/bench_serve
 	./$(BUILD)/bench/bench_models
 	bash bench/sweep_bench.sh $(BUILD)
+	bash bench/scalesim_bench.sh $(BUILD)
 	/usr/bin/python3 bench/python_calls.py $(BUILD)
 
 format:

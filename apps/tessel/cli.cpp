@@ -119,7 +119,7 @@ void addRun(CLI::App& app, RunArgs& run, std::function<int()>& action, std::ostr
       ->capture_default_str();
   cmd->add_option("--mapper", run.mapper,
                   "search (explores the mappings the dataflow allows) or gemmini-auto (Gemmini's "
-                  "tiling heuristic)")
+                  "tiling heuristic; the default under --scalesim-timing unless memory=tessel)")
       ->check(CLI::IsMember({"search", "gemmini-auto"}))
       ->capture_default_str();
   addObjective(cmd, run.objective, run.latency_tolerance);
@@ -162,6 +162,7 @@ void addRun(CLI::App& app, RunArgs& run, std::function<int()>& action, std::ostr
   cmd->callback([&, cmd] {
     run.workload.given = givenOptions(cmd);
     run.scalesim_timing_given = cmd->count("--scalesim-timing") > 0;
+    run.mapper_given = cmd->count("--mapper") > 0;
     action = [&] { return tessel::app::runCommand(run, out); };
   });
 }

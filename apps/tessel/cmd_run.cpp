@@ -78,6 +78,17 @@ std::string engineOf(const RunArgs& args,
   return "scalesim";
 }
 
+// SCALE-Sim's formulas time a conv/GEMM from its shape and the array alone: under the scalesim
+// engine a searched mapping changes only the bytes and energy reported beside the cycles, so the
+// plan comes from Gemmini's tiling heuristic (about 1 ms per layer instead of the search's ~30)
+// unless --mapper is written or memory=tessel asks for the analytical engine's stalls, which
+// depend on the mapping.
+std::string mapperOf(const RunArgs& args, const std::string& engine,
+                     const std::vector<std::pair<std::string, std::string>>& engine_params) {
+  if (args.mapper_given || engine != "scalesim") return args.mapper;
+  return sim::scalesim::parseKnobs(engine_params).memory_stalls ? args.mapper : "gemmini-auto";
+}
+
 // The two SCALE-Sim reports' paths under --scalesim-report DIR (created when missing).
 std::vector<OutputPath> scaleSimReportPaths(const std::string& dir) {
   if (dir.empty()) return {};
@@ -144,7 +155,7 @@ int runCommand(const RunArgs& args, std::ostream& out) {
   sim::RunOptions options;
   options.engine = engine;
   options.engine_options.params = engine_params;
-  options.plan.mapper = args.mapper;
+  options.plan.mapper = mapperOf(args, engine, engine_params);
   options.plan.mapper_options.objective = args.objective;
   options.plan.mapper_options.tolerance = args.latency_tolerance;
   options.plan.mapper_options.budget = args.budget;

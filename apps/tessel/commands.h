@@ -39,6 +39,7 @@ struct RunArgs {
   std::string dataflow;  // empty = the array's first supported dataflow
   std::string engine = "analytical";
   std::string mapper = "search";
+  bool mapper_given = false;  // --mapper written (else --scalesim-timing plans with gemmini-auto)
   std::string objective = "latency";   // what the searching mapper minimizes
   double latency_tolerance = 0;     // dataflows::MapperOptions::tolerance
   int64_t budget = 20000;              // its cost evaluations per distinct layer; 0 = exhaustive
