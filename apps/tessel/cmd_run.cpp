@@ -164,6 +164,9 @@ int runCommand(const RunArgs& args, std::ostream& out) {
   options.plan.fuse = !args.no_fuse;
   options.engine_options.ideal_memory = args.ideal_memory;
   options.labels = labels(args, df.name);
+  for (auto& [key, value] : options.labels) {
+    if (key == "mapper") value = options.plan.mapper;  // the one that planned (see mapperOf)
+  }
   if (engine == "scalesim") {
     options.labels.emplace_back("scalesim_timing",
                                 sim::scalesim::describe(sim::scalesim::parseKnobs(engine_params)));

@@ -37,6 +37,28 @@ TEST(ScaleSimCli, ReportsAreWrittenWithScaleSimsHeaders) {
   std::filesystem::remove_all(dir);
 }
 
+// The label under "run" in the JSON report: the mapper that planned.
+std::string mapperOf(const std::string& args) {
+  const auto r = testing::runTessel(kArch + " --workload gemm:M=256,K=512,N=384 " + args +
+                                    " --json - -q");
+  EXPECT_EQ(r.code, 0) << r.out;
+  const std::string key = "\"mapper\": \"";
+  const size_t at = r.out.find(key);
+  if (at == std::string::npos) return "(none)";
+  const size_t from = at + key.size();
+  return r.out.substr(from, r.out.find('"', from) - from);
+}
+
+TEST(ScaleSimCli, PlansOnlyWhatTheFormulasNeedUnlessAskedOtherwise) {
+  // SCALE-Sim's cycles need the shape and the array, not a searched mapping.
+  EXPECT_EQ(mapperOf("--scalesim-timing"), "gemmini-auto");
+  EXPECT_EQ(mapperOf("--scalesim-timing fold_overlap=on"), "gemmini-auto");
+  // A written --mapper wins; memory=tessel's stalls depend on the mapping, so it searches.
+  EXPECT_EQ(mapperOf("--scalesim-timing --mapper search"), "search");
+  EXPECT_EQ(mapperOf("--scalesim-timing memory=tessel"), "search");
+  EXPECT_EQ(mapperOf(""), "search");
+}
+
 TEST(ScaleSimCli, BadKnobExitsTwoNamingTheOption) {
   const auto r = testing::runTessel(kArch + " --workload gemm:M=64,K=64,N=64 --dataflow os "
                                              "--scalesim-timing fold_overlap=maybe -q");
