@@ -13,6 +13,7 @@
 #include "sweep/expression.h"
 #include "sweep/metrics.h"
 #include "util/error.h"
+#include "util/paths.h"
 
 namespace tessel::sweep {
 namespace {
@@ -82,7 +83,14 @@ const models::Graph& PointEvaluator::graph(const Point& point, int dtype) {
 
 const dataflows::Dataflow& PointEvaluator::dataflow(const std::string& name) {
   auto& slot = dataflows_[name];
-  if (!slot) slot = std::make_unique<dataflows::Dataflow>(dataflows::loadDataflow(name));
+  // A dataflow file the spec names is found beside the spec, as its other files are.
+  const bool file = name.find('/') != std::string::npos ||
+                    (name.size() > 5 && (name.compare(name.size() - 5, 5, ".yaml") == 0 ||
+                                         name.compare(name.size() - 4, 4, ".yml") == 0));
+  if (!slot) {
+    slot = std::make_unique<dataflows::Dataflow>(
+        dataflows::loadDataflow(file ? resolveBeside(spec_.path, name) : name));
+  }
   return *slot;
 }
 

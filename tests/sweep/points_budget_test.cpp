@@ -1,7 +1,12 @@
 // A sweep's points are counted (the product of its axes, over every workload) and checked against
-// the memory budget before the first is made (util/budget.h; the test sets a tiny budget).
+// the memory budget before the first is made (util/budget.h; the test sets a tiny budget); the
+// files a spec names are found beside it (util/paths.h).
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "sweep/evaluate.h"
 #include "sweep/points.h"
 #include "sweep/spec.h"
 #include "tests/sweep/spec_helpers.h"
@@ -30,6 +35,18 @@ TEST(PointsBudget, AGridPastTheMemoryBudgetIsRefusedBeforeAnyPoint) {
     EXPECT_NE(e.find("TESSEL_MEMORY_BUDGET allows 1.0 MiB"), std::string::npos) << e;
   }
   EXPECT_EQ(generatePoints(spec).points.size(), 2000u);
+}
+
+TEST(SpecFiles, ADataflowFileIsFoundBesideTheSpecWhateverTheWorkingDirectory) {
+  const std::string dir = testing::freshDir("dataflow-file");
+  std::filesystem::copy_file(std::string(TESSEL_SOURCE_DIR) + "/configs/dataflows/os.yaml",
+                             dir + "/mine.yaml");
+  const Spec spec = loadSpec(testing::writeSpec(
+      dir, "workloads: [\"gemm:M=8,K=8,N=8\"]\ndataflow: mine.yaml\nmapper: gemmini-auto\n"));
+  const PointSet points = generatePoints(spec);
+  ASSERT_EQ(points.points.size(), 1u);
+  const auto line = nlohmann::json::parse(PointEvaluator(spec).evaluate(points.points[0]));
+  EXPECT_EQ(line["status"], "ok") << line.dump();
 }
 
 }  // namespace
