@@ -5,13 +5,13 @@
 #include <cctype>
 #include <charconv>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <optional>
 #include <sstream>
 #include <utility>
 
 #include "util/error.h"
+#include "util/input_file.h"
 #include "util/suggest.h"
 
 namespace tessel::arch {
@@ -380,16 +380,8 @@ ScalesimImport convertScalesimConfig(const std::string& text, const std::string&
 }
 
 ScalesimImport importScalesimConfig(const std::string& path) {
-  SourceLocation where{path, 0, 0, ""};
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) {
-    throw ConfigError(where, "'" + path + "' is a directory; expected a SCALE-Sim .cfg file");
-  }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw ConfigError(where, "cannot open SCALE-Sim config '" + path + "'");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return convertScalesimConfig(text.str(), path);
+  // The one rule every input file follows (util/input_file.h); a .cfg is a few hundred bytes.
+  return convertScalesimConfig(readInputFile(path, "a SCALE-Sim .cfg file", size_t{1} << 20), path);
 }
 
 }  // namespace tessel::arch
