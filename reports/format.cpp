@@ -7,6 +7,8 @@
 #include <initializer_list>
 #include <system_error>
 
+#include "util/units.h"
+
 namespace tessel::reports {
 namespace {
 
@@ -79,17 +81,7 @@ std::string binaryBytes(int64_t bytes) {
   return scaled(static_cast<double>(bytes), {"B", "KiB", "MiB", "GiB", "TiB", "PiB"}, 1024, 2);
 }
 
-std::string withCommas(int64_t v) {
-  // Magnitude computed without negating INT64_MIN.
-  const uint64_t magnitude = v < 0 ? static_cast<uint64_t>(-(v + 1)) + 1 : static_cast<uint64_t>(v);
-  const std::string digits = std::to_string(magnitude);
-  std::string out;
-  for (size_t i = 0; i < digits.size(); ++i) {
-    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
-    out += digits[i];
-  }
-  return v < 0 ? "-" + out : out;
-}
+std::string withCommas(int64_t v) { return tessel::units::formatCount(v); }
 
 std::string cyclesText(double cycles) { return withCommas(std::llround(cycles)); }
 

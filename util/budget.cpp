@@ -75,15 +75,6 @@ double workSeconds() {
   return 3600;
 }
 
-std::string groupDigits(int64_t count) {
-  std::string digits = std::to_string(count < 0 ? -count : count), out;
-  for (size_t i = 0; i < digits.size(); ++i) {
-    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
-    out += digits[i];
-  }
-  return count < 0 ? "-" + out : out;
-}
-
 void checkCount(int64_t count, int64_t bytes_per_item, const std::string& what,
                 const SourceLocation& where) {
   const uint64_t have = memoryBytes();
@@ -92,7 +83,7 @@ void checkCount(int64_t count, int64_t bytes_per_item, const std::string& what,
   const bool overflow = __builtin_mul_overflow(count, bytes_per_item, &need);
   if (!overflow && static_cast<uint64_t>(need) <= have) return;
   const double need_bytes = static_cast<double>(count) * static_cast<double>(bytes_per_item);
-  throw ConfigError(where, groupDigits(count) + " " + what + " would need about " +
+  throw ConfigError(where, units::formatCount(count) + " " + what + " would need about " +
                                approxBytes(need_bytes) + " of memory" +
                                (bytes_per_item > 1 ? " (" + approxBytes(static_cast<double>(
                                                                 bytes_per_item)) + " each)"
@@ -104,7 +95,7 @@ void checkWork(double count, double seconds_per_item, const std::string& what,
   const double need = count * seconds_per_item, have = workSeconds();
   if (!(need > have)) return;
   const bool set = std::getenv("TESSEL_TIME_BUDGET") && *std::getenv("TESSEL_TIME_BUDGET");
-  throw ConfigError(where, groupDigits(static_cast<int64_t>(count)) + " " + what +
+  throw ConfigError(where, units::formatCount(static_cast<int64_t>(count)) + " " + what +
                                " would take about " + approxSeconds(need) +
                                " before any output; " +
                                (set ? "TESSEL_TIME_BUDGET allows " : "the limit is ") +

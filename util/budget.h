@@ -38,7 +38,4 @@ void checkCount(int64_t count, int64_t bytes_per_item, const std::string& what,
 void checkWork(double count, double seconds_per_item, const std::string& what,
                const SourceLocation& where);
 
-// "1,000,001": a count with its thousands grouped, for messages.
-std::string groupDigits(int64_t count);
-
 }  // namespace tessel::budget

@@ -232,6 +232,18 @@ std::string formatNumber(double value) {
   return buf;
 }
 
+std::string formatCount(int64_t v) {
+  // Magnitude computed without negating INT64_MIN.
+  const uint64_t magnitude = v < 0 ? static_cast<uint64_t>(-(v + 1)) + 1 : static_cast<uint64_t>(v);
+  const std::string digits = std::to_string(magnitude);
+  std::string out;
+  for (size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return v < 0 ? "-" + out : out;
+}
+
 std::string formatBytes(uint64_t bytes) {
   static const char* const kBinary[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
   static const char* const kDecimal[] = {"B", "kB", "MB", "GB", "TB"};

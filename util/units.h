@@ -54,6 +54,7 @@ double parseFlopRate(std::string_view text, const SourceLocation& where);
 std::string formatBytes(uint64_t bytes);
 std::string formatFrequency(double hz);
 std::string formatNumber(double value);  // shortest of up to 6 significant digits
+std::string formatCount(int64_t value);  // thousands grouped: "1,000,001"
 // One double through a printf format ("%.3f", "%+.1f%%"), at most 63 characters.
 std::string formatWith(const char* printf_format, double value);
 

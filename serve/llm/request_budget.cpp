@@ -2,6 +2,7 @@
 
 #include "serve/llm/scheduler.h"
 #include "util/budget.h"
+#include "util/units.h"
 
 namespace tessel::serve::llm {
 
@@ -19,7 +20,7 @@ void checkRequests(int64_t requests, int64_t extra_bytes, double mean_output, in
   budget::checkCount(requests, bytesPerRequest() + extra_bytes, "requests", where);
   budget::checkWork(static_cast<double>(requests) * static_cast<double>(points),
                     kSecondsPerRequest + mean_output * kSecondsPerIteration,
-                    points > 1 ? "simulated requests (" + budget::groupDigits(requests) +
+                    points > 1 ? "simulated requests (" + units::formatCount(requests) +
                                      " at each of " + std::to_string(points) + " grid points)"
                                : std::string("requests"),
                     where);

@@ -57,12 +57,5 @@ TEST(Budget, AYamlFileOfMillionsOfNodesIsRefusedBeforeParsing) {
   EXPECT_NO_THROW(yaml::Document::fromString(text, "big.yaml"));
 }
 
-TEST(Budget, DigitsAreGrouped) {
-  EXPECT_EQ(budget::groupDigits(0), "0");
-  EXPECT_EQ(budget::groupDigits(999), "999");
-  EXPECT_EQ(budget::groupDigits(1000), "1,000");
-  EXPECT_EQ(budget::groupDigits(100000000), "100,000,000");
-}
-
 }  // namespace
 }  // namespace tessel

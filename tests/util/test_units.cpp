@@ -124,6 +124,11 @@ TEST(UnitsTest, Formatting) {
   EXPECT_EQ(formatFrequency(1e9), "1 GHz");
   EXPECT_EQ(formatNumber(25.6), "25.6");
   EXPECT_EQ(formatNumber(1e6), "1000000");
+  EXPECT_EQ(formatCount(0), "0");
+  EXPECT_EQ(formatCount(999), "999");
+  EXPECT_EQ(formatCount(1000001), "1,000,001");
+  EXPECT_EQ(formatCount(-1000), "-1,000");
+  EXPECT_EQ(formatCount(INT64_MIN), "-9,223,372,036,854,775,808");
 }
 
 }  // namespace
