@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "util/budget.h"
 #include "util/error.h"
 #include "util/units.h"
 
@@ -114,6 +115,15 @@ ServeResult serve(const ServeInputs& in, const ServeOptions& given) {
     std::sort(list->begin(), list->end());
     list->erase(std::unique(list->begin(), list->end()), list->end());
   }
+  // Every configuration (cores x batches x workers) simulates --requests requests, all before
+  // the first result is shown: hours of that are refused up front (util/budget.h).
+  const size_t configurations = o.modes.size() * o.batches.size() * o.workers.size();
+  budget::checkWork(static_cast<double>(o.requests) * static_cast<double>(configurations),
+                    kSecondsPerSimulatedRequest,
+                    "simulated requests (" + units::formatCount(o.requests) + " in each of " +
+                        units::formatCount(static_cast<int64_t>(configurations)) +
+                        " configurations)",
+                    {"", 0, 0, "--requests"});
   ServeResult r;
   std::vector<Scenario> scenarios;
   for (CoreMode mode : o.modes) {

@@ -23,6 +23,19 @@ TEST(ServeBudget, AHundredMillionRequestsAreRefusedUpFront) {
   EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
 }
 
+TEST(ServeBudget, AVisionServiceCountsItsRequestsOverEveryConfiguration) {
+  const auto r = testing::runTessel("serve --arch " + std::string(TESSEL_SOURCE_DIR) +
+                                        "/configs/arch/gemmini-default.yaml --workload resnet50 "
+                                        "--requests 1000000 --workers 1,2,4,8 --batch 1,2",
+                                    "TESSEL_TIME_BUDGET=2");
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_NE(r.out.find("--requests: 8,000,000 simulated requests (1,000,000 in each of 8 "
+                       "configurations) would take about 6 seconds before any output; "
+                       "TESSEL_TIME_BUDGET allows 2 seconds"),
+            std::string::npos)
+      << r.out;
+}
+
 TEST(RunBudget, AMapperSearchOfHoursIsRefusedNamingBudget) {
   const std::string topo = ::testing::TempDir() + "tessel_budget_topology.csv";
   {
