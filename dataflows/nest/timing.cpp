@@ -138,9 +138,28 @@ double overlapped(const Problem& p, const Mapping& m, const Hardware& hw, const 
   for (size_t t = 0; t < kTensors; ++t) f[t] = tiles > 0 ? std::clamp(fills[t] / tiles, 0.0, 1.0) : 1.0;
   std::array<size_t, kTensors> order{0, 1, 2};
   std::sort(order.begin(), order.end(), [&](size_t x, size_t y) { return f[x] > f[y]; });
+  // A class is full or the remainder along each dim: each dim's steps are computed once per size
+  // (stepsAlong dominated the cost model when every class recomputed all of them).
+  std::array<std::array<int64_t, 2>, kDims> sizes{};
+  std::array<std::array<double, 2>, kDims> along{};
+  const auto stepsOf = [&](const Factors& size) {
+    double steps = 1;
+    for (Dim d : kAllDims) {
+      const size_t i = at(d);
+      size_t j = 0;
+      while (j < 2 && sizes[i][j] != 0 && sizes[i][j] != size[i]) ++j;
+      if (j == 2) return tileSteps(m, hw, size);  // not a full/remainder class: no table
+      if (sizes[i][j] == 0) {
+        sizes[i][j] = size[i];
+        along[i][j] = stepsAlong(m, hw, d, size[i], hw.local());
+      }
+      steps *= along[i][j];
+    }
+    return steps;
+  };
   double sum = 0;
   for (const TileClass& k : classes) {
-    const double steps = tileSteps(m, hw, k.size);
+    const double steps = stepsOf(k.size);
     const double share = c.steps > 0 ? steps / c.steps : 0;
     const double work = std::max({steps / o.mac_rate + overhead, c.local * share, c.noc * share});
     // Each tensor's transfer time per refill in a tile of this class.
