@@ -182,13 +182,14 @@ int64_t RunStats::nocBytes() const { return sumOf(ops, &OpStats::noc_bytes, "the
 std::vector<std::pair<std::string, double>> RunStats::energyByComponent() const {
   std::vector<std::pair<std::string, double>> sums;
   for (const OpStats& op : ops) {
-    for (const auto& [component, pj] : op.energy_pj) {
+    // No structured binding: a C++17 lambda cannot capture one (clang rejects it).
+    for (const auto& entry : op.energy_pj) {
       auto it = std::find_if(sums.begin(), sums.end(),
-                             [&](const auto& e) { return e.first == component; });
+                             [&](const auto& e) { return e.first == entry.first; });
       if (it == sums.end()) {
-        sums.emplace_back(component, pj);
+        sums.push_back(entry);
       } else {
-        it->second += pj;
+        it->second += entry.second;
       }
     }
   }
