@@ -30,18 +30,6 @@ int64_t Problem::macs() const {
   return m;
 }
 
-bool Problem::relevant(Operand t, Dim d) {
-  switch (t) {
-    case Operand::Input:
-      return d != Dim::K;
-    case Operand::Weight:
-      return d == Dim::G || d == Dim::K || d == Dim::C || d == Dim::R || d == Dim::S;
-    case Operand::Output:
-      return d == Dim::G || d == Dim::N || d == Dim::K || d == Dim::P || d == Dim::Q;
-  }
-  return false;
-}
-
 namespace {
 
 // Distinct values of i * stride + j * dilation for i < a, j < b. With g = gcd(stride, dilation),

@@ -62,7 +62,18 @@ struct Problem {
   int64_t of(Dim d) const { return extent[at(d)]; }
   int64_t macs() const;
   // Does tensor t's footprint change along d? (the input along p and r through its rows)
-  static bool relevant(Operand t, Dim d);
+  // Inline: the cost model asks it for every loop of every candidate.
+  static bool relevant(Operand t, Dim d) {
+    switch (t) {
+      case Operand::Input:
+        return d != Dim::K;
+      case Operand::Weight:
+        return d == Dim::G || d == Dim::K || d == Dim::C || d == Dim::R || d == Dim::S;
+      case Operand::Output:
+        return d == Dim::G || d == Dim::N || d == Dim::K || d == Dim::P || d == Dim::Q;
+    }
+    return false;
+  }
   // Distinct rows (or columns) of the input a tile of `p` output rows and `r` filter rows reads:
   // rows a stride or a dilation skips are not counted.
   int64_t inputRows(int64_t p, int64_t r) const;

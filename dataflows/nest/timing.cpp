@@ -16,15 +16,22 @@ double stepsAlong(const Mapping& m, const Hardware& hw, Dim d, int64_t e, int fr
     int64_t child;
     bool parallel;
   };
+  if (e <= 1) return static_cast<double>(e);  // one element is one step at every level
   SmallVector<Split, 16> splits;
   const int array = hw.array();
+  // below[l]: what one instance of level l + 1 holds along d (Mapping::tile), from the bottom up.
+  std::array<int64_t, decltype(m.levels)::capacity() + 1> below;
+  below[m.levels.size()] = 1;
+  for (size_t l = m.levels.size(); l-- > 0;) {
+    below[l] = below[l + 1] * m.levels[l].factor[at(d)] * m.levels[l].spatial[at(d)];
+  }
   for (int l = from; l <= array; ++l) {
-    const int64_t below = m.tile(l + 1, d, array);
+    const int64_t below_l = (l + 1 <= array ? m.spatial(d) : 1) * below[size_t(l + 1)];
     const int64_t fan = m.levels[size_t(l)].spatial[at(d)];
     const int64_t pes = l == array ? m.spatial(d) : 1;
-    splits.push_back({fan * pes * below, false});
-    if (fan > 1) splits.push_back({pes * below, true});
-    if (pes > 1) splits.push_back({below, true});
+    splits.push_back({fan * pes * below_l, false});
+    if (fan > 1) splits.push_back({pes * below_l, true});
+    if (pes > 1) splits.push_back({below_l, true});
   }
   auto steps = [&](auto&& self, int64_t x, size_t i) -> double {
     if (i == splits.size()) return static_cast<double>(x);
