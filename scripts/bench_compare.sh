@@ -36,7 +36,7 @@ COMMANDS=(
   "run --arch configs/arch/gemmini-default.yaml --workload resnet50"
   "run --arch configs/arch/gemmini-default.yaml --workload bert --seq 512"
   "run --arch configs/arch/eyeriss-like.yaml --workload resnet50"
-  "run --arch configs/arch/tpu-v4i-like.yaml --workload gpt2 --seq 512"
+  "run --arch configs/arch/shidiannao-like.yaml --workload gpt2 --seq 512"
 )
 
 median() { sort -g | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
