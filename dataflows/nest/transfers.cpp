@@ -1,4 +1,6 @@
 #include <algorithm>
+#include <array>
+#include <utility>
 
 #include "dataflows/nest/cost_parts.h"
 
@@ -35,6 +37,28 @@ void crossings(const Hardware& hw, Operand t, Hop& h) {
   h.crosses = h.fans != 0;
 }
 
+// A hop's volumes by collapse mask, each computed once: countNetworks asks again for the masks
+// the hop's own counts already used (Nest::volume is the cost model's largest part).
+template <typename F>
+class HopVolumes {
+ public:
+  explicit HopVolumes(F f) : f_(std::move(f)) {}
+  double operator()(uint64_t collapse) const {
+    for (int i = 0; i < n_; ++i) {
+      if (keys_[size_t(i)] == collapse) return values_[size_t(i)];
+    }
+    const double v = f_(collapse);
+    if (n_ < static_cast<int>(keys_.size())) keys_[size_t(n_)] = collapse, values_[size_t(n_++)] = v;
+    return v;
+  }
+
+ private:
+  F f_;
+  mutable std::array<uint64_t, 8> keys_{};
+  mutable std::array<double, 8> values_{};
+  mutable int n_ = 0;
+};
+
 // The bytes each crossed fan-out carries: into its network, the fan-outs inside it sharing
 // (`sent`), and what its copies receive (`delivered`: only the ones further in share). The
 // array's goes to noc_bytes / delivered, a level's to fanout_sent / fanout_delivered.
@@ -66,9 +90,9 @@ void countOperand(const Problem& p, const Mapping& m, const Hardware& hw, const 
   Mapping::Reload how = h.ch <= local ? m.reload[ts] : Mapping::Reload::Nest;
   if (how == Mapping::Reload::EveryTile && h.ch != local) how = Mapping::Reload::Nest;
   const bool reuse = !h.mac && how != Mapping::Reload::EveryTile;
-  auto volume = [&](uint64_t collapse) {
+  const HopVolumes volume([&](uint64_t collapse) {
     return how == Mapping::Reload::Once ? p.elements(t) : nest.volume(t, h.cut, reuse, collapse);
-  };
+  });
   const double u = volume(h.shared);
   const double dlv = h.crosses ? volume(0) : u;
   double b = sizeOf(t == Operand::Input ? p.input_dtype : p.weight_dtype);
@@ -97,7 +121,8 @@ void countOutput(const Problem& p, const Hardware& hw, const CostOptions& o, con
   const double elements = p.elements(Operand::Output);
   const double acc_b = sizeOf(hw.accum_dtype);
   const bool reuse = !h.mac;  // every MAC updates its sum
-  auto volume = [&](uint64_t collapse) { return nest.volume(Operand::Output, h.cut, reuse, collapse); };
+  const HopVolumes volume(
+      [&](uint64_t collapse) { return nest.volume(Operand::Output, h.cut, reuse, collapse); });
   const double u = volume(h.shared);
   const double residencies = h.crosses ? volume(0) : u;
   // Child copies the crossed fan-outs join form a group: a refill goes to one of them, the others
