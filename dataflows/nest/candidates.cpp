@@ -378,11 +378,14 @@ void enumerateTilings(const Problem& p, const Hardware& hw, const Constraints& c
     limit = static_cast<size_t>(std::clamp(per_dim, 2.0, 16.0));
   }
   // The start's mapping with a leaf's factors.
-  const auto grown = [&](const Leaf& leaf, Mapping& m) {
-    m = starts[leaf.start].first;
+  const auto setFactors = [&](const Leaf& leaf, Mapping& m) {
     m.levels[size_t(hw.pe())].factor = leaf.pe;
     m.levels[size_t(hw.array())].factor = leaf.local;
     m.levels[0].factor = leaf.dram;
+  };
+  const auto grown = [&](const Leaf& leaf, Mapping& m) {
+    m = starts[leaf.start].first;
+    setFactors(leaf, m);
   };
   thread_local std::vector<Leaf> leaves;  // reused: a search's largest list, kept per thread
   leaves.clear();
@@ -412,8 +415,12 @@ void enumerateTilings(const Problem& p, const Hardware& hw, const Constraints& c
     };
     leaves.erase(std::remove_if(leaves.begin(), leaves.end(), dominated), leaves.end());
   }
-  all.resize(leaves.size());
-  for (size_t i = 0; i < leaves.size(); ++i) grown(leaves[i], all[i]);
+  all.clear();  // keeps its capacity: copies, no default construction
+  all.reserve(leaves.size());
+  for (const Leaf& leaf : leaves) {
+    all.push_back(starts[leaf.start].first);
+    setFactors(leaf, all.back());
+  }
   for (Mapping& m : all) {
     for (size_t l = 0; l < m.levels.size(); ++l) {
       m.levels[l].order.clear();
