@@ -100,12 +100,14 @@ void writeCauses(const sim::RunStats& run, std::ostream& os) {
 void writeWaits(const sim::RunStats& run, std::ostream& os) {
   std::vector<std::pair<std::string, double>> sums;
   for (const sim::OpStats& op : run.ops) {
-    for (const auto& [why, cycles] : op.waits) {
-      auto it = std::find_if(sums.begin(), sums.end(), [&](const auto& e) { return e.first == why; });
+    // No structured binding: a C++17 lambda cannot capture one (clang rejects it).
+    for (const auto& wait : op.waits) {
+      auto it = std::find_if(sums.begin(), sums.end(),
+                             [&](const auto& e) { return e.first == wait.first; });
       if (it == sums.end()) {
-        sums.emplace_back(why, cycles);
+        sums.emplace_back(wait.first, wait.second);
       } else {
-        it->second += cycles;
+        it->second += wait.second;
       }
     }
   }
