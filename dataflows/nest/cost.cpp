@@ -11,10 +11,23 @@ double Cost::dramBytes() const {
 
 // Capacity: each level's kept tiles (two of each when double-buffered on chip) within its pools.
 std::string checkCapacity(const Problem& p, const Mapping& m, const Hardware& hw, Blame* blame) {
+  // Every level's tile (Mapping::tileAt) from one pass up the levels: below[l] is what one
+  // instance of level l holds without the array's spatial factors.
+  const int array = hw.array();
+  const size_t nl = m.levels.size();
+  std::array<Factors, decltype(m.levels)::capacity() + 1> below;
+  for (size_t k = nl; k < below.size(); ++k) below[k] = kOnes;
+  for (size_t l = nl; l-- > 0;) {
+    for (Dim d : kAllDims)
+      below[l][at(d)] = below[l + 1][at(d)] * m.levels[l].factor[at(d)] * m.levels[l].spatial[at(d)];
+  }
   for (int l = 1; l < static_cast<int>(hw.levels.size()); ++l) {
     const Level& lv = hw.levels[size_t(l)];
     std::array<double, kTensors> pool{};
-    const Factors tile = m.tileAt(l, hw.array());
+    Factors tile = below[size_t(l)];
+    if (l <= array) {
+      for (Dim d : kAllDims) tile[at(d)] *= m.spatial(d);
+    }
     const double copies = m.double_buffered && !lv.per_pe && !lv.off_chip ? 2.0 : 1.0;
     for (int t = 0; t < kTensors; ++t) {
       if (!m.levels[size_t(l)].keeps[size_t(t)]) continue;
