@@ -122,7 +122,9 @@ std::vector<Chart> bestBreakdown(const MetricView& m) {
   const SweepPoint* best = bestOf(m);
   if (!best) return {};
   StackedBars c{m.w->prefix + "-best-breakdown", metricUnit("cycles"), {}, {}};
-  for (const auto& [map, color] : {std::pair{"by_class", classColor}, {"by_cause", causeColor}}) {
+  using Color = std::string (*)(const std::string&);  // spelled out: clang cannot deduce it
+  for (const auto& [map, color] :
+       {std::pair<const char*, Color>{"by_class", classColor}, {"by_cause", causeColor}}) {
     if (!best->metrics.contains(map) || !best->metrics[map].is_object()) continue;
     const std::string key = std::string(map).substr(3);  // "class" or "cause"
     StackedBars::Row row{key == "class" ? "by op class" : "by cause", {}};
