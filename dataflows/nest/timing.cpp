@@ -130,10 +130,16 @@ double overlapped(const Problem& p, const Mapping& m, const Hardware& hw, const 
     if (time > worst) worst = time, bind = l;
   }
   std::array<double, kTensors> off{}, total_fp{};
+  SmallVector<std::array<double, kTensors>, 16> class_fp;  // each class's tile footprints
+  for (const TileClass& k : classes) {
+    std::array<double, kTensors> fp{};
+    for (size_t t = 0; t < kTensors; ++t) fp[t] = p.footprint(static_cast<Operand>(t), k.size);
+    class_fp.push_back(fp);
+  }
   for (size_t t = 0; t < kTensors; ++t) {
     const double rate = offchipRate(hw, bind, c.request_bytes[t]);
     off[t] = rate > 0 ? scale * (c.reads[size_t(bind)][t] + c.writes[size_t(bind)][t]) / rate : 0;
-    for (const TileClass& k : classes) total_fp[t] += k.count * p.footprint(static_cast<Operand>(t), k.size);
+    for (size_t i = 0; i < classes.size(); ++i) total_fp[t] += classes[i].count * class_fp[i][t];
   }
   const double overhead = (c.array - c.steps / o.mac_rate) / tiles;  // skew and swaps per tile
   // The transfers left (the tiles after the first's loads, the stores before the last's) overlap
@@ -165,7 +171,8 @@ double overlapped(const Problem& p, const Mapping& m, const Hardware& hw, const 
     return steps;
   };
   double sum = 0;
-  for (const TileClass& k : classes) {
+  for (size_t ki = 0; ki < classes.size(); ++ki) {
+    const TileClass& k = classes[ki];
     const double steps = stepsOf(k.size);
     const double share = c.steps > 0 ? steps / c.steps : 0;
     const double work = std::max({steps / o.mac_rate + overhead, c.local * share, c.noc * share});
@@ -174,7 +181,7 @@ double overlapped(const Problem& p, const Mapping& m, const Hardware& hw, const 
     double average = 0;
     for (size_t t = 0; t < kTensors; ++t) {
       const double per_tile =
-          total_fp[t] > 0 ? spread * off[t] * p.footprint(static_cast<Operand>(t), k.size) / total_fp[t] : 0;
+          total_fp[t] > 0 ? spread * off[t] * class_fp[ki][t] / total_fp[t] : 0;
       average += per_tile;
       fill_time[t] = f[t] > 0 ? per_tile / f[t] : 0;
     }
