@@ -70,6 +70,28 @@ TEST(ExecutorIsaPaths, OnnxGraphSameBits) {
       "--workload " + data("tests/models/data/onnx/tiny_gpt.onnx") + " --precision int8,fp16", "onnx");
 }
 
+// The timing side prints figures from libm doubles too (technology scaling, serving's arrival
+// draws): the same JSON with glibc's baseline libm as with its FMA builds.
+TEST(TimingLibmPaths, RunAndServeSameBitsWithoutFma) {
+  const std::string masked = "GLIBC_TUNABLES=glibc.cpu.hwcaps=-AVX,-AVX2,-FMA,-AVX512F";
+  const std::vector<std::string> commands = {
+      "run --arch " + data("configs/arch/gemmini-default.yaml") +
+          " --workload gpt2 --layers 2 --seq 128 -q",
+      "serve --arch " + data("configs/arch/npu-3core.yaml") + " --workload " +
+          data("tests/serve/llm/data/tiny-llama.json") + " --rate 2 --requests 60 -q"};
+  for (size_t i = 0; i < commands.size(); ++i) {
+    const std::string a = ::testing::TempDir() + "tessel_libm_a.json",
+                      b = ::testing::TempDir() + "tessel_libm_b.json";
+    std::remove(a.c_str());
+    std::remove(b.c_str());
+    ASSERT_EQ(runTessel(commands[i] + " --json " + a).code, 0) << commands[i];
+    ASSERT_EQ(runTessel(commands[i] + " --json " + b, masked).code, 0) << commands[i];
+    const std::string first = slurp(a);
+    EXPECT_GT(first.size(), 100u) << commands[i];
+    EXPECT_TRUE(first == slurp(b)) << commands[i] << ": other bits with the baseline libm";
+  }
+}
+
 TEST(ExecutorIsaPaths, UnknownIsaIsRefused) {
   const auto r = runTessel("validate -q --workload gpt2 --layers 1 --seq 8", "TESSEL_ISA=sse9");
   EXPECT_EQ(r.code, 2) << r.out;
