@@ -60,10 +60,13 @@ double cosReduced(double r) {
 
 // x = k * pi/2 + r, |r| <= pi/4 (k modulo 4 returned).
 int reduceQuarter(double x, double& r) {
+  // Beyond 2^30 the three-part pi/2 loses its exactness: fold by a double 2 pi first (exact fmod:
+  // deterministic and bounded, though no longer accurate to the last bit).
+  if (std::fabs(x) > 1073741824.0) x = std::fmod(x, 6.28318530717958647693);
   const double k = rintSmall(x * kTwoOverPi);
   r = ((x - k * kPio2A) - k * kPio2B) - k * kPio2C;
-  const auto q = static_cast<long long>(k);
-  return static_cast<int>(q & 3);
+  const double q = std::fmod(k, 4.0);  // exact, and no integer overflow for any finite k
+  return static_cast<int>(q < 0 ? q + 4.0 : q);
 }
 
 }  // namespace

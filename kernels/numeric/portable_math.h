@@ -14,7 +14,7 @@ double exp(double x);
 double log(double x);
 double log10(double x);
 double pow(double x, double y);  // x^y; x < 0 only for integer y
-double sin(double x);            // accurate for |x| < 2^20 (rotary angles); deterministic beyond
+double sin(double x);            // accurate for |x| < 2^20 (rotary angles); bounded beyond
 double cos(double x);
 double tanh(double x);
 double erf(double x);

@@ -164,6 +164,11 @@ TEST(PortableMath, FloatResultsMatchLibmAfterRounding) {
   EXPECT_EQ(tk::portable::log(0.0), -INFINITY);
   EXPECT_TRUE(std::isnan(tk::portable::log(-1.0)));
   EXPECT_EQ(tk::portable::erf(8.0), 1.0);
+  // Far outside the accurate range: finite, within [-1, 1], no integer overflow on the way.
+  for (double x : {1e30, -1e300, 9.2e18}) {
+    EXPECT_LE(std::fabs(tk::portable::sin(x)), 1.0 + 1e-12) << x;
+    EXPECT_LE(std::fabs(tk::portable::cos(x)), 1.0 + 1e-12) << x;
+  }
 }
 
 }  // namespace
