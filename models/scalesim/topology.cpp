@@ -268,7 +268,10 @@ std::string opName(const std::string& given, size_t index, std::map<std::string,
   std::string name = given.empty() ? "layer" + std::to_string(index) : given;
   const int count = ++seen[name];
   if (count == 1) return name;
-  const std::string unique = name + "#" + std::to_string(count);
+  // The first "#N" from the count on that no layer holds (a file may name one "conv#2" itself).
+  std::string unique;
+  for (int n = count; seen.count(unique = name + "#" + std::to_string(n)) > 0; ++n) {
+  }
   g.warnings.push_back(where + ": layer name '" + name + "' repeats; this one is op '" + unique +
                        "'");
   ++seen[unique];

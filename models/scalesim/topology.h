@@ -19,8 +19,9 @@
 // spaces and a BOM too); a tab-separated header makes a tab-separated file. Rows with no
 // non-empty field (",,,,,,,,") are skipped; a row with only a name ("AlphaGoZero,", a section
 // title) is skipped with a warning; a field starting with '#' ends its row (a comment: "#dw").
-// Each layer becomes one op named as in the file (a repeated name gets "#2", "#3"... and a
-// warning), reading its own graph input "<name>.ifmap" (SCALE-Sim times every layer apart).
+// Each layer becomes one op named as in the file (a repeated name gets "#2", "#3"..., skipping
+// any the file uses itself, and a warning), reading its own graph input "<name>.ifmap"
+// (SCALE-Sim times every layer apart).
 // Tensors get options.dtype; --batch multiplies a conv's N and a GEMM's M.
 #pragma once
 

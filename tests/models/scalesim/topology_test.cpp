@@ -215,6 +215,18 @@ TEST(ScalesimTopology, SparsityRatiosTimeDense) {
   EXPECT_EQ(text(std::string(kConvHeader) + "c, 5, 5, 3, 3, 2, 6, 1, 1:1,\n").warnings.size(), 0u);
 }
 
+// A repeat's "#N" skips the names the file gives its layers itself.
+TEST(ScalesimTopology, RepeatedNamesStayUnique) {
+  const Graph g = text(std::string(kConvHeader) +
+                       "c#2, 5, 5, 3, 3, 2, 6, 1,\n"
+                       "c, 5, 5, 3, 3, 2, 6, 1,\n"
+                       "c, 5, 5, 3, 3, 2, 6, 1,\n"
+                       "c, 5, 5, 3, 3, 2, 6, 1,\n");
+  ASSERT_EQ(g.ops().size(), 4u);
+  EXPECT_EQ(g.op(2).name, "c#3");
+  EXPECT_EQ(g.op(3).name, "c#4");
+}
+
 // "DP" in the name: SCALE-Sim runs Channels one-channel convs of Num Filter filters each.
 TEST(ScalesimTopology, Depthwise) {
   const Graph g = text(std::string(kConvHeader) +
