@@ -51,6 +51,8 @@ Fields Fields::parse(const std::string& text, const std::string& source) {
     // e.byte is the 1-based offset of the character that broke the parse.
     auto [line, column] = lineColumn(text, e.byte > 0 ? e.byte - 1 : 0);
     throw ConfigError({source, line, column, ""}, std::string("malformed JSON: ") + e.what());
+  } catch (const json::out_of_range& e) {  // a number beyond a double (1e999), not a parse_error
+    throw ConfigError({source, 0, 0, ""}, std::string("malformed JSON: ") + e.what());
   }
   if (!f.root_->is_object()) {
     throw ConfigError({source, 1, 1, ""}, "a config.json must be a JSON object");

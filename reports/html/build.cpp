@@ -27,7 +27,7 @@ Report loadReport(const std::string& path, const ReportOptions& options) {
   Json doc;
   try {
     doc = Json::parse(text);
-  } catch (const nlohmann::json::parse_error& e) {
+  } catch (const nlohmann::json::exception& e) {
     badInput(path, std::string("not valid JSON (") + e.what() +
                        "); expected a run, compare, serve or llm_serve JSON or a sweep directory");
   }

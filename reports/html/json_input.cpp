@@ -17,7 +17,7 @@ const char* const kWhat[] = {"a number", "an integer", "a string", "an array", "
 Json parseJson(const std::string& text, const std::string& source) {
   try {
     return Json::parse(text);
-  } catch (const nlohmann::json::parse_error& e) {
+  } catch (const nlohmann::json::exception& e) {
     badInput(source, std::string("not valid JSON (") + e.what() + ")");
   }
 }

@@ -55,7 +55,7 @@ std::vector<SweepPoint> readLines(const fs::path& file, bool tolerate_last) {
     Json j;
     try {
       j = Json::parse(lines[i]);
-    } catch (const nlohmann::json::parse_error&) {
+    } catch (const nlohmann::json::exception&) {
       if (tolerate_last && i + 1 == lines.size()) break;
       badInput(where, "not a JSON object (one sweep point per line expected)");
     }

@@ -264,6 +264,10 @@ std::vector<Request> readJsonl(const std::string& path, std::string_view text) {
       throw ConfigError(
           {path, number, static_cast<int>(e.byte), ""},
           "not valid JSON" + (reason == std::string::npos ? "" : ": " + what.substr(reason)));
+    } catch (const nlohmann::json::out_of_range& e) {  // a number beyond a double (1e999)
+      const std::string what = e.what();  // "[json.exception.out_of_range.406] number overflow..."
+      throw ConfigError({path, number, 0, ""},
+                        "not valid JSON: " + what.substr(what.find(']') + 2));
     }
     if (!object.is_object()) {
       throw ConfigError({path, number, 1, ""}, "expected a JSON object {...} on each line");

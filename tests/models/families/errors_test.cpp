@@ -36,6 +36,12 @@ TEST(FamiliesErrors, MalformedJsonHasLineAndColumn) {
   EXPECT_NE(e.message().find("malformed JSON"), std::string::npos);
 }
 
+// nlohmann reports a number beyond a double as out_of_range, not as a parse error.
+TEST(FamiliesErrors, ANumberBeyondADoubleIsMalformedJson) {
+  const ConfigError e = textError("{\"model_type\": \"llama\", \"hidden_size\": 1e999}");
+  EXPECT_NE(e.message().find("malformed JSON"), std::string::npos) << e.message();
+}
+
 TEST(FamiliesErrors, FieldErrorsAreLocated) {
   const std::string text =
       edited(kLlama, "\"num_key_value_heads\": 8", "\"num_key_value_heads\": 5");

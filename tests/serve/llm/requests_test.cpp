@@ -315,6 +315,8 @@ TEST(LlmRequestsTrace, ReportsWhereAndWhy) {
       {"string.jsonl", "{\"arrival\":0,\"prompt\":\"12\",\"output\":1}\n",
        "string.jsonl:1:14: at 'prompt': is a string, expected a number"},
       {"broken.jsonl", "{\"arrival\":0,\n", "broken.jsonl:1:14: not valid JSON"},
+      {"overflow.jsonl", "{\"arrival\":1e999,\"prompt\":1,\"output\":1}\n",
+       "overflow.jsonl:1: not valid JSON: number overflow parsing '1e999'"},
       {"array.jsonl", "[1,2,3]\n", "expected a JSON object"},
       {"unsorted.jsonl",
        "{\"arrival\":2,\"prompt\":1,\"output\":1}\n"
