@@ -59,7 +59,8 @@ fuzz: deps
 	@bash scripts/install-deps.sh clang libclang-rt-14-dev
 	@if [ "$(BUILD)" = "$(FUZZ_BUILD)" ]; then echo "FUZZ_BUILD must differ from BUILD"; exit 2; fi
 	@CC=clang CXX=clang++ cmake -S . -B $(FUZZ_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTESSEL_FUZZ=ON >/dev/null
-	@cmake --build $(FUZZ_BUILD) -j $(JOBS) --target fuzz_arch fuzz_dataflow fuzz_precision_plan fuzz_workload fuzz_cli fuzz_onnx
+	@cmake --build $(FUZZ_BUILD) -j $(JOBS) --target fuzz_arch fuzz_dataflow fuzz_precision_plan fuzz_workload fuzz_cli fuzz_onnx \
+	    fuzz_scalesim fuzz_timeloop_map fuzz_trace
 	@bash scripts/fuzz.sh $(abspath $(FUZZ_BUILD)) $(FUZZ_SECONDS)
 
 bench: deps

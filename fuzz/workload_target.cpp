@@ -2,13 +2,13 @@
 // number a run reports must be possible (finite, non-negative, utilization <= 1, causes adding
 // up to cycles). Input: lines "name", "seq", "batch", "phase", "image", "layers", "dtype".
 #include <charconv>
-#include <cmath>
 #include <sstream>
 #include <string>
 
 #include "arch/load.h"
 #include "dataflows/dataflow.h"
 #include "fuzz/fuzz_one.h"
+#include "fuzz/run_checks.h"
 #include "models/workload.h"
 #include "sim/run.h"
 #include "util/error.h"
@@ -19,10 +19,6 @@ int64_t number(const std::string& s, int64_t fallback) {
   int64_t v = fallback;
   std::from_chars(s.data(), s.data() + s.size(), v);
   return v;
-}
-
-void require(bool ok) {
-  if (!ok) __builtin_trap();
 }
 
 }  // namespace
@@ -49,22 +45,7 @@ int fuzzOne(const uint8_t* data, size_t size) {
   if (auto d = tessel::parseDType(dtype)) o.dtype = *d;
   try {
     const tessel::models::Graph g = tessel::models::build(name, o);
-    const tessel::sim::RunStats run = tessel::sim::simulate(g, acc, ws, {});
-    double total = 0;
-    for (const auto& op : run.ops) {
-      require(std::isfinite(op.cycles) && op.cycles >= 0);
-      require(op.utilization >= 0 && op.utilization <= 1);
-      double causes = 0;
-      for (double c : op.cycles_by_cause) causes += c;
-      require(std::abs(causes - op.cycles) <= 1e-6 * op.cycles + 1e-9);
-      for (const auto& t : op.traffic) {
-        for (int x = 0; x < 3; ++x) require(t.read_bytes[x] >= 0 && t.write_bytes[x] >= 0);
-      }
-      for (const auto& [component, pj] : op.energy_pj) require(std::isfinite(pj) && pj >= 0);
-      total += op.cycles;
-    }
-    require(run.utilization() >= 0 && run.utilization() <= 1);
-    require(std::isfinite(total));
+    tessel::fuzz::checkRun(tessel::sim::simulate(g, acc, ws, {}));
   } catch (const tessel::ConfigError&) {
   } catch (const tessel::InfeasibleError&) {
   }
