@@ -75,9 +75,10 @@ void addServe(CLI::App& app, ServeArgs& s, std::function<int()>& action, std::os
       ->capture_default_str();
   cmd->add_flag("--exact", s.exact,
                 "LLM: simulate every iteration shape (no interpolation between grid points)");
-  cmd->add_option("--requests", s.requests, "requests per configuration")
-      ->check(kInt64)
-      ->capture_default_str();
+  cmd->add_option("--requests", s.requests,
+                  "requests per configuration (default 2000; an LLM service: per grid point, "
+                  "default 1000)")
+      ->check(kInt64);
   cmd->add_option("--jitter", s.jitter,
                   "coefficient of variation of every service time (seeded lognormal)")
       ->capture_default_str();
