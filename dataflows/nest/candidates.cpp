@@ -347,17 +347,14 @@ bool maximal(const Mapping& m, const Problem& p, const Hardware& hw, const std::
 
 }  // namespace
 
-void enumerateTilings(const Problem& p, const Hardware& hw, const Constraints& c, bool whole_rows,
-                      bool exhaustive, int64_t target, std::vector<Mapping>& all) {
-  std::vector<Dim> dims;
-  for (Dim d : kAllDims) {
-    if (p.of(d) > 1) dims.push_back(d);
-  }
-  // Large dims first: their choices prune the most.
-  std::stable_sort(dims.begin(), dims.end(), [&](Dim a, Dim b) { return p.of(a) > p.of(b); });
-  const auto splits = spatialSplits(p, hw, c);
+namespace {
+
+// Where the enumeration starts: every spatial split of the array, every split of the levels'
+// fan-outs, double- and single-buffered (the bool).
+std::vector<std::pair<Mapping, bool>> enumerationStarts(const Problem& p, const Hardware& hw,
+                                                        const Constraints& c) {
   std::vector<std::pair<Mapping, bool>> starts;
-  for (const auto& [rows, cols] : splits) {
+  for (const auto& [rows, cols] : spatialSplits(p, hw, c)) {
     Factors used = kOnes;
     for (Dim d : kAllDims) used[at(d)] = rows[at(d)] * cols[at(d)];
     for (const auto& fans : fanoutSplits(p, hw, used)) {
@@ -368,28 +365,65 @@ void enumerateTilings(const Problem& p, const Hardware& hw, const Constraints& c
       }
     }
   }
-  size_t limit = SIZE_MAX;
-  if (!exhaustive && !dims.empty()) {
-    // Sizes per dim so that splits x sizes^dims stays near the target (PE and local sizes share
-    // a dim's allowance on a spatial array).
-    const double per_split =
-        std::max(1.0, static_cast<double>(target) / (2.0 * static_cast<double>(std::max<size_t>(1, starts.size() / 2))));
-    const double per_dim = std::pow(per_split, 1.0 / static_cast<double>(dims.size()));
-    limit = static_cast<size_t>(std::clamp(per_dim, 2.0, 16.0));
+  return starts;
+}
+
+// Sizes each dim offers so that splits x sizes^dims stays near the target (PE and local sizes
+// share a dim's allowance on a spatial array); SIZE_MAX when exhaustive.
+size_t sizesPerDim(bool exhaustive, int64_t target, size_t starts, size_t dims) {
+  if (exhaustive || dims == 0) return SIZE_MAX;
+  const double per_split = std::max(
+      1.0, static_cast<double>(target) / (2.0 * static_cast<double>(std::max<size_t>(1, starts / 2))));
+  const double per_dim = std::pow(per_split, 1.0 / static_cast<double>(dims));
+  return static_cast<size_t>(std::clamp(per_dim, 2.0, 16.0));
+}
+
+void setFactors(const Hardware& hw, const Leaf& leaf, Mapping& m) {
+  m.levels[size_t(hw.pe())].factor = leaf.pe;
+  m.levels[size_t(hw.array())].factor = leaf.local;
+  m.levels[0].factor = leaf.dram;
+}
+
+// Each leaf made a Mapping (copied from its start), with the default loop orders.
+void materialize(const std::vector<Leaf>& leaves,
+                 const std::vector<std::pair<Mapping, bool>>& starts, const Hardware& hw,
+                 const Constraints& c, std::vector<Mapping>& all) {
+  all.clear();  // keeps its capacity: copies, no default construction
+  all.reserve(leaves.size());
+  for (const Leaf& leaf : leaves) {
+    all.push_back(starts[leaf.start].first);
+    Mapping& m = all.back();
+    setFactors(hw, leaf, m);
+    for (size_t l = 0; l < m.levels.size(); ++l) {
+      m.levels[l].order.clear();
+      for (Dim d : kAllDims) {
+        if (m.levels[l].factor[at(d)] > 1) m.levels[l].order.push_back(d);
+      }
+    }
+    conformOrders(m, c, hw);
   }
-  // The start's mapping with a leaf's factors.
-  const auto setFactors = [&](const Leaf& leaf, Mapping& m) {
-    m.levels[size_t(hw.pe())].factor = leaf.pe;
-    m.levels[size_t(hw.array())].factor = leaf.local;
-    m.levels[0].factor = leaf.dram;
-  };
-  const auto grown = [&](const Leaf& leaf, Mapping& m) {
-    m = starts[leaf.start].first;
-    setFactors(leaf, m);
+}
+
+}  // namespace
+
+void enumerateTilings(const Problem& p, const Hardware& hw, const Constraints& c, bool whole_rows,
+                      bool exhaustive, int64_t target, std::vector<Mapping>& all) {
+  std::vector<Dim> dims;
+  for (Dim d : kAllDims) {
+    if (p.of(d) > 1) dims.push_back(d);
+  }
+  // Large dims first: their choices prune the most.
+  std::stable_sort(dims.begin(), dims.end(), [&](Dim a, Dim b) { return p.of(a) > p.of(b); });
+  std::vector<std::pair<Mapping, bool>> starts = enumerationStarts(p, hw, c);
+  const size_t limit = sizesPerDim(exhaustive, target, starts.size(), dims.size());
+  Mapping scratch;
+  const auto grown = [&](const Leaf& leaf) -> const Mapping& {  // the start with a leaf's factors
+    scratch = starts[leaf.start].first;
+    setFactors(hw, leaf, scratch);
+    return scratch;
   };
   thread_local std::vector<Leaf> leaves;  // reused: a search's largest list, kept per thread
   leaves.clear();
-  Mapping scratch;
   for (size_t i = 0; i < starts.size(); ++i) {
     auto& [m, db] = starts[i];
     for (Dim d : kAllDims) m.levels[0].factor[at(d)] = ceilDiv(p.of(d), m.allSpatial(d));
@@ -400,7 +434,7 @@ void enumerateTilings(const Problem& p, const Hardware& hw, const Constraints& c
       // Single buffering only where double buffering leaves the tile smaller (filtered in
       // place: copying the list for every split made enumeration quadratic).
       const auto fits_double = [&](const Leaf& x) {
-        grown(x, scratch);
+        grown(x);
         scratch.double_buffered = true;
         return checkCapacity(p, scratch, hw).empty();
       };
@@ -409,27 +443,10 @@ void enumerateTilings(const Problem& p, const Hardware& hw, const Constraints& c
     }
   }
   if (!exhaustive && leaves.size() > 4096) {
-    const auto dominated = [&](const Leaf& x) {
-      grown(x, scratch);
-      return !maximal(scratch, p, hw, dims);
-    };
+    const auto dominated = [&](const Leaf& x) { return !maximal(grown(x), p, hw, dims); };
     leaves.erase(std::remove_if(leaves.begin(), leaves.end(), dominated), leaves.end());
   }
-  all.clear();  // keeps its capacity: copies, no default construction
-  all.reserve(leaves.size());
-  for (const Leaf& leaf : leaves) {
-    all.push_back(starts[leaf.start].first);
-    setFactors(leaf, all.back());
-  }
-  for (Mapping& m : all) {
-    for (size_t l = 0; l < m.levels.size(); ++l) {
-      m.levels[l].order.clear();
-      for (Dim d : kAllDims) {
-        if (m.levels[l].factor[at(d)] > 1) m.levels[l].order.push_back(d);
-      }
-    }
-    conformOrders(m, c, hw);
-  }
+  materialize(leaves, starts, hw, c, all);
 }
 
 }  // namespace tessel::dataflows::nest
