@@ -18,14 +18,17 @@ constexpr int64_t kEigenBudget = 65536;  // the portable path calls Eigen per bl
 
 // c -= colterm[c] (+ zb[c] * rowterm[r]): sum (a - za)(b - zb) from the raw sum of a' * b,
 // a' = a + offset. Unsigned arithmetic: wrap-around cancels, the true result fits int32.
-TESSEL_LOOP_BODY void correctRowBody(int32_t* c, int64_t n, const int32_t* colterm, const int32_t* zb,
-                           int32_t rowterm) {
+TESSEL_LOOP_BODY void correctRowBody(int32_t* c, int64_t n, const int32_t* colterm,
+                                     const int32_t* zb, int32_t rowterm) {
   auto* u = reinterpret_cast<uint32_t*>(c);
   for (int64_t j = 0; j < n; ++j)
     u[j] -= static_cast<uint32_t>(colterm[j]) +
             static_cast<uint32_t>(zb[j]) * static_cast<uint32_t>(rowterm);
 }
-TESSEL_HOT_LOOP(void, correctRow, (int32_t* c, int64_t n, const int32_t* colterm, const int32_t* zb, int32_t rowterm), (c, n, colterm, zb, rowterm))
+TESSEL_HOT_LOOP(void, correctRow,
+                (int32_t * c, int64_t n, const int32_t* colterm, const int32_t* zb,
+                 int32_t rowterm),
+                (c, n, colterm, zb, rowterm))
 
 // Per column: (za + offset) * colsum(B).
 std::vector<int32_t> columnTerms(const PackedWeights& w, int32_t za_eff) {

@@ -9,7 +9,8 @@ namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-// ln 2 in two parts: the high part has 11 trailing zero bits, so n * kLn2Hi is exact for |n| < 2^11.
+// ln 2 in two parts: the high part has 11 trailing zero bits, so n * kLn2Hi is exact for |n| <
+// 2^11.
 constexpr double kLn2Hi = 6.93147180369123816490e-01, kLn2Lo = 1.90821492927058770002e-10;
 constexpr double kLog2e = 1.44269504088896338700e+00;
 // pi/2 in three parts (33 bits each): k * part is exact for |k| < 2^20.
@@ -24,38 +25,45 @@ double rintSmall(double x) {
 }
 
 // e^r for |r| <= ln2 / 2: Taylor series to r^13 (remainder < 2^-60).
+// p x^N + c[0] x^(N-1) + ... + c[N-1], by Horner's rule.
+template <size_t N>
+double horner(double x, double p, const double (&c)[N]) {
+  for (double v : c) p = p * x + v;
+  return p;
+}
+
 // 1/12!, 1/11!, ..., 1/2!, 1/1!.
-constexpr double kInvFactorials12To1[] = {1.0 / 479001600.0, 1.0 / 39916800.0, 1.0 / 3628800.0,
-                                          1.0 / 362880.0,    1.0 / 40320.0,    1.0 / 5040.0,
-                                          1.0 / 720.0,       1.0 / 120.0,      1.0 / 24.0,
-                                          1.0 / 6.0,         0.5,              1.0};
+constexpr double kInvFactorials12To1[] = {1.0 / 479001600.0,
+                                          1.0 / 39916800.0,
+                                          1.0 / 3628800.0,
+                                          1.0 / 362880.0,
+                                          1.0 / 40320.0,
+                                          1.0 / 5040.0,
+                                          1.0 / 720.0,
+                                          1.0 / 120.0,
+                                          1.0 / 24.0,
+                                          1.0 / 6.0,
+                                          0.5,
+                                          1.0};
 
 double expReduced(double r) {
-  double p = 1.0 / 6227020800.0;  // 1/13!
-  for (double c : kInvFactorials12To1) p = p * r + c;
-  return p * r + 1.0;
+  return horner(r, 1.0 / 6227020800.0, kInvFactorials12To1) * r + 1.0;  // from 1/13!
 }
 
 // sin and cos of |r| <= pi/4 (Taylor to r^17 and r^18).
 double sinReduced(double r) {
   const double r2 = r * r;
-  double p = 1.0 / 355687428096000.0;  // 1/17!
-  const double c[] = {-1.0 / 1307674368000.0, 1.0 / 6227020800.0, -1.0 / 39916800.0,
-                      1.0 / 362880.0,         -1.0 / 5040.0,      1.0 / 120.0,
-                      -1.0 / 6.0};
-  for (double v : c) p = p * r2 + v;
-  return r + r * r2 * p;
+  const double c[] = {-1.0 / 1307674368000.0, 1.0 / 6227020800.0, -1.0 / 39916800.0, 1.0 / 362880.0,
+                      -1.0 / 5040.0,          1.0 / 120.0,        -1.0 / 6.0};
+  return r + r * r2 * horner(r2, 1.0 / 355687428096000.0, c);  // from 1/17!
 }
 
 double cosReduced(double r) {
   const double r2 = r * r;
-  double p = 1.0 / 6402373705728000.0;  // 1/18!
-  const double c[] = {-1.0 / 20922789888000.0, 1.0 / 87178291200.0, -1.0 / 479001600.0,
-                      1.0 / 3628800.0,         -1.0 / 40320.0,      1.0 / 720.0,
-                      -1.0 / 24.0};
-  for (double v : c) p = p * r2 + v;
-  p = p * r2 + 0.5;
-  return 1.0 - r2 * p;
+  const double c[] = {
+      -1.0 / 20922789888000.0, 1.0 / 87178291200.0, -1.0 / 479001600.0, 1.0 / 3628800.0,
+      -1.0 / 40320.0,          1.0 / 720.0,         -1.0 / 24.0,        0.5};
+  return 1.0 - r2 * horner(r2, 1.0 / 6402373705728000.0, c);  // from 1/18!
 }
 
 // x = k * pi/2 + r, |r| <= pi/4 (k modulo 4 returned).
@@ -136,9 +144,7 @@ double cos(double x) { return sinShifted(x, 1); }
 // e^x - 1 without cancellation near 0: x (1 + x/2! + ... + x^12/13!) for |x| <= ln2/2.
 double expm1(double x) {
   if (std::fabs(x) > 0.34657359027997264) return exp(x) - 1.0;
-  double p = 1.0 / 6227020800.0;  // 1/13!
-  for (double c : kInvFactorials12To1) p = p * x + c;
-  return x * p;
+  return x * horner(x, 1.0 / 6227020800.0, kInvFactorials12To1);  // from 1/13!
 }
 
 double tanh(double x) {

@@ -37,6 +37,7 @@ TESSEL_LOOP_BODY void rmsNormRowBody(float* x, int64_t n, const float* gamma, fl
   const float inv = 1.0f / std::sqrt(ms + eps);
   for (int64_t k = 0; k < n; ++k) x[k] = x[k] * inv * gamma[k];
 }
-TESSEL_HOT_LOOP(void, rmsNormRow, (float* x, int64_t n, const float* gamma, float eps), (x, n, gamma, eps))
+TESSEL_HOT_LOOP(void, rmsNormRow, (float* x, int64_t n, const float* gamma, float eps),
+                (x, n, gamma, eps))
 
 }  // namespace tessel::kernels::detail

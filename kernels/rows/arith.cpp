@@ -20,7 +20,7 @@ TESSEL_LOOP_BODY void addVecIntBody(int32_t* x, int64_t n, const int32_t* v) {
     x[i] = static_cast<int32_t>(s > INT32_MAX ? INT32_MAX : (s < INT32_MIN ? INT32_MIN : s));
   }
 }
-TESSEL_HOT_LOOP(void, addVecInt, (int32_t* x, int64_t n, const int32_t* v), (x, n, v))
+TESSEL_HOT_LOOP(void, addVecInt, (int32_t * x, int64_t n, const int32_t* v), (x, n, v))
 
 TESSEL_LOOP_BODY void mulScalarBody(float* x, int64_t n, float s) {
   for (int64_t i = 0; i < n; ++i) x[i] *= s;
@@ -40,12 +40,12 @@ TESSEL_HOT_LOOP(void, relu, (float* x, int64_t n), (x, n))
 TESSEL_LOOP_BODY void reluIntBody(int32_t* x, int64_t n, int32_t zero) {
   for (int64_t i = 0; i < n; ++i) x[i] = std::max(x[i], zero);
 }
-TESSEL_HOT_LOOP(void, reluInt, (int32_t* x, int64_t n, int32_t zero), (x, n, zero))
+TESSEL_HOT_LOOP(void, reluInt, (int32_t * x, int64_t n, int32_t zero), (x, n, zero))
 
 TESSEL_LOOP_BODY void reluInt8Body(int8_t* x, int64_t n, int8_t zero) {
   for (int64_t i = 0; i < n; ++i) x[i] = std::max(x[i], zero);
 }
-TESSEL_HOT_LOOP(void, reluInt8, (int8_t* x, int64_t n, int8_t zero), (x, n, zero))
+TESSEL_HOT_LOOP(void, reluInt8, (int8_t * x, int64_t n, int8_t zero), (x, n, zero))
 
 void roundRow(float* x, int64_t n, FloatFormat fmt) { roundInPlace(x, n, fmt); }
 

@@ -31,7 +31,7 @@ TESSEL_HOT_LOOP(void, softmaxRow, (float* x, int64_t n), (x, n))
 
 // y = (x - mean) / sqrt(var + eps) * gamma + beta; two-pass variance for accuracy.
 TESSEL_LOOP_BODY void layerNormRowBody(float* x, int64_t n, const float* gamma, const float* beta,
-                             float eps) {
+                                       float eps) {
   const float mean = sum8(x, n) / static_cast<float>(n);
   for (int64_t i = 0; i < n; ++i) x[i] -= mean;
   float acc[8] = {0, 0, 0, 0, 0, 0, 0, 0};
@@ -49,6 +49,8 @@ TESSEL_LOOP_BODY void layerNormRowBody(float* x, int64_t n, const float* gamma, 
     for (int64_t k = 0; k < n; ++k) x[k] *= inv;
   }
 }
-TESSEL_HOT_LOOP(void, layerNormRow, (float* x, int64_t n, const float* gamma, const float* beta, float eps), (x, n, gamma, beta, eps))
+TESSEL_HOT_LOOP(void, layerNormRow,
+                (float* x, int64_t n, const float* gamma, const float* beta, float eps),
+                (x, n, gamma, beta, eps))
 
 }  // namespace tessel::kernels::detail

@@ -60,14 +60,15 @@ TEST(ExecutorIsaPaths, Gpt2EveryFormatSameBits) {
 
 TEST(ExecutorIsaPaths, LlamaFamilySameBits) {
   // Rotary tables (sin, cos, pow), SiLU, RMSNorm, grouped-query attention.
-  expectSameBitsOnEveryPath(
-      "--workload " + data("tests/serve/llm/data/tiny-llama.json") + " --seq 32 --precision int8,bf16",
-      "llama");
+  expectSameBitsOnEveryPath("--workload " + data("tests/serve/llm/data/tiny-llama.json") +
+                                " --seq 32 --precision int8,bf16",
+                            "llama");
 }
 
 TEST(ExecutorIsaPaths, OnnxGraphSameBits) {
   expectSameBitsOnEveryPath(
-      "--workload " + data("tests/models/data/onnx/tiny_gpt.onnx") + " --precision int8,fp16", "onnx");
+      "--workload " + data("tests/models/data/onnx/tiny_gpt.onnx") + " --precision int8,fp16",
+      "onnx");
 }
 
 // The timing side prints figures from libm doubles too (technology scaling, serving's arrival

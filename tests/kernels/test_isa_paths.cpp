@@ -97,8 +97,8 @@ TEST(FloatGemmBlocking, EigenAloneDependsOnTheCachesItDetects) {
 }
 
 TEST(FloatGemmBlocking, ExecutorGivesTheSameBitsWhateverCachesTheCpuHas) {
-  const uint64_t here = executorGemmWithCaches(Eigen::l1CacheSize(), Eigen::l2CacheSize(),
-                                               Eigen::l3CacheSize());
+  const uint64_t here =
+      executorGemmWithCaches(Eigen::l1CacheSize(), Eigen::l2CacheSize(), Eigen::l3CacheSize());
   ASSERT_NE(here, 0u);
   const std::ptrdiff_t caches[][3] = {{16 * 1024, 256 * 1024, 4 << 20},
                                       {32 * 1024, 1 << 20, 32 << 20},
@@ -139,13 +139,24 @@ double maxUlp(F mine, G libm, double lo, double hi, int n) {
 
 TEST(PortableMath, WithinAFewUlpOfLibm) {
   // libm itself is within 1 ulp, so 3 ulp against it bounds ours by 4 ulp of the exact value.
-  EXPECT_LE(maxUlp(tk::portable::exp, [](double x) { return std::exp(x); }, -700, 700, 200001), 3);
-  EXPECT_LE(maxUlp(tk::portable::log, [](double x) { return std::log(x); }, 1e-300, 1e300, 200001),
+  EXPECT_LE(maxUlp(
+                tk::portable::exp, [](double x) { return std::exp(x); }, -700, 700, 200001),
             3);
-  EXPECT_LE(maxUlp(tk::portable::log, [](double x) { return std::log(x); }, 0.5, 2.0, 200001), 3);
-  EXPECT_LE(maxUlp(tk::portable::sin, [](double x) { return std::sin(x); }, -2e5, 2e5, 200001), 3);
-  EXPECT_LE(maxUlp(tk::portable::cos, [](double x) { return std::cos(x); }, -2e5, 2e5, 200001), 3);
-  EXPECT_LE(maxUlp(tk::portable::tanh, [](double x) { return std::tanh(x); }, -30, 30, 200001), 4);
+  EXPECT_LE(maxUlp(
+                tk::portable::log, [](double x) { return std::log(x); }, 1e-300, 1e300, 200001),
+            3);
+  EXPECT_LE(maxUlp(
+                tk::portable::log, [](double x) { return std::log(x); }, 0.5, 2.0, 200001),
+            3);
+  EXPECT_LE(maxUlp(
+                tk::portable::sin, [](double x) { return std::sin(x); }, -2e5, 2e5, 200001),
+            3);
+  EXPECT_LE(maxUlp(
+                tk::portable::cos, [](double x) { return std::cos(x); }, -2e5, 2e5, 200001),
+            3);
+  EXPECT_LE(maxUlp(
+                tk::portable::tanh, [](double x) { return std::tanh(x); }, -30, 30, 200001),
+            4);
 }
 
 TEST(PortableMath, FloatResultsMatchLibmAfterRounding) {

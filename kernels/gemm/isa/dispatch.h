@@ -11,11 +11,11 @@
 #define TESSEL_LOOP_BODY static inline __attribute__((always_inline))
 
 #if defined(__GNUC__) && defined(__x86_64__) && !defined(__clang__)
-#define TESSEL_HOT_LOOP(ret, name, params, args)                                       \
+#define TESSEL_HOT_LOOP(ret, name, params, args)                                           \
   __attribute__((target("avx2"))) static ret name##Avx2 params { return name##Body args; } \
-  static ret name##Base params { return name##Body args; }                           \
-  ret name params {                                                                  \
-    return ::tessel::kernels::detail::useAvx2() ? name##Avx2 args : name##Base args; \
+  static ret name##Base params { return name##Body args; }                                 \
+  ret name params {                                                                        \
+    return ::tessel::kernels::detail::useAvx2() ? name##Avx2 args : name##Base args;       \
   }
 #else
 #define TESSEL_HOT_LOOP(ret, name, params, args) \
