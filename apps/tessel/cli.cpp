@@ -14,6 +14,7 @@
 #include "apps/tessel/commands.h"
 #include "apps/tessel/workload_args.h"
 #include "util/error.h"
+#include "util/suggest.h"
 
 namespace {
 
@@ -372,6 +373,22 @@ CliFailure failureOf(const std::string& kind, const std::string& message,
 
 }  // namespace
 
+// "unknown option --x; did you mean '--y'?" for the first argument the chosen subcommand left
+// unparsed, or "" when it parsed everything.
+static std::string unexpectedArguments(const CLI::App& app) {
+  for (const CLI::App* sub : app.get_subcommands()) {
+    const std::vector<std::string> extra = sub->remaining();
+    if (extra.empty()) continue;
+    std::vector<std::string> names;
+    for (const CLI::Option* o : sub->get_options()) {
+      for (const std::string& n : o->get_lnames()) names.push_back("--" + n);
+    }
+    return sub->get_name() + ": unknown option '" + extra.front() + "'" +
+           didYouMean(extra.front(), names) + " (tessel " + sub->get_name() + " --help lists them)";
+  }
+  return "";
+}
+
 int runCli(int argc, const char* const* argv, std::ostream& out, std::ostream& err,
            CliFailure* failure) {
   CliFailure ignored;
@@ -386,6 +403,17 @@ int runCli(int argc, const char* const* argv, std::ostream& out, std::ostream& e
 
   try {
     app.parse(argc, argv);
+  } catch (const CLI::RequiredError& e) {
+    // A misspelled option leaves a required one missing: name what was not understood first
+    // (`xval --workloads gpt2` is about --workloads, not a missing --workload).
+    if (const std::string unknown = unexpectedArguments(app); !unknown.empty()) {
+      err << unknown << "\n";
+      why = failureOf("usage", unknown);
+      return 2;
+    }
+    const int code = app.exit(e, out, err) == 0 ? 0 : 2;
+    if (code != 0) why = failureOf("usage", e.what());
+    return code;
   } catch (const CLI::ParseError& e) {
     const int code = app.exit(e, out, err) == 0 ? 0 : 2;
     if (code != 0) why = failureOf("usage", e.what());

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "apps/tessel/cli.h"
 #include "apps/tessel/cli_options.h"
 
 namespace {
@@ -187,6 +188,18 @@ TEST(OptionTable, AnErrorOnAnOptionNotGivenSaysItWasTheDefault) {
   EXPECT_NE(blamed.find("): seq 4096 exceeds the context"), std::string::npos) << blamed;
   const tessel::ConfigError batch({"", 0, 0, "--batch"}, "too large");
   EXPECT_EQ(std::string(tessel::app::cli::blameGiven(app, batch).what()), "--batch: too large");
+}
+
+// A misspelled option that leaves a required one missing is reported as what it is, with the
+// spelling the subcommand takes, not as the required option missing.
+TEST(OptionTable, AMisspelledRequiredOptionIsNamedNotReportedMissing) {
+  const char* argv[] = {"tessel", "xval", "--arch", "a.yaml", "--workloads", "gpt2"};
+  std::ostringstream out, err;
+  EXPECT_EQ(tessel::app::runCli(6, argv, out, err), 2);
+  EXPECT_NE(err.str().find("xval: unknown option '--workloads'; did you mean '--workload'?"),
+            std::string::npos)
+      << err.str();
+  EXPECT_EQ(err.str().find("is required"), std::string::npos) << err.str();
 }
 
 }  // namespace
