@@ -274,9 +274,9 @@ std::vector<OpPlan> plan(const models::Graph& g, const arch::Accelerator& acc, c
     }
     pinned = pinnedOpAmong(*pin, names);
   }
-  checkHostFloat(g, acc, options.fuse);
+  checkHostFloat(g, acc, options.fuse());
   const Homes homes = homesOf(acc);
-  models::Fusion fusion = options.fuse ? models::fuse(g, fuseRulesFor(acc)) : models::Fusion{};
+  models::Fusion fusion = options.fuse() ? models::fuse(g, fuseRulesFor(acc)) : models::Fusion{};
   fusion.group_of.resize(g.ops().size(), -1);
 
   // The GEMMs' first mapping requests, answered ahead on all cores; the loop below then asks

@@ -8,6 +8,7 @@
 
 #include "arch/accelerator.h"
 #include "dataflows/dataflow.h"
+#include "dataflows/fused_group.h"
 #include "dataflows/mapper.h"
 #include "dataflows/mapping.h"
 #include "models/fuse.h"
@@ -24,6 +25,9 @@ struct OpPlan {
   int fused_into = -1;        // anchor op id when placement == Fused
   int side_input = -1;        // fused members: a tensor read besides the chain (residual)
   std::vector<int> epilogue;  // anchors: ops fused into this one (their cost is charged here)
+  // Every member of a fused chain (attention, FFN) shares its group: the engines time the group
+  // as one loop nest and give each member its part (sim/fusion.h chooses the group).
+  std::shared_ptr<const FusedGroup> group;
 
   // GEMM-like ops on the array.
   Problem problem;
@@ -57,7 +61,11 @@ struct PinnedMapping;
 struct PlanOptions {
   std::string mapper = "gemmini-auto";
   MapperOptions mapper_options;  // objective and budget of a searching mapper
-  bool fuse = true;  // fuse epilogues the hardware supports (relu, folded batch norm, ...)
+  // Epilogue: fuse the ops the hardware drains a GEMM's tile through (relu, folded batch norm,
+  // softmax on the SFU...); auto also fuses attention and FFN chains where they cost less (the
+  // CLI's default; sim::simulate decides); none fuses nothing.
+  FusionMode fusion = FusionMode::Epilogue;
+  bool fuse() const { return fusion != FusionMode::None; }
   // One op's mapping pinned by the user (pinned_mapping.h); ConfigError if no op to map has its
   // name (or, when it names none, the workload has more than one).
   std::shared_ptr<const PinnedMapping> pinned;

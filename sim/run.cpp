@@ -4,6 +4,7 @@
 #include "dataflows/host_conversions.h"
 #include "sim/bound_warnings.h"
 #include "sim/footprint.h"
+#include "sim/fusion.h"
 #include "util/checked.h"
 
 namespace tessel::sim {
@@ -13,9 +14,10 @@ std::string toolVersion() { return "0.1.0"; }
 RunStats simulate(const models::Graph& graph, const arch::Accelerator& acc,
                   const dataflows::Dataflow& dataflow, const RunOptions& options) {
   // The plans point into the converted graph: it lives until the stats are made.
-  const models::Graph converted = dataflows::withHostConversions(graph, acc, options.plan.fuse);
+  const models::Graph converted = dataflows::withHostConversions(graph, acc, options.plan.fuse());
   checkFitsDram(converted, acc);
-  const std::vector<dataflows::OpPlan> plans = dataflows::plan(converted, acc, dataflow, options.plan);
+  const std::vector<dataflows::OpPlan> plans =
+      planGraph(converted, acc, dataflow, options.plan, options.engine_options);
   if (options.on_plans) options.on_plans(plans);
   return evaluatePlans(converted, acc, dataflow, plans, options);
 }

@@ -153,7 +153,8 @@ void addRun(CLI::App& app, RunArgs& run, std::function<int()>& action, std::ostr
   cmd->add_option("--scalesim-report", run.scalesim_report_dir,
                   "write SCALE-Sim's COMPUTE_REPORT.csv and BANDWIDTH_REPORT.csv (one row per "
                   "conv/GEMM layer) into this directory");
-  cmd->add_flag("--no-fuse", run.no_fuse, "do not fuse epilogues into GEMMs");
+  addFusion(cmd, run.fusion);
+  cmd->add_flag("--no-fuse", run.no_fuse, "the older spelling of --fusion none");
   cmd->add_option("--top", run.top, "ops in the top-ops table: a count (0 = none) or all")
       ->capture_default_str();
   cmd->add_flag("--accesses", run.accesses,
@@ -184,6 +185,7 @@ void addCompare(CLI::App& app, tessel::app::CompareArgs& c, std::function<int()>
                   "workloads, comma-separated or repeated (default resnet50,gpt2)");
   addWorkloadOptions(cmd, c.workload);
   addObjective(cmd, c.objective, c.latency_tolerance);
+  addFusion(cmd, c.fusion);
   cmd->add_option("--budget", c.budget,
                   "cost evaluations per distinct layer for the search (0 = the whole space)")
       ->check(CLI::Range(int64_t{0}, int64_t{1} << 40))
@@ -214,6 +216,7 @@ void addXval(CLI::App& app, tessel::app::XvalArgs& x, std::function<int()>& acti
       ->check(CLI::IsMember({"search", "gemmini-auto"}))
       ->capture_default_str();
   addObjective(cmd, x.objective, x.latency_tolerance);
+  addFusion(cmd, x.fusion);
   cmd->add_option("--budget", x.budget, "cost evaluations per distinct layer for the search")
       ->check(CLI::Range(int64_t{0}, int64_t{1} << 40))
       ->capture_default_str();

@@ -92,4 +92,13 @@ ConfigError blameGiven(const CLI::App& app, const ConfigError& e) {
   return ConfigError(where, e.message());
 }
 
+void addFusion(CLI::App* cmd, std::string& fusion) {
+  cmd->add_option("--fusion", fusion,
+                  "none (nothing fused), epilogue (a GEMM with the ops draining from its tile), "
+                  "auto (epilogues, plus attention and FFN chains as one loop nest wherever "
+                  "that costs less)")
+      ->check(CLI::IsMember({"none", "epilogue", "auto"}))
+      ->capture_default_str();
+}
+
 }  // namespace tessel::app::cli

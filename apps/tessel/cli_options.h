@@ -20,6 +20,8 @@ extern const CLI::Validator kSeed;
 // --seq, --batch, --phase, --dtype... on `cmd`, into `w`.
 void addWorkloadOptions(CLI::App* cmd, WorkloadArgs& w, bool with_dtype = true,
                         bool with_batch = true, bool with_strict = true);
+// --fusion none|epilogue|auto (default auto) on `cmd`, into `fusion`.
+void addFusion(CLI::App* cmd, std::string& fusion);
 // The workload options the user gave on `cmd`, so that one a workload does not use is an error.
 std::vector<std::string> givenOptions(CLI::App* cmd);
 

@@ -105,6 +105,7 @@ void addServe(CLI::App& app, ServeArgs& s, std::function<int()>& action, std::os
   cmd->add_option("--budget", s.budget, "cost evaluations per distinct layer for the search")
       ->check(CLI::Range(int64_t{0}, int64_t{1} << 40))
       ->capture_default_str();
+  addFusion(cmd, s.fusion);
   cmd->add_option("-p,--param", s.overrides, "override a YAML key: -p cores.count=2");
   cmd->add_option("--json", s.json_path, "write the results as JSON; - = standard output");
   cmd->add_flag("-q,--quiet", s.quiet, "no table on stdout");

@@ -64,6 +64,7 @@ reports::CompareRun runOne(const CompareArgs& args, const arch::Accelerator& acc
     sim::RunOptions o;
     o.plan.mapper = "search";
     o.plan.mapper_options.objective = args.objective;
+  o.plan.fusion = dataflows::fusionModeFrom(args.fusion);
     o.plan.mapper_options.tolerance = args.latency_tolerance;
     o.plan.mapper_options.budget = args.budget;
     o.labels = {{"arch_file", args.arch}, {"workload", workload}, {"dataflow", df.name}};

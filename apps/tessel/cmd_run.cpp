@@ -42,7 +42,7 @@ std::vector<std::pair<std::string, std::string>> labels(const RunArgs& args,
       {"latency_tolerance", units::formatNumber(args.latency_tolerance)},
       {"budget", std::to_string(args.budget)},
       {"ideal_memory", args.ideal_memory ? "true" : "false"},
-      {"fuse", args.no_fuse ? "false" : "true"},
+      {"fusion", args.no_fuse ? "none" : args.fusion},
   };
   if (!args.precision_plan.empty()) l.emplace_back("precision_plan", args.precision_plan);
   if (!args.mapping_path.empty()) l.emplace_back("mapping", args.mapping_path);
@@ -161,7 +161,8 @@ int runCommand(const RunArgs& args, std::ostream& out) {
   options.plan.mapper_options.budget = args.budget;
   options.plan.mapper_options.ideal_memory = args.ideal_memory;
   if (!args.mapping_path.empty()) options.plan.pinned = dataflows::loadPinnedMapping(args.mapping_path);
-  options.plan.fuse = !args.no_fuse;
+  options.plan.fusion = args.no_fuse ? dataflows::FusionMode::None
+                                     : dataflows::fusionModeFrom(args.fusion);
   options.engine_options.ideal_memory = args.ideal_memory;
   options.labels = labels(args, df.name);
   for (auto& [key, value] : options.labels) {

@@ -146,6 +146,7 @@ int serveCommand(const ServeArgs& args, std::ostream& out) {
   };
   in.run.plan.mapper = args.mapper;
   in.run.plan.mapper_options.objective = args.objective;
+  in.run.plan.fusion = dataflows::fusionModeFrom(args.fusion);
   in.run.plan.mapper_options.budget = args.budget;
   in.deploy.input_dtype = serve::parseInputDType(args.input_dtype);
   in.deploy.output_dtype = serve::parseOutputDType(args.output_dtype);

@@ -153,6 +153,7 @@ int llmServeCommand(const ServeArgs& args, std::ostream& out) {
   const int64_t budget = given(args, "--budget") ? args.budget : 1000;
   in.run.plan.mapper = args.mapper;
   in.run.plan.mapper_options.objective = args.objective;
+  in.run.plan.fusion = dataflows::fusionModeFrom(args.fusion);
   in.run.plan.mapper_options.budget = budget;
   const serve::llm::LlmResult result = serve::llm::serveLlm(in, options);
 

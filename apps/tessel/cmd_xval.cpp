@@ -10,6 +10,7 @@
 #include "models/workload.h"
 #include "reports/xval.h"
 #include "sim/footprint.h"
+#include "sim/fusion.h"
 #include "sim/run.h"
 #include "util/error.h"
 
@@ -32,6 +33,7 @@ int xvalCommand(const XvalArgs& args, std::ostream& out) {
   sim::RunOptions options;
   options.plan.mapper = args.mapper;
   options.plan.mapper_options.objective = args.objective;
+  options.plan.fusion = dataflows::fusionModeFrom(args.fusion);
   options.plan.mapper_options.tolerance = args.latency_tolerance;
   options.plan.mapper_options.budget = args.budget;
   options.labels = {{"arch_file", args.arch},
@@ -46,7 +48,8 @@ int xvalCommand(const XvalArgs& args, std::ostream& out) {
   for (const auto& o : args.overrides) options.labels.emplace_back("override", o);
   sim::checkFitsDram(graph, acc);
   // One set of plans, timed twice.
-  const std::vector<dataflows::OpPlan> plans = dataflows::plan(graph, acc, df, options.plan);
+  const std::vector<dataflows::OpPlan> plans =
+      sim::planGraph(graph, acc, df, options.plan, options.engine_options);
   options.engine = "analytical";
   const sim::RunStats analytical = sim::evaluatePlans(graph, acc, df, plans, options);
   options.engine = "systemc";

@@ -41,6 +41,7 @@ struct RunArgs {
   std::string mapper = "search";
   bool mapper_given = false;  // --mapper written (else --scalesim-timing plans with gemmini-auto)
   std::string objective = "latency";   // what the searching mapper minimizes
+  std::string fusion = "auto";         // --fusion none|epilogue|auto
   double latency_tolerance = 0;     // dataflows::MapperOptions::tolerance
   int64_t budget = 20000;              // its cost evaluations per distinct layer; 0 = exhaustive
   std::string mapping_path;            // a pinned mapping for one op (YAML)
@@ -108,6 +109,7 @@ struct XvalArgs {
   std::string dataflow;
   std::string mapper = "search";
   std::string objective = "latency";
+  std::string fusion = "auto";         // --fusion none|epilogue|auto
   double latency_tolerance = 0;
   int64_t budget = 20000;
   std::vector<std::string> overrides;
@@ -140,6 +142,7 @@ struct CompareArgs {
   std::vector<std::string> workloads;             // split from workloads_text
   WorkloadArgs workload;  // options; --seq and --phase apply to the transformers
   std::string objective = "latency";
+  std::string fusion = "auto";         // --fusion none|epilogue|auto
   double latency_tolerance = 0;
   int64_t budget = 4000;
   std::vector<std::string> overrides;
@@ -186,6 +189,7 @@ struct ServeArgs {
   std::string dataflow;
   std::string mapper = "search";
   std::string objective = "latency";
+  std::string fusion = "auto";         // --fusion none|epilogue|auto
   int64_t budget = 20000;
   std::vector<std::string> overrides;
   std::vector<int> workers{1, 2, 4, 8};

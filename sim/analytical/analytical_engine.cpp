@@ -2,8 +2,10 @@
 // dataflows/nest/cost.h (whichever mapper chose the nest), streaming costs of vector ops
 // (vector_model) and the memory model they use.
 #include <algorithm>
+#include <map>
 
 #include "sim/analytical/energy.h"
+#include "sim/analytical/fused_cost.h"
 #include "sim/analytical/memory_model.h"
 #include "sim/analytical/nest_stats.h"
 #include "sim/analytical/vector_model.h"
@@ -38,7 +40,9 @@ class AnalyticalEngine final : public Engine {
 
   OpStats evaluate(const dataflows::OpPlan& plan) override {
     OpStats s = header(plan);
-    if (plan.op->isGemmLike() && plan.placement != dataflows::Placement::Host) {
+    if (plan.group) {
+      fillGroupMember(s, plan);
+    } else if (plan.op->isGemmLike() && plan.placement != dataflows::Placement::Host) {
       // Every mapper hands over a loop nest; one cost model times them all.
       if (!plan.mapping.has_nest) {
         throw InfeasibleError("op '" + plan.op->name + "': mapper '" + plan.mapping.mapper +
@@ -124,8 +128,61 @@ class AnalyticalEngine final : public Engine {
     addEnergy(s, acc_, EnergyParts{0, 0, 0, sfu_pj, host_pj});
   }
 
+  // A fused group's member: its part of the group's cost, the group costed once.
+  void fillGroupMember(OpStats& s, const dataflows::OpPlan& plan) {
+    const dataflows::FusedGroup& grp = *plan.group;
+    auto it = groups_.find(&grp);
+    if (it == groups_.end()) {
+      GroupCost c = evaluateGroup(grp, *plan.graph, acc_, mem_, options_.ideal_memory);
+      if (!c.ok) throw InfeasibleError("fused group " + grp.name + ": " + c.reason);
+      it = groups_.emplace(&grp, std::move(c)).first;
+    }
+    const GroupCost& c = it->second;
+    const auto m = std::find_if(c.members.begin(), c.members.end(),
+                                [&](const MemberCost& x) { return x.op == plan.op->id; });
+    if (m == c.members.end()) throw Error("op '" + plan.op->name + "' is not in " + grp.name);
+    s.macs = m->macs;
+    s.cycles_by_cause = m->cycles;
+    for (size_t l = 0; l < acc_.levels.size(); ++l) {
+      for (size_t t = 0; t < kNumOperands; ++t) {
+        s.traffic[l].read_bytes[t] = bytes(plan, m->reads[l][t], acc_.levels[l].name, "read from");
+        s.traffic[l].write_bytes[t] =
+            bytes(plan, m->writes[l][t], acc_.levels[l].name, "written to");
+        s.energy_by_operand_pj[t] +=
+            m->reads[l][t] * acc_.levels[l].readPj(static_cast<int>(t)) +
+            m->writes[l][t] * acc_.levels[l].writePj(static_cast<int>(t));
+      }
+    }
+    addEnergy(s, acc_, EnergyParts{m->rf_pj, m->mac_pj, m->noc_pj, m->sfu_pj, 0});
+    s.register_file_bytes = bytes(plan, m->rf_bytes, "register files", "moved in");
+    s.noc_bytes = bytes(plan, m->noc_bytes, "the NoC", "moved over");
+    s.mapping = groupMapping(plan, c);
+  }
+
+  std::vector<std::pair<std::string, std::string>> groupMapping(const dataflows::OpPlan& plan,
+                                                                const GroupCost& c) const {
+    const dataflows::FusedGroup& grp = *plan.group;
+    std::vector<std::pair<std::string, std::string>> m{
+        {"placement", std::string(nameOf(toStats(plan.placement)))},
+        {"fusion_group", grp.name},
+        {"schedule", std::string(grp.schedule())},
+        {"block_rows", std::to_string(grp.block_rows)},
+        {"block_cols", std::to_string(grp.block_cols)},
+        {"resident", grp.resident_level < 0
+                         ? std::string("-")
+                         : acc_.levels[static_cast<size_t>(grp.resident_level)].name},
+        {"binds", c.binds}};
+    for (const dataflows::FusedGroup::Block& b : grp.blocks) {
+      if (b.op != plan.op->id) continue;
+      for (auto& kv : b.mapping.flatten()) m.emplace_back("block." + kv.first, kv.second);
+    }
+    if (plan.fused_into >= 0) m.emplace_back("fused_into", std::to_string(plan.fused_into));
+    return m;
+  }
+
   const arch::Accelerator& acc_;
   dataflows::Dataflow df_;
+  std::map<const dataflows::FusedGroup*, GroupCost> groups_;
   EngineOptions options_;
   MemoryModel mem_;
 };

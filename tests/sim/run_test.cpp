@@ -31,7 +31,7 @@ sim::RunStats runOf(const arch::Accelerator& a, const std::string& w, bool ideal
   const models::Graph g = models::build(w, o);
   sim::RunOptions r;
   r.engine_options.ideal_memory = ideal;
-  r.plan.fuse = fuse;
+  r.plan.fusion = fuse ? dataflows::FusionMode::Epilogue : dataflows::FusionMode::None;
   return sim::simulate(g, a, dataflows::loadDataflow("ws"), r);
 }
 

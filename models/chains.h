@@ -1,0 +1,34 @@
+// Chains of GEMM-like ops that may run as one fused group: attention's QKᵀ → softmax → ·V and
+// an FFN's up (and gate) → activation (· up) → down. Between the GEMMs every tensor has exactly
+// one consumer inside the chain, so a fused group never needs to write it out. Whether a chain
+// is fused is decided later, by cost (dataflows/fused/); this pass only finds the candidates.
+#pragma once
+
+#include <string_view>
+#include <vector>
+
+#include "models/graph.h"
+
+namespace tessel::models {
+
+enum class ChainKind : uint8_t { Attention, Ffn };
+std::string_view nameOf(ChainKind k);
+
+struct ChainGroup {
+  ChainKind kind = ChainKind::Attention;
+  std::vector<int> ops;  // every member, in graph order
+  // Attention: the score (QKᵀ, a transpose_b BatchMatMul with heads), the per-element ops
+  // between it and the softmax (an exported scale or mask), the softmax, the context (·V).
+  int score = -1, softmax = -1, context = -1;
+  // FFN: the projections that read the block's input (up, and gate when gated), the
+  // activation, the gating product (-1 when not gated) and the down projection.
+  std::vector<int> up;
+  int activation = -1, gate_mul = -1, down = -1;
+  int first() const { return ops.front(); }
+  int last() const { return ops.back(); }
+};
+
+// Every attention and FFN chain of the graph, ordered by their first op; no op is in two.
+std::vector<ChainGroup> findChains(const Graph& g);
+
+}  // namespace tessel::models

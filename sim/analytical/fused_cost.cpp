@@ -1,0 +1,359 @@
+#include "sim/analytical/fused_cost.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "dataflows/mapper.h"
+#include "sim/analytical/nest_stats.h"
+#include "util/error.h"
+
+namespace tessel::sim::analytical {
+
+namespace {
+
+using dataflows::AttentionDims;
+using dataflows::FfnDims;
+using dataflows::FusedGroup;
+using models::ChainKind;
+
+constexpr size_t kIn = 0, kW = 1, kOut = 2;
+
+double bytesOf(DType t, double elements) {
+  return elements * static_cast<double>(storageBytes(t, 1024)) / 1024.0;
+}
+
+MemberCost& member(GroupCost& c, int op) {
+  for (MemberCost& m : c.members) {
+    if (m.op == op) return m;
+  }
+  throw Error("fused group: op " + std::to_string(op) + " is not a member");
+}
+
+// The accumulator's element size (partial sums, the running output).
+double accumBytes(const arch::Accelerator& acc) {
+  return static_cast<double>(storageBytes(acc.array.accum_dtype, 1));
+}
+
+// One block GEMM, `count` times: the array's part from the loop-nest model (ideal off-chip
+// memory: the group moves its edge tensors itself), the local memories' reads and the partial
+// sums written into them; fills of the first on-chip level are the group's to count.
+struct BlockTotals {
+  double compute = 0, array = 0, busy = 0;
+};
+
+BlockTotals addBlock(MemberCost& m, const FusedGroup::Block& b, const models::Graph& g,
+                     const arch::Accelerator& acc) {
+  dataflows::OpPlan p;
+  p.op = &g.op(b.op);
+  p.graph = &g;
+  p.problem = b.problem;
+  p.mapping = b.mapping;
+  const NestCost nc = nestCost(p, acc, true);
+  const dataflows::nest::Cost& c = nc.cost;
+  const dataflows::nest::Hardware& hw = *b.mapping.hw;
+  const double n = b.count;
+  for (size_t l = 0; l < hw.levels.size(); ++l) {
+    const auto& lv = hw.levels[l];
+    if (lv.off_chip) continue;
+    for (size_t t = 0; t < 3; ++t) {
+      const int a = lv.arch_level[t];
+      if (a < 0) {
+        m.rf_pj += n * (c.reads[l][t] * lv.read_pj[t] + c.writes[l][t] * lv.write_pj[t]);
+        m.rf_bytes += n * (c.reads[l][t] + c.writes[l][t]);
+        continue;
+      }
+      const bool local = static_cast<int>(l) == hw.local();
+      m.reads[static_cast<size_t>(a)][t] += n * c.reads[l][t];
+      m.writes[static_cast<size_t>(a)][t] += n * (local ? c.updates[l][t] : c.writes[l][t]);
+    }
+  }
+  m.mac_pj += n * c.mac_energy;
+  m.noc_pj += n * c.noc_energy;
+  m.noc_bytes += n * (c.noc_bytes[0] + c.noc_bytes[1] + c.noc_bytes[2]);
+  m.macs += static_cast<int64_t>(std::llround(n * static_cast<double>(c.macs)));
+  return {n * c.compute, n * c.array, n * std::max({c.array, c.local, c.noc})};
+}
+
+void read(MemberCost& m, int level, size_t operand, double bytes) {
+  m.reads[static_cast<size_t>(level)][operand] += bytes;
+  m.offchip.read[static_cast<size_t>(level)] += bytes;
+}
+
+void write(MemberCost& m, int level, size_t operand, double bytes, bool offchip) {
+  m.writes[static_cast<size_t>(level)][operand] += bytes;
+  if (offchip) m.offchip.write[static_cast<size_t>(level)] += bytes;
+}
+
+// A re-read stream (K or V, the FFN's weights): `once` bytes distinct, `each` bytes moved over
+// all row blocks. From its home every time, or once into the resident level and re-read there.
+void stream(MemberCost& m, size_t operand, int home, int resident, int local, double once,
+            double each, const MemoryModel& mem) {
+  if (resident < 0) {
+    read(m, home, operand, each);
+    write(m, local, operand, each, false);
+  } else if (resident == local) {
+    read(m, home, operand, once);
+    write(m, local, operand, once, false);
+  } else {
+    read(m, home, operand, once);
+    write(m, resident, operand, once, mem.offChip(static_cast<size_t>(resident)));
+    read(m, resident, operand, each);
+    write(m, local, operand, each, false);
+  }
+}
+
+double sfuElementCycles(const arch::Accelerator& acc, bool on_array) {
+  if (on_array) return 1.0 / acc.array.cols;
+  return acc.sfu->cycles_per_vector / acc.sfu->lanes;
+}
+
+int localIn(const MemoryModel& mem) { return mem.localInputs(); }
+
+// Element passes of the vector unit over one value of the member's output: the softmax's
+// max and exp+sum (normalization is deferred to the output rows), one for every other op, and a
+// conversion on each side whose dtype is not the unit's arithmetic.
+double passes(const models::Op& op, const models::Graph& g, const arch::Accelerator& acc) {
+  double n = op.kind == models::OpKind::Softmax ? 2 : 1;
+  if (acc.sfu && op.kind != models::OpKind::Quantize && op.kind != models::OpKind::Dequantize) {
+    n += (isInteger(g.tensor(op.inputs.at(0)).dtype) != acc.sfu->integer) +
+         (isInteger(g.tensor(op.outputs.at(0)).dtype) != acc.sfu->integer);
+  }
+  return n;
+}
+
+struct Stages {
+  double array = 0, vector = 0, memory = 0, steps = 1;
+};
+
+// cycles = the binding stage plus one step of the others (the pipeline fill); the parts go to
+// the causes of the members that own them.
+void finish(GroupCost& c, const Stages& st, const std::vector<std::pair<int, BlockTotals>>& gemms,
+            int vector_op, int memory_op, const MemoryModel& mem) {
+  const double top = std::max({st.array, st.vector, st.memory});
+  const double fill = (st.array + st.vector + st.memory - top) / std::max(1.0, st.steps);
+  for (const auto& [op, t] : gemms) {
+    MemberCost& m = member(c, op);
+    m.cycles[static_cast<size_t>(Cause::Compute)] += t.compute;
+    m.cycles[static_cast<size_t>(Cause::FillDrain)] += t.array - t.compute;
+    m.cycles[static_cast<size_t>(Cause::Noc)] += t.busy - t.array;
+  }
+  MemberCost& v = member(c, vector_op);
+  v.cycles[static_cast<size_t>(Cause::Sfu)] += std::max(0.0, st.vector - st.array) + fill;
+  MemberCost& mm = member(c, memory_op);
+  mm.cycles[static_cast<size_t>(Cause::MemoryStall)] +=
+      std::max(0.0, st.memory - std::max(st.array, st.vector));
+  c.array = st.array;
+  c.vector = st.vector;
+  c.memory = st.memory;
+  c.cycles = top + fill;
+  c.binds = top == st.array ? "array" : top == st.vector ? "vector unit" : "memory";
+  for (const MemberCost& m : c.members) {
+    for (size_t l = 0; l < m.reads.size(); ++l) {
+      if (!mem.offChip(l)) continue;
+      c.offchip_bytes += m.offchip.read[l] + m.offchip.write[l];
+    }
+  }
+}
+
+Transfer sum(const GroupCost& c) {
+  Transfer t;
+  for (const MemberCost& m : c.members) {
+    for (size_t l = 0; l < kMaxLevels; ++l) {
+      t.read[l] += m.offchip.read[l];
+      t.write[l] += m.offchip.write[l];
+    }
+  }
+  return t;
+}
+
+GroupCost attention(const FusedGroup& grp, const models::Graph& g, const arch::Accelerator& acc,
+                    const MemoryModel& mem, GroupCost c) {
+  const models::ChainGroup& ch = grp.chain;
+  const AttentionDims d = dataflows::attentionDims(ch, g);
+  const dataflows::AttentionBlocks b =
+      dataflows::attentionBlocks(d, grp.block_rows, grp.block_cols);
+  const double units = static_cast<double>(d.units), heads = units * static_cast<double>(d.group);
+  const double scores = heads * static_cast<double>(b.score_elems);
+  MemberCost& score = member(c, ch.score);
+  MemberCost& context = member(c, ch.context);
+  std::vector<std::pair<int, BlockTotals>> gemms;
+  for (const FusedGroup::Block& blk : grp.blocks) {
+    gemms.emplace_back(blk.op, addBlock(member(c, blk.op), blk, g, acc));
+  }
+  // Executed MACs: the computed blocks' (a diagonal block is computed whole, then masked).
+  score.macs = static_cast<int64_t>(scores) * d.head_dim;
+  context.macs = static_cast<int64_t>(scores) * d.value_dim;
+  const int in = localIn(mem);
+  const double q = bytesOf(d.q, heads * static_cast<double>(d.queries * d.head_dim));
+  read(score, grp.homes[0], kIn, q);
+  write(score, in, kIn, q, false);
+  const double k_once = bytesOf(d.k, units * static_cast<double>(d.keys * d.head_dim));
+  const double k_each = bytesOf(d.k, units * static_cast<double>(b.key_rows * d.head_dim));
+  stream(score, kW, grp.homes[1], grp.resident_level, in, k_once, k_each, mem);
+  const double v_once = bytesOf(d.v, units * static_cast<double>(d.keys * d.value_dim));
+  const double v_each = bytesOf(d.v, units * static_cast<double>(b.key_rows * d.value_dim));
+  stream(context, kW, grp.homes[2], grp.resident_level, in, v_once, v_each, mem);
+  // The vector unit writes P where the context's block GEMM reads its inputs.
+  write(context, in, kIn, bytesOf(d.p, scores), false);
+  write(context, grp.homes[3], kOut,
+        bytesOf(d.o, heads * static_cast<double>(d.queries * d.value_dim)),
+        mem.offChip(static_cast<size_t>(grp.homes[3])));
+  // Vector work: the softmax (and any op between score and softmax) on every computed score,
+  // the rescale of the partial output per extra key block, the final division by the row sums.
+  double elem_passes = 0;
+  for (int id : ch.ops) {
+    if (id == ch.score || id == ch.context) continue;
+    const models::Op& op = g.op(id);
+    const double per = vectorCyclesPerElement(op, acc);
+    if (per < 0) throw InfeasibleError("op '" + op.name + "' has no vector unit to fuse on");
+    elem_passes += passes(op, g, acc) * scores * per;
+  }
+  const double rescale = heads * static_cast<double>(b.rescale_rows + d.queries) *
+                         static_cast<double>(d.value_dim);
+  const double per_softmax = vectorCyclesPerElement(g.op(ch.softmax), acc);
+  Stages st;
+  st.vector = elem_passes + (grp.online_softmax ? rescale : heads * d.queries * d.value_dim) *
+                                per_softmax;
+  member(c, ch.softmax).sfu_pj =
+      acc.sfu ? (st.vector / std::max(per_softmax, 1e-30)) * acc.sfu->energy_pj_per_element : 0;
+  for (const auto& [op, t] : gemms) st.array += t.busy;
+  st.memory = mem.cycles(sum(c));
+  st.steps = units * static_cast<double>(b.blocks);
+  finish(c, st, gemms, ch.softmax, ch.context, mem);
+  return c;
+}
+
+GroupCost ffn(const FusedGroup& grp, const models::Graph& g, const arch::Accelerator& acc,
+              const MemoryModel& mem, GroupCost c) {
+  const models::ChainGroup& ch = grp.chain;
+  const FfnDims d = dataflows::ffnDims(ch, g);
+  const int64_t row_blocks = (d.rows + grp.block_rows - 1) / grp.block_rows;
+  std::vector<std::pair<int, BlockTotals>> gemms;
+  for (const FusedGroup::Block& blk : grp.blocks) {
+    gemms.emplace_back(blk.op, addBlock(member(c, blk.op), blk, g, acc));
+  }
+  for (int id : ch.ops) {
+    const models::Op& op = g.op(id);
+    if (op.isGemmLike()) member(c, id).macs = op.macs;
+  }
+  const int in = localIn(mem);
+  MemberCost& first = member(c, ch.up.front());
+  MemberCost& down = member(c, ch.down);
+  const double x = bytesOf(d.x, static_cast<double>(d.rows * d.model));
+  read(first, grp.homes[0], kIn, x);
+  write(first, in, kIn, x, false);
+  const double rb = static_cast<double>(row_blocks);
+  for (int id : ch.up) {
+    const double w = bytesOf(d.w, static_cast<double>(d.model * d.hidden));
+    stream(member(c, id), kW, 0, grp.resident_level, in, w, w * rb, mem);
+  }
+  const double wd = bytesOf(g.tensor(g.op(ch.down).inputs.at(1)).dtype,
+                            static_cast<double>(d.hidden * d.out));
+  stream(down, kW, 0, grp.resident_level, in, wd, wd * rb, mem);
+  const double hidden = static_cast<double>(d.rows * d.hidden);
+  write(down, in, kIn, bytesOf(d.h, hidden), false);  // the vector unit's output
+  write(down, grp.homes[3], kOut, bytesOf(d.y, static_cast<double>(d.rows * d.out)),
+        mem.offChip(static_cast<size_t>(grp.homes[3])));
+  Stages st;
+  double elements = 0;
+  for (int id : {ch.activation, ch.gate_mul}) {
+    if (id < 0) continue;
+    const models::Op& op = g.op(id);
+    const double per = vectorCyclesPerElement(op, acc);
+    if (per < 0) throw InfeasibleError("op '" + op.name + "' has no vector unit to fuse on");
+    st.vector += passes(op, g, acc) * hidden * per;
+    elements += passes(op, g, acc) * hidden;
+  }
+  member(c, ch.activation).sfu_pj = acc.sfu ? elements * acc.sfu->energy_pj_per_element : 0;
+  for (const auto& [op, t] : gemms) st.array += t.busy;
+  st.memory = mem.cycles(sum(c));
+  st.steps = rb * static_cast<double>((d.hidden + grp.block_cols - 1) / grp.block_cols);
+  finish(c, st, gemms, ch.activation, ch.down, mem);
+  return c;
+}
+
+}  // namespace
+
+GroupCost evaluateGroup(const FusedGroup& grp, const models::Graph& g,
+                        const arch::Accelerator& acc, const MemoryModel& mem, bool ideal_memory) {
+  (void)ideal_memory;
+  GroupCost c;
+  for (int id : grp.chain.ops) {
+    MemberCost m;
+    m.op = id;
+    m.reads.assign(acc.levels.size(), {});
+    m.writes.assign(acc.levels.size(), {});
+    c.members.push_back(std::move(m));
+  }
+  const std::string why = groupFits(grp, g, acc);
+  if (!why.empty()) {
+    c.reason = why;
+    return c;
+  }
+  c = grp.chain.kind == ChainKind::Attention ? attention(grp, g, acc, mem, std::move(c))
+                                             : ffn(grp, g, acc, mem, std::move(c));
+  c.ok = true;
+  for (const MemberCost& m : c.members) {
+    c.energy_pj += m.rf_pj + m.mac_pj + m.noc_pj + m.sfu_pj;
+    for (size_t l = 0; l < acc.levels.size(); ++l) {
+      for (size_t t = 0; t < 3; ++t) {
+        c.energy_pj += m.reads[l][t] * acc.levels[l].readPj(static_cast<int>(t)) +
+                       m.writes[l][t] * acc.levels[l].writePj(static_cast<int>(t));
+      }
+    }
+  }
+  return c;
+}
+
+std::string groupFits(const FusedGroup& grp, const models::Graph& g,
+                      const arch::Accelerator& acc) {
+  const dataflows::LocalCapacity cap = dataflows::localCapacity(acc, false);
+  const double acc_b = accumBytes(acc);
+  double inputs = 0, outputs = 0;
+  if (grp.chain.kind == ChainKind::Attention) {
+    const AttentionDims d = dataflows::attentionDims(grp.chain, g);
+    const double rows = static_cast<double>(std::min(grp.block_rows, d.queries) * d.group);
+    const double cols = static_cast<double>(std::min(grp.block_cols, d.keys));
+    const double kv_rows = grp.resident_level >= 0 &&
+                                   grp.resident_level == localIn(MemoryModel(acc, false))
+                               ? static_cast<double>(d.keys)
+                               : 2 * cols;  // double-buffered blocks
+    inputs = bytesOf(d.q, rows * d.head_dim) + bytesOf(d.k, kv_rows * d.head_dim) +
+             bytesOf(d.v, kv_rows * d.value_dim) + bytesOf(d.p, rows * cols);
+    outputs = acc_b * (rows * cols + rows * d.value_dim + 2 * rows);
+  } else {
+    const FfnDims d = dataflows::ffnDims(grp.chain, g);
+    const double rows = static_cast<double>(std::min(grp.block_rows, d.rows));
+    const double cols = static_cast<double>(std::min(grp.block_cols, d.hidden));
+    const double ups = static_cast<double>(d.ups);
+    const double w = grp.resident_level >= 0 &&
+                             grp.resident_level == localIn(MemoryModel(acc, false))
+                         ? bytesOf(d.w, (ups * d.model + d.out) * static_cast<double>(d.hidden))
+                         : 2 * bytesOf(d.w, (ups * d.model + d.out) * cols);
+    inputs = bytesOf(d.x, rows * d.model) + w + bytesOf(d.h, rows * cols);
+    outputs = acc_b * (rows * d.out + ups * rows * cols);
+  }
+  const auto over = [](const std::string& what, double need, double have) {
+    return what + " needs " + std::to_string(static_cast<int64_t>(std::ceil(need))) +
+           " B, holds " + std::to_string(static_cast<int64_t>(have));
+  };
+  const double in_cap = static_cast<double>(cap.input_weight_bytes);
+  if (cap.shared || cap.output_bytes <= 0) {
+    if (inputs + outputs > in_cap) return over("the local buffer", inputs + outputs, in_cap);
+    return "";
+  }
+  if (inputs > in_cap) return over("the scratchpad", inputs, in_cap);
+  const double out_cap = static_cast<double>(cap.output_bytes);
+  if (outputs > out_cap) return over("the accumulator", outputs, out_cap);
+  return "";
+}
+
+double vectorCyclesPerElement(const models::Op& op, const arch::Accelerator& acc) {
+  const std::string name = dataflows::unitOpName(op);
+  if (acc.sfu && acc.sfu->supports(name)) return sfuElementCycles(acc, false);
+  const auto& ops = acc.array.epilogue_ops;
+  if (std::find(ops.begin(), ops.end(), name) != ops.end()) return sfuElementCycles(acc, true);
+  return -1;
+}
+
+}  // namespace tessel::sim::analytical
