@@ -38,6 +38,7 @@ std::vector<std::string> opCells(const sim::RunStats& run, const sim::OpStats& o
   cells.push_back(quantityText(seconds > 0 ? (op.energyTotal() + static_pj) * 1e-12 / seconds : 0.0));
   cells.push_back(csvField(op.dtype));
   cells.push_back(csvField(op.weight_dtype));
+  cells.push_back(csvField(op.fusion_group));
   return cells;
 }
 
@@ -52,7 +53,7 @@ std::vector<std::string> csvColumns(const sim::RunStats& run) {
   for (const std::string& level : run.level_names) columns.push_back("bytes_" + level);
   // Columns are only appended (reports/SCHEMA.md): the silicon ones came after mapping.
   for (const char* tail : {"energy_pj", "utilization", "mapping", "static_energy_pj", "power_w", "dtype",
-                           "weight_dtype"}) {
+                           "weight_dtype", "fusion_group"}) {
     columns.push_back(tail);
   }
   return columns;

@@ -157,6 +157,7 @@ Json opRecord(const sim::OpStats& op) {
             {"class", models::nameOf(op.op_class)},
             {"placement", sim::nameOf(op.placement)},
             {"fused_into", op.fused_into},
+            {"fusion_group", op.fusion_group.empty() ? Json() : Json(op.fusion_group)},
             {"macs", op.macs},
             {"cycles", roundQuantity(op.cycles)},
             {"cycles_by_cause", causes},
@@ -177,6 +178,24 @@ Json opRecord(const sim::OpStats& op) {
   return j;
 }
 
+Json groupRecords(const sim::RunStats& run) {
+  Json groups = Json::array();
+  for (const sim::GroupRecord& g : run.fusion_groups) {
+    groups.push_back({{"name", g.name},
+                      {"kind", g.kind},
+                      {"schedule", g.schedule},
+                      {"block_rows", g.block_rows},
+                      {"block_cols", g.block_cols},
+                      {"resident", g.resident.empty() ? Json() : Json(g.resident)},
+                      {"ops", g.ops},
+                      {"cycles", roundQuantity(g.cycles)},
+                      {"offchip_bytes", g.offchip_bytes},
+                      {"epilogue_cycles", roundQuantity(g.epilogue_cycles)},
+                      {"epilogue_offchip_bytes", g.epilogue_offchip_bytes}});
+  }
+  return groups;
+}
+
 }  // namespace
 
 void writeJson(const sim::RunStats& run, std::ostream& os, int indent) {
@@ -186,6 +205,7 @@ void writeJson(const sim::RunStats& run, std::ostream& os, int indent) {
                     {"metadata", metadata(run)},
                     {"totals", totals(run)},
                     {"breakdown", breakdown(run)},
+                    {"fusion_groups", groupRecords(run)},
                     {"ops", ops}};
   // Invalid UTF-8 in a name becomes U+FFFD instead of throwing: a report is always written.
   os << doc.dump(indent, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";

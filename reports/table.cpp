@@ -1,6 +1,6 @@
-#include <algorithm>
 #include "reports/table.h"
 
+#include <algorithm>
 #include <sstream>
 
 #include "reports/accesses_table.h"
@@ -170,6 +170,38 @@ void writeArea(const sim::RunStats& run, std::ostream& os) {
      << "\n";
 }
 
+// Fused groups, one line per kind and schedule (identical layers share one), with what fusing
+// saved against the epilogue plan of the same ops.
+void writeGroups(const sim::RunStats& run, std::ostream& os) {
+  if (run.fusion_groups.empty()) return;
+  struct Line {
+    std::string label;
+    int count = 0;
+    double cycles = 0, epilogue_cycles = 0;
+    int64_t bytes = 0, epilogue_bytes = 0;
+  };
+  std::vector<Line> lines;
+  for (const sim::GroupRecord& g : run.fusion_groups) {
+    std::string label = g.kind + " " + g.schedule + " " + std::to_string(g.block_rows) + "x" +
+                        std::to_string(g.block_cols);
+    if (!g.resident.empty()) label += ", resident " + g.resident;
+    auto it = std::find_if(lines.begin(), lines.end(), [&](const Line& l) { return l.label == label; });
+    if (it == lines.end()) it = lines.insert(lines.end(), Line{label});
+    it->count += 1;
+    it->cycles += g.cycles;
+    it->epilogue_cycles += g.epilogue_cycles;
+    it->bytes += g.offchip_bytes;
+    it->epilogue_bytes += g.epilogue_offchip_bytes;
+  }
+  os << "\nFused groups (off-chip bytes: DRAM + L2; against --fusion epilogue)\n";
+  for (const Line& l : lines) {
+    os << "  " << l.count << " x " << l.label << ": " << withCommas(static_cast<int64_t>(l.cycles))
+       << " cycles (epilogue " << withCommas(static_cast<int64_t>(l.epilogue_cycles)) << "), "
+       << binaryBytes(l.bytes) << " off chip (epilogue " << binaryBytes(l.epilogue_bytes)
+       << ")\n";
+  }
+}
+
 }  // namespace
 
 void writeTable(const sim::RunStats& run, std::ostream& os, const TableOptions& options) {
@@ -181,6 +213,7 @@ void writeTable(const sim::RunStats& run, std::ostream& os, const TableOptions& 
   writeLevels(run, os);
   writeEnergy(run, os);
   writeArea(run, os);
+  writeGroups(run, os);
   if (options.top_n != 0) writeTopOps(run, os, options.top_n, options.width);
   if (options.accesses) writeAccesses(run, os);
 }

@@ -1,5 +1,7 @@
 #include "sim/run.h"
 
+#include <map>
+
 #include "arch/bandwidth.h"
 #include "dataflows/host_conversions.h"
 #include "sim/bound_warnings.h"
@@ -21,6 +23,42 @@ RunStats simulate(const models::Graph& graph, const arch::Accelerator& acc,
   if (options.on_plans) options.on_plans(plans);
   return evaluatePlans(converted, acc, dataflow, plans, options);
 }
+
+namespace {
+
+std::vector<GroupRecord> groupRecords(const std::vector<dataflows::OpPlan>& plans,
+                                      const std::vector<OpStats>& ops,
+                                      const arch::Accelerator& acc) {
+  std::vector<GroupRecord> records;
+  std::map<const dataflows::FusedGroup*, size_t> index;
+  for (size_t i = 0; i < plans.size(); ++i) {
+    const dataflows::FusedGroup* g = plans[i].group.get();
+    if (g == nullptr) continue;
+    if (index.count(g) == 0) {
+      index[g] = records.size();
+      GroupRecord r;
+      r.name = g->name;
+      r.kind = std::string(models::nameOf(g->chain.kind));
+      r.schedule = std::string(g->schedule());
+      r.block_rows = g->block_rows;
+      r.block_cols = g->block_cols;
+      if (g->resident_level >= 0) r.resident = acc.levels[static_cast<size_t>(g->resident_level)].name;
+      r.epilogue_cycles = g->unfused_cycles;
+      r.epilogue_offchip_bytes = checked::toCount(g->unfused_offchip_bytes, "a fused group's bytes");
+      records.push_back(std::move(r));
+    }
+    GroupRecord& r = records[index[g]];
+    r.ops.push_back(plans[i].op->id);
+    r.cycles += ops[i].cycles;
+    for (size_t l = 0; l < acc.levels.size() && l < ops[i].traffic.size(); ++l) {
+      const arch::LevelKind k = acc.levels[l].kind;
+      if (k == arch::LevelKind::DRAM || k == arch::LevelKind::L2) r.offchip_bytes += ops[i].traffic[l].total();
+    }
+  }
+  return records;
+}
+
+}  // namespace
 
 RunStats evaluatePlans(const models::Graph& graph, const arch::Accelerator& acc,
                        const dataflows::Dataflow& dataflow,
@@ -47,7 +85,11 @@ RunStats evaluatePlans(const models::Graph& graph, const arch::Accelerator& acc,
   run.workload_warnings = graph.warnings;
   for (const auto& level : acc.levels) run.level_names.push_back(level.name);
   run.ops.reserve(plans.size());
-  for (const auto& plan : plans) run.ops.push_back(engine->evaluate(plan));
+  for (const auto& plan : plans) {
+    run.ops.push_back(engine->evaluate(plan));
+    if (plan.group) run.ops.back().fusion_group = plan.group->name;
+  }
+  run.fusion_groups = groupRecords(plans, run.ops, acc);
   run.mapping_warnings = boundWarnings(plans, run.ops);
   if (options.trace != nullptr) *options.trace = engine->trace();
   // Totals are sums of per-op counts: make sure they are countable before any report reads them.

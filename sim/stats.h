@@ -78,6 +78,7 @@ struct OpStats {
   models::OpClass op_class = models::OpClass::Other;
   Placement placement = Placement::Array;
   int fused_into = -1;  // op id of the group anchor when placement == Fused
+  std::string fusion_group;  // the fused chain the op is a member of (GroupRecord::name), or ""
   std::string dtype;         // what the op reads its first input in ("bf16", "fp8_e4m3", ...)
   std::string weight_dtype;  // its weight operand's stored dtype; empty when it reads no weights
 
@@ -123,6 +124,21 @@ struct TraceSlice {
   double duration = 0;  // cycles
 };
 
+// A fused group as it ran (dataflows/fused_group.h): its members' totals, and the same ops'
+// cycles and off-chip bytes under the epilogue plan (what fusing saved).
+struct GroupRecord {
+  std::string name;      // "attention@layers.0.attn.score"
+  std::string kind;      // "attention" | "ffn"
+  std::string schedule;  // "row" | "block" (attention), "rows" (ffn)
+  int64_t block_rows = 0, block_cols = 0;
+  std::string resident;  // the level K/V or the weights stay in between row blocks, or ""
+  std::vector<int> ops;  // member op ids
+  double cycles = 0;
+  int64_t offchip_bytes = 0;  // DRAM and L2 reads and writes of its members
+  double epilogue_cycles = 0;
+  int64_t epilogue_offchip_bytes = 0;
+};
+
 struct RunStats {
   std::string tool_version;
   std::string arch_name;
@@ -146,6 +162,9 @@ struct RunStats {
   // (sim/bound_warnings.h): named, with the reason.
   std::vector<std::string> mapping_warnings;
   std::vector<OpStats> ops;
+  // Chains run as one loop nest (--fusion auto), in graph order, each next to what the
+  // epilogue plan of the same ops costs.
+  std::vector<GroupRecord> fusion_groups;
   // The design's silicon, from arch::Accelerator::costs (every core): area and leakage power
   // per on-chip component, and the peak MAC rate of every array.
   std::vector<std::pair<std::string, double>> area_mm2;    // component -> mm^2

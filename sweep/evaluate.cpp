@@ -129,6 +129,7 @@ Json PointEvaluator::run(const Point& point) {
   options.engine = spec_.engine;
   options.plan.mapper = spec_.mapper;
   options.plan.mapper_options.objective = spec_.objective;
+  options.plan.fusion = dataflows::fusionModeFrom(spec_.fusion, "mapper.fusion");
   options.plan.mapper_options.budget = spec_.budget;
   options.plan.mapper_options.threads = 1;  // the sweep runs points side by side instead
   const sim::RunStats run = sim::simulate(g, acc, df, options);

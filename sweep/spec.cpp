@@ -211,7 +211,11 @@ void readMapper(Spec& spec, const yaml::Node& node) {
     spec.mapper = r.optional<std::string>("name", spec.mapper, "search or gemmini-auto");
     spec.objective = r.optional<std::string>("objective", spec.objective, "latency, energy, edp");
     spec.budget = r.optional<int64_t>("budget", spec.budget, "cost evaluations per layer");
+    spec.fusion = r.optional<std::string>("fusion", spec.fusion, "none, epilogue or auto");
     r.finish();
+    if (spec.fusion != "none" && spec.fusion != "epilogue" && spec.fusion != "auto") {
+      r.require("fusion", "").fail("expected none, epilogue or auto");
+    }
     if (spec.objective != "latency" && spec.objective != "energy" && spec.objective != "edp") {
       r.require("objective", "").fail("expected latency, energy or edp");
     }

@@ -70,6 +70,7 @@ struct Spec {
   std::string engine = "analytical";
   std::string mapper = "search";
   std::string objective = "latency";
+  std::string fusion = "auto";  // none | epilogue | auto (dataflows::FusionMode)
   int64_t budget = 2000;
   std::string dataflow;  // empty = the array's first
   std::vector<WorkloadSpec> workloads;

@@ -26,7 +26,7 @@ TEST(ReportsCsv, Header) {
             "id,name,kind,class,placement,fused_into,macs,cycles,cycles_compute,"
             "cycles_fill_drain,cycles_memory_stall,cycles_noc,cycles_sfu,cycles_host,"
             "bytes_DRAM,bytes_Scratchpad,energy_pj,utilization,mapping,static_energy_pj,power_w,dtype,"
-            "weight_dtype");
+            "weight_dtype,fusion_group");
 }
 
 TEST(ReportsCsv, Rows) {
@@ -39,7 +39,7 @@ TEST(ReportsCsv, Rows) {
                       ",array,-1,19200,1500,1000,200,300,0,0,0,5632,15360,3000.5,0.800000,"
                       "dataflow=ws;mapper=gemmini_auto;array=4x4;tile_m=4;tile_n=4;tile_k=12;"
                       "loop_order=MNK;double_buffered=true,0," + quantityText(3000.5e-12 / 1500e-9) +
-                      ",bf16,int4_g128_fp16");
+                      ",bf16,int4_g128_fp16,attention@h0.attn.qkv");
   // The fused GELU points at its anchor, op 0.
   EXPECT_NE(l[3].find(",fused,0,0,0,"), std::string::npos) << l[3];
 }
@@ -62,7 +62,7 @@ TEST(ReportsCsv, FieldQuoting) {
 TEST(ReportsCsv, ColumnCountIsStablePerRow) {
   const sim::RunStats run = sample::sampleRun();
   const size_t columns = csvColumns(run).size();
-  EXPECT_EQ(columns, 8u + sim::kNumCauses + run.level_names.size() + 7u);
+  EXPECT_EQ(columns, 8u + sim::kNumCauses + run.level_names.size() + 8u);
   // No field in the sample has a quote, so counting unquoted commas counts cells.
   for (const std::string& line : lines(csvString(run))) {
     size_t cells = 1;
@@ -78,7 +78,7 @@ TEST(ReportsCsv, ColumnCountIsStablePerRow) {
 TEST(ReportsCsv, EveryColumnIsDocumentedAndEveryDocumentedColumnWritten) {
   const std::vector<std::string> documented = schemaPaths("## CSV columns");
   const std::vector<std::string> actual = csvColumns(sample::sampleRun());
-  ASSERT_EQ(documented.size(), 17u);
+  ASSERT_EQ(documented.size(), 18u);
   // '.' never occurs in a column name, so each name is a single "segment".
   for (const std::string& column : actual) {
     bool found = false;
