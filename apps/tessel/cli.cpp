@@ -26,9 +26,16 @@ using tessel::app::WorkloadArgs;
 void addExecOptions(CLI::App* cmd, tessel::app::ExecArgs& e) {
   cmd->add_flag("--integer-nonlinear", e.integer_nonlinear,
                 "INT8 GELU/softmax/LayerNorm with the I-BERT integer kernels");
-  cmd->add_flag("--fuse", e.fuse, "run fusion groups as one GEMM with an epilogue chain");
+  cmd->add_option("--fusion", e.fusion,
+                  "none (every op alone), epilogue (a GEMM with the elementwise and row-wise ops "
+                  "after it as one kernel), auto (epilogues, plus each attention chain as one "
+                  "FlashAttention kernel)")
+      ->check(CLI::IsMember({"none", "epilogue", "auto"}))
+      ->capture_default_str();
+  cmd->add_flag("--fuse", e.fuse, "the older spelling of --fusion epilogue");
   cmd->add_option("--fuse-like", e.fuse_like,
-                  "accelerator YAML: fuse exactly what `tessel run` fuses on it (implies --fuse)");
+                  "accelerator YAML: fuse the epilogues `tessel run` fuses on it (and, with "
+                  "--fusion auto, attention when its SFU runs softmax)");
   cmd->add_flag("--low-precision-accumulate", e.low_precision_accumulate,
                 "FP16/BF16 GEMMs accumulate in their own format (slow)");
   cmd->add_option("--calibration", e.calibration, "INT8 activation ranges: minmax | percentile")
@@ -59,6 +66,7 @@ void addValidate(CLI::App& app, tessel::app::ValidateArgs& v, std::function<int(
   cmd->callback([&, cmd] {
     v.workload.given = givenOptions(cmd);
     v.exec.percentile_given = cmd->count("--percentile") > 0;
+    v.exec.fusion_given = cmd->count("--fusion") > 0;
     action = [&] { return tessel::app::validateCommand(v, out); };
   });
 }
@@ -87,6 +95,7 @@ void addPrecision(CLI::App& app, tessel::app::PrecisionArgs& p, std::function<in
   cmd->callback([&, cmd] {
     p.workload.given = givenOptions(cmd);
     p.exec.percentile_given = cmd->count("--percentile") > 0;
+    p.exec.fusion_given = cmd->count("--fusion") > 0;
     action = [&] { return tessel::app::precisionCommand(p, out); };
   });
 }

@@ -36,7 +36,8 @@ ordered_json errorJson(const kernels::ErrorMetrics& e) {
 // The run's options, in the order the single-format report has always listed them.
 void optionsJson(const ValidateArgs& a, ordered_json& j) {
   j["integer_nonlinear"] = a.exec.integer_nonlinear;
-  j["fuse"] = a.exec.fuse || !a.exec.fuse_like.empty();
+  j["fusion"] = fusionMode(a.exec);
+  j["fuse"] = j["fusion"] != "none";
   j["fuse_like"] = a.exec.fuse_like;
   j["calibration"] = a.exec.calibration;
   j["seed"] = a.exec.seed;

@@ -66,7 +66,9 @@ struct RunArgs {
 // Options of the functional executor shared by `validate` and `precision`.
 struct ExecArgs {
   bool integer_nonlinear = false;  // I-BERT integer GELU/softmax/LayerNorm on INT8 tensors
-  bool fuse = false;               // run fusion groups as one GEMM + epilogue
+  std::string fusion = "auto";     // none | epilogue | auto (epilogues + FlashAttention)
+  bool fusion_given = false;       // --fusion written: --fuse and --fuse-like must agree with it
+  bool fuse = false;               // the older spelling of --fusion epilogue
   std::string fuse_like;           // an accelerator YAML: fuse what its hardware fuses
   bool low_precision_accumulate = false;
   std::string calibration = "minmax";  // minmax | percentile

@@ -9,20 +9,36 @@
 
 namespace tessel::app {
 
+std::string fusionMode(const ExecArgs& e) {
+  if (e.fuse && e.fusion_given && e.fusion != "epilogue")
+    throw ConfigError({"", 0, 0, "--fuse"},
+                      "the older spelling of --fusion epilogue contradicts --fusion " + e.fusion);
+  const std::string mode = e.fuse ? "epilogue" : e.fusion;
+  if (!e.fuse_like.empty() && mode == "none")
+    throw ConfigError({"", 0, 0, "--fuse-like"},
+                      "--fuse-like chooses what to fuse; it contradicts --fusion none");
+  return mode;
+}
+
 kernels::ExecutorOptions executorOptions(const ExecArgs& e) {
   if (e.percentile_given && e.calibration != "percentile") {
     throw ConfigError({"", 0, 0, "--percentile"},
                       "--percentile applies to --calibration percentile (calibration is '" +
                           e.calibration + "')");
   }
+  const std::string mode = fusionMode(e);
   kernels::ExecutorOptions o;
-  o.fuse = e.fuse || !e.fuse_like.empty();
+  o.fuse = mode != "none";
+  o.fuse_attention = mode == "auto";
   o.integer_nonlinear = e.integer_nonlinear;
   o.low_precision_accumulate = e.low_precision_accumulate;
   if (!e.fuse_like.empty()) {
-    o.fuse_kinds = dataflows::fuseRulesFor(arch::loadFile(e.fuse_like)).epilogue_kinds;
+    const arch::Accelerator acc = arch::loadFile(e.fuse_like);
+    o.fuse_kinds = dataflows::fuseRulesFor(acc).epilogue_kinds;
     // An accelerator that fuses nothing still must not fall back to "fuse everything".
     if (o.fuse_kinds.empty()) o.fuse = false;
+    // Attention runs as one kernel only where the softmax runs beside the array, not on the host.
+    o.fuse_attention = o.fuse_attention && acc.sfu && acc.sfu->supports("softmax");
   }
   return o;
 }

@@ -1,13 +1,21 @@
 // ExecArgs (CLI) -> kernels::ExecutorOptions, shared by `validate` and `precision`.
 #pragma once
 
+#include <string>
+
 #include "apps/tessel/commands.h"
 #include "kernels/executor/executor.h"
 
 namespace tessel::app {
 
-// --fuse-like FILE loads that accelerator and keeps only the epilogue kinds its hardware fuses
-// (dataflows::fuseRulesFor), the same decision `tessel run` times.
+// The fusion mode of a run: --fusion (default auto), or epilogue for the older --fuse.
+// ConfigError when --fuse contradicts a written --fusion, or --fuse-like meets --fusion none.
+std::string fusionMode(const ExecArgs& e);
+
+// none: every op alone; epilogue: models::fuse groups as GEMM + epilogue chain; auto: that, plus
+// attention chains as one FlashAttention kernel. --fuse-like FILE loads that accelerator and
+// keeps only the epilogue kinds its hardware fuses (dataflows::fuseRulesFor), the same decision
+// `tessel run` times, and fuses attention (auto) only when its SFU runs softmax.
 // ConfigError for --percentile without --calibration percentile.
 kernels::ExecutorOptions executorOptions(const ExecArgs& e);
 

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "kernels/executor/fused_attention.h"
 #include "kernels/executor/ops.h"
 #include "kernels/executor/plan.h"
 #include "util/error.h"
@@ -16,6 +17,7 @@ namespace {
 // One kernel call: the anchor with its members chained into its epilogue, or an op alone.
 std::shared_ptr<const Tensor> runStep(RunState& s, const Step& step) {
   const models::Op& first = s.g.op(step.ops.front());
+  if (step.attention) return runFusedAttention(s, step.ops);
   if (step.ops.size() == 1) return runAlone(s, first);
   const AnchorCall call = prepareAnchor(s, first);
   BuiltChain all = call.own;
@@ -32,8 +34,10 @@ std::shared_ptr<const Tensor> runStep(RunState& s, const Step& step) {
   return shared(call.run(all.chain));
 }
 
-// Saturation of a step's output, without the masked attention entries driven to qmin on purpose.
+// Saturation of a step's output, without the masked attention entries driven to qmin on purpose
+// (a fused attention kernel never quantizes its scores: nothing to take out).
 SaturationStats clipping(const models::Graph& g, const Step& step, const Tensor& out) {
+  if (step.attention) return out.saturation;
   int64_t masked = 0;
   for (int op : step.ops) masked += maskedEntries(g, g.op(op).outputs.at(0));
   SaturationStats sat = out.saturation;

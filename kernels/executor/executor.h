@@ -10,7 +10,11 @@
 // requantization. Nonlinear ops on INT8 tensors dequantize, run in FP32 and quantize (the host
 // path), or run the I-BERT integer kernels with `integer_nonlinear`. With `fuse`, every
 // models::fuse group runs as one GEMM whose epilogue chain holds the rest of the group: no
-// intermediate tensor is written, and the results equal the unfused run's.
+// intermediate tensor is written, and the results equal the unfused run's. With
+// `fuse_attention`, each attention chain (models/chains.h) the FlashAttention kernel can run
+// (executor/fused_attention.h says which) is one kernel call, block by block with an online
+// softmax (ops/flash_attention.h): its scores and probabilities are never written, and its
+// output differs from the unfused run's by that schedule's arithmetic.
 #pragma once
 
 #include <functional>
@@ -28,7 +32,8 @@
 namespace tessel::kernels {
 
 struct ExecutorOptions {
-  bool fuse = false;  // run fusion groups as GEMM + epilogue chain
+  bool fuse = false;            // run fusion groups as GEMM + epilogue chain
+  bool fuse_attention = false;  // run attention chains as one FlashAttention kernel
   // When not empty, only these kinds may join an epilogue: the hardware's fusion rules
   // (dataflows::fuseRulesFor), so the executor fuses exactly what the timing engines fuse.
   std::vector<models::OpKind> fuse_kinds;

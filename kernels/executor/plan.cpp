@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "kernels/executor/fused_attention.h"
 #include "kernels/executor/support.h"
 #include "util/error.h"
 
@@ -85,20 +86,41 @@ bool canChain(const models::Graph& g, const models::Op& anchor, const models::Op
   }
 }
 
+namespace {
+
+// The fused attention chains, then the epilogue groups that share no op with them.
+std::vector<Step> fusedSteps(const models::Graph& g, const ExecutorOptions& o) {
+  std::vector<Step> steps;
+  std::vector<bool> taken(g.ops().size(), false);
+  for (std::vector<int>& ops : fusedAttentionChains(g, o)) {
+    for (int op : ops) taken[static_cast<size_t>(op)] = true;
+    const int last = ops.back();
+    steps.push_back({std::move(ops), last, true});
+  }
+  for (std::vector<int>& ops : groupChains(g, o)) {
+    if (std::any_of(ops.begin(), ops.end(), [&](int op) { return taken[static_cast<size_t>(op)]; }))
+      continue;
+    const int last = ops.back();
+    steps.push_back({std::move(ops), last, false});
+  }
+  return steps;
+}
+
+}  // namespace
+
 ExecPlan planExecution(const models::Graph& g, const ExecutorOptions& o) {
   for (const models::Op& op : g.ops()) checkRunnable(g, op);
   ExecPlan plan;
   std::vector<int> group_of(g.ops().size(), -1);
-  const std::vector<std::vector<int>> chains = groupChains(g, o);
-  for (size_t i = 0; i < chains.size(); ++i)
-    for (int op : chains[i]) group_of[static_cast<size_t>(op)] = static_cast<int>(i);
+  const std::vector<Step> fused = fusedSteps(g, o);
+  for (size_t i = 0; i < fused.size(); ++i)
+    for (int op : fused[i].ops) group_of[static_cast<size_t>(op)] = static_cast<int>(i);
   for (const models::Op& op : g.ops()) {
     const int grp = group_of[static_cast<size_t>(op.id)];
     if (grp < 0)
       plan.steps.push_back({{op.id}, op.id});
-    else if (chains[static_cast<size_t>(grp)].front() == op.id)
-      plan.steps.push_back(
-          {chains[static_cast<size_t>(grp)], chains[static_cast<size_t>(grp)].back()});
+    else if (fused[static_cast<size_t>(grp)].ops.front() == op.id)
+      plan.steps.push_back(fused[static_cast<size_t>(grp)]);
   }
   // A group runs when its last member's turn comes: its side inputs all exist by then.
   std::stable_sort(plan.steps.begin(), plan.steps.end(),

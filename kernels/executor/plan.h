@@ -9,8 +9,9 @@
 namespace tessel::kernels {
 
 struct Step {
-  std::vector<int> ops;  // anchor first, then the epilogue members it runs, in order
-  int position = -1;     // the step's last op: every tensor the step reads exists before it
+  std::vector<int> ops;    // anchor first, then the epilogue members it runs, in order
+  int position = -1;       // the step's last op: every tensor the step reads exists before it
+  bool attention = false;  // an attention chain as one FlashAttention kernel (score ... context)
 };
 
 struct ExecPlan {

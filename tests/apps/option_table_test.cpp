@@ -58,6 +58,7 @@ const std::map<std::string, Canonical>& table() {
       {"--from", {"the precision searched from", {}}},
       {"--to", {"the precisions searched", {}}},
       {"--integer-nonlinear", {"integer-only nonlinear kernels", {}}},
+      {"--fusion", {"what to fuse: none, epilogue or auto", {}}},
       {"--fuse", {"run fusion groups as one kernel", {}}},
       {"--fuse-like", {"fuse what a design fuses", {}}},
       {"--no-fuse", {"no fusion", {}}},

@@ -138,10 +138,13 @@ TEST(ExecutorCli, FuseLikeAnAcceleratorMatchesItsTiming) {
   // executor (validate --fuse-like) and the timing engine (run) fuse exactly those two: softmax
   // into the score matmul, GELU into the FFN up-projection. The residual adds are not fused on
   // it (its accumulator path has no residual_add), and Gemmini's default fuses nothing here.
+  // Epilogues only: with --fusion auto (the default) validate also runs the attention chain as
+  // one kernel on this design (tests/executor/test_fused_attention.cpp).
   const std::string arch =
       std::string(TESSEL_SOURCE_DIR) + "/configs/arch/gemmini-survey-model.yaml";
   const std::string v = temp("fuse_like.json"), r = temp("fuse_like_run.json");
-  ASSERT_EQ(tessel("validate -q " + kGpt2 + " --fuse-like " + arch + " --json " + v).code, 0);
+  const std::string epilogues = " --fusion epilogue --fuse-like " + arch;
+  ASSERT_EQ(tessel("validate -q " + kGpt2 + epilogues + " --json " + v).code, 0);
   ASSERT_EQ(tessel("run -q --arch " + arch + " " + kGpt2 + " --json " + r).code, 0);
   std::vector<std::string> in_kernel, fused;
   const auto val = nlohmann::json::parse(slurp(v));
