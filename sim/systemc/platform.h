@@ -25,7 +25,7 @@ struct BlockModels {
   Timeline noc, array, sfu, host;
   double noc_bandwidth = 0;                // bytes/cycle (0 = unlimited)
   bool array_primed = false;  // the op's first compute has paid the pipeline's first preload
-  std::array<int, kNumQueues> entries{8, 16, 4};  // reservation-station entries per queue
+  std::array<int, kNumQueues> entries{8, 16, 4, 16};  // reservation-station entries per queue
 };
 
 // Why a command ended later than its own work: what it waited on after it started.

@@ -8,6 +8,7 @@
 #include "sim/analytical/nest_stats.h"
 #include "sim/analytical/vector_model.h"
 #include "sim/engine.h"
+#include "sim/systemc/fused_run.h"
 #include "sim/systemc/lower/lower.h"
 #include "sim/systemc/platform.h"
 #include "util/error.h"
@@ -44,7 +45,7 @@ BlockModels buildModels(const arch::Accelerator& acc, const nest::Hardware& hw, 
   }
   m.noc_bandwidth = hw.noc_bandwidth * static_cast<double>(hw.arrays);
   m.entries = {acc.controller.load_entries, acc.controller.execute_entries,
-               acc.controller.store_entries};
+               acc.controller.store_entries, acc.controller.execute_entries};
   return m;
 }
 
@@ -57,7 +58,8 @@ class SystemcEngine final : public Engine {
         analytical_(makeAnalyticalEngine(acc, df, options)),
         hw_(nest::hardwareOf(acc)),
         mem_(acc, options.ideal_memory),
-        models_(buildModels(acc, hw_, options.ideal_memory)) {}
+        models_(buildModels(acc, hw_, options.ideal_memory)),
+        fused_(acc, mem_, buildModels(acc, hw_, true), options.ideal_memory) {}
 
   std::string_view name() const override { return "systemc"; }
 
@@ -65,6 +67,14 @@ class SystemcEngine final : public Engine {
     // The op's identity, mapping and energy: functions of its access counts, which the two
     // engines share. Bytes are re-counted from the commands; cycles are the blocks'.
     OpStats s = analytical_->evaluate(plan);
+    if (plan.group) {
+      // A fused group's member: the group runs once, as one block pipeline; each member gets
+      // its part.
+      fused_.member(plan, s, models_, options_.trace ? &trace_ : nullptr, elapsed_);
+      finish(s, plan);
+      elapsed_ += s.cycles;
+      return s;
+    }
     const CommandStream& stream = lower(plan);
     runOnPlatform(stream, models_, run_);
     const OpRun& run = run_;
@@ -175,19 +185,25 @@ class SystemcEngine final : public Engine {
       set(sfu ? Cause::Sfu : Cause::Compute, std::min(work, total));
       set(Cause::MemoryStall, total - std::min(work, total));
     }
-    s.cycles = 0;
-    for (double v : s.cycles_by_cause) s.cycles += v;
-    const double peak = static_cast<double>(acc_.array.rows) * acc_.array.cols * static_cast<double>(acc_.arrays()) *
-                        acc_.array.macRate(plan.problem.input_dtype, plan.problem.weight_dtype);
-    s.utilization = gemm && s.cycles > 0 && peak > 0
-                        ? std::min(1.0, static_cast<double>(s.macs) / (s.cycles * peak))
-                        : 0;
+    finish(s, plan);
     s.waits.clear();
     for (const auto& w : waits) {
       if (w.second >= 0.5) s.waits.push_back(w);  // rounding residue is not a wait
     }
     std::stable_sort(s.waits.begin(), s.waits.end(),
                      [](const auto& a, const auto& b) { return a.second > b.second; });
+  }
+
+  // Cycles from the causes; utilization against the real peak, as the analytical engine's.
+  void finish(OpStats& s, const dataflows::OpPlan& plan) const {
+    s.cycles = 0;
+    for (double v : s.cycles_by_cause) s.cycles += v;
+    const bool gemm = plan.op->isGemmLike() && plan.placement != dataflows::Placement::Host;
+    const double peak = static_cast<double>(acc_.array.rows) * acc_.array.cols * static_cast<double>(acc_.arrays()) *
+                        acc_.array.macRate(plan.problem.input_dtype, plan.problem.weight_dtype);
+    s.utilization = gemm && s.cycles > 0 && peak > 0
+                        ? std::min(1.0, static_cast<double>(s.macs) / (s.cycles * peak))
+                        : 0;
   }
 
   void record(const OpStats& s, const dataflows::OpPlan& plan, const CommandStream& stream,
@@ -243,6 +259,7 @@ class SystemcEngine final : public Engine {
   nest::Hardware hw_;
   analytical::MemoryModel mem_;
   BlockModels models_;
+  FusedRunner fused_;  // fused groups: their block GEMMs timed apart, then their pipeline
   double elapsed_ = 0;
   GemmLowering lowered_;  // the op being run; its buffers serve op after op
   OpRun run_;

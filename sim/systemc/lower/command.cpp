@@ -10,6 +10,8 @@ std::string_view nameOf(Queue q) {
       return "execute";
     case Queue::Store:
       return "store";
+    case Queue::Vector:
+      return "vector";
   }
   return "?";
 }

@@ -11,9 +11,11 @@
 
 namespace tessel::sim::systemc {
 
-// The reservation-station queue a command waits in; in-order issue within each queue.
-enum class Queue : uint8_t { Load, Execute, Store };
-inline constexpr int kNumQueues = 3;
+// The reservation-station queue a command waits in; in-order issue within each queue. A fused
+// group's vector-unit commands have their own queue, as a VLIW core issues its vector slots apart
+// from its matrix slots: the SFU works on one block while the array computes the next.
+enum class Queue : uint8_t { Load, Execute, Store, Vector };
+inline constexpr int kNumQueues = 4;
 std::string_view nameOf(Queue q);
 
 enum class Kind : uint8_t {
@@ -38,6 +40,9 @@ struct Command {
   Kind kind = Kind::Compute;
   Queue queue = Queue::Execute;
   int8_t tensor = -1;  // Load / Store: the tensor moved; -1 otherwise
+  // false: the local levels' and the NoC's bytes are counted, not timed again (a fused group's
+  // block GEMM, whose `work` is its own simulated time with those ports in it).
+  bool time_local = true;
   int32_t tile = 0;    // local tile (or chunk) it belongs to
   double work = 0;     // Compute: array cycles; Sfu: SFU cycles; Host: host-side cycles
   // Load / Store of a GEMM tile: bytes per DMA request, one request per tile row

@@ -55,7 +55,7 @@ double serveAccesses(BlockModels& m, const CommandStream& s, const Command& cmd,
       any_off = cmd.kind != Kind::Host;
       continue;
     }
-    if (cmd.kind == Kind::Host) continue;
+    if (cmd.kind == Kind::Host || !cmd.time_local) continue;
     const Timeline::Slot p = sram.transport(m, a.level, start, static_cast<double>(a.bytes));
     if (p.end > end) {
       end = p.end;
@@ -102,7 +102,7 @@ void ArrayBlock::accept(BlockModels& m, const CommandStream& s, uint32_t c, Comm
   const double port_end = serveAccesses(m, s, cmd, a.start, sram_, offchip_, t, &transfer_end);
   double held = std::max(port_end, transfer_end);
   if (port_end > a.end + kTimeEps && port_end >= transfer_end) t.limiter = Limiter::Port;
-  if (cmd.noc_bytes > 0) {
+  if (cmd.noc_bytes > 0 && cmd.time_local) {
     const Timeline::Slot n = noc_.transport(m, -1, a.start, static_cast<double>(cmd.noc_bytes));
     if (n.end > held && n.end > a.end + kTimeEps) t.limiter = Limiter::Noc;
     held = std::max(held, n.end);
