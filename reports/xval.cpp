@@ -90,16 +90,40 @@ Xval crossCheck(const sim::RunStats& a, const sim::RunStats& s, double tolerance
       throw Error("cross-check: op " + std::to_string(i) + " is '" + oa.name + "' in one run and '" +
                   os.name + "' in the other");
     }
+    // A fused group's members share one pipeline: the engines agree on the group's time, not
+    // necessarily on how its fill is split among the members, so the group is one row.
+    auto grouped = oa.fusion_group.empty() ? x.ops.end()
+                                           : std::find_if(x.ops.begin(), x.ops.end(),
+                                                          [&](const XvalOp& r) { return r.name == oa.fusion_group; });
+    if (grouped != x.ops.end()) {
+      grouped->analytical += oa.cycles;
+      grouped->systemc += os.cycles;
+      grouped->bytes_equal = grouped->bytes_equal && sameBytes(oa, os);
+      for (const auto& [why, cycles] : os.waits) {
+        auto w = std::find_if(grouped->waits.begin(), grouped->waits.end(),
+                              [&](const auto& e) { return e.first == why; });
+        if (w == grouped->waits.end()) {
+          grouped->waits.emplace_back(why, cycles);
+        } else {
+          w->second += cycles;
+        }
+      }
+      std::stable_sort(grouped->waits.begin(), grouped->waits.end(),
+                       [](const auto& l, const auto& r) { return l.second > r.second; });
+      continue;
+    }
     XvalOp o;
-    o.name = oa.name;
+    o.name = oa.fusion_group.empty() ? oa.name : oa.fusion_group;
     o.op_class = std::string(models::nameOf(oa.op_class));
     o.placement = std::string(sim::nameOf(oa.placement));
     o.analytical = oa.cycles;
     o.systemc = os.cycles;
-    o.ratio = oa.cycles > 0 ? os.cycles / oa.cycles : (os.cycles > 0 ? HUGE_VAL : 1.0);
     o.bytes_equal = sameBytes(oa, os);
     o.waits = os.waits;
     x.ops.push_back(std::move(o));
+  }
+  for (XvalOp& o : x.ops) {
+    o.ratio = o.analytical > 0 ? o.systemc / o.analytical : (o.systemc > 0 ? HUGE_VAL : 1.0);
   }
   return x;
 }

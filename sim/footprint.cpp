@@ -9,7 +9,17 @@
 
 namespace tessel::sim {
 
-Footprint dramFootprint(const models::Graph& g) {
+std::vector<bool> fusedTensors(const models::Graph& g,
+                               const std::vector<dataflows::OpPlan>& plans) {
+  std::vector<bool> on_chip(g.tensors().size(), false);
+  for (const dataflows::OpPlan& p : plans) {
+    if (!p.group || p.op->id == p.group->chain.last()) continue;
+    for (int t : p.op->outputs) on_chip[static_cast<size_t>(t)] = true;
+  }
+  return on_chip;
+}
+
+Footprint dramFootprint(const models::Graph& g, const std::vector<bool>& on_chip) {
   Footprint f;
   const int n = static_cast<int>(g.ops().size());
   // delta[i]: bytes that become live at op i (+) or die after it (-, at i + 1).
@@ -19,6 +29,7 @@ Footprint dramFootprint(const models::Graph& g) {
     if (t.role == models::TensorRole::Weight) f.weights = checked::add(f.weights, t.bytes(), what);
     if (t.role == models::TensorRole::Input) f.inputs = checked::add(f.inputs, t.bytes(), what);
     if (t.role != models::TensorRole::Activation) continue;
+    if (static_cast<size_t>(t.id) < on_chip.size() && on_chip[static_cast<size_t>(t.id)]) continue;
     const int from = g.producerOf(t.id);
     if (from < 0) continue;
     const std::vector<int> readers = g.consumersOf(t.id);
@@ -46,10 +57,11 @@ uint64_t nextPowerOfTwo(uint64_t v) {
 
 }  // namespace
 
-void checkFitsDram(const models::Graph& g, const arch::Accelerator& acc) {
+void checkFitsDram(const models::Graph& g, const arch::Accelerator& acc,
+                   const std::vector<dataflows::OpPlan>* plans) {
   const uint64_t capacity = acc.levels.at(0).capacity_bytes;
   if (capacity == 0) return;
-  const Footprint f = dramFootprint(g);
+  const Footprint f = dramFootprint(g, plans ? fusedTensors(g, *plans) : std::vector<bool>{});
   if (static_cast<uint64_t>(f.total()) <= capacity) return;
   using units::formatBytes;
   throw InfeasibleError("workload " + g.name + " needs " +

@@ -6,7 +6,10 @@
 
 #include <cstdint>
 
+#include <vector>
+
 #include "arch/accelerator.h"
+#include "dataflows/plan.h"
 #include "models/graph.h"
 
 namespace tessel::sim {
@@ -18,10 +21,16 @@ struct Footprint {
   int64_t total() const { return weights + inputs + peak_activations; }
 };
 
-Footprint dramFootprint(const models::Graph& graph);
+// `on_chip` (by tensor id, may be empty): tensors a fused group keeps on chip, never in DRAM.
+Footprint dramFootprint(const models::Graph& graph, const std::vector<bool>& on_chip = {});
+
+// The tensors the plans' fused groups keep on chip: every member's output but the last's.
+std::vector<bool> fusedTensors(const models::Graph& graph,
+                               const std::vector<dataflows::OpPlan>& plans);
 
 // InfeasibleError with the numbers when dram.capacity (0 = unbounded) is smaller than the
-// footprint.
-void checkFitsDram(const models::Graph& graph, const arch::Accelerator& acc);
+// footprint (of the tensors outside fused groups, when the plans are given).
+void checkFitsDram(const models::Graph& graph, const arch::Accelerator& acc,
+                   const std::vector<dataflows::OpPlan>* plans = nullptr);
 
 }  // namespace tessel::sim

@@ -63,6 +63,12 @@ bool eligible(const ChainGroup& c, const std::vector<OpPlan>& plans, const model
   return true;
 }
 
+// Largest first: big blocks reuse most, so the best comes early and bounds the rest.
+std::vector<int64_t> descending(std::vector<int64_t> v) {
+  std::reverse(v.begin(), v.end());
+  return v;
+}
+
 // A block GEMM: the member op's GEMM at block size.
 FusedGroup::Block block(const models::Graph& g, int op_id, models::GemmShape shape, double count) {
   models::Op op = g.op(op_id);
@@ -88,6 +94,11 @@ struct Search {
 
   void consider(FusedGroup grp) {
     if (!analytical::groupFits(grp, g, acc).empty()) return;
+    if (best && objective == "latency") {
+      // Unmapped blocks at the array's peak: no mapping of this schedule can beat the best.
+      const analytical::GroupCost bound = analytical::evaluateGroup(grp, g, acc, mem, ideal_memory);
+      if (bound.ok && bound.cycles >= best_value.cycles) return;
+    }
     for (FusedGroup::Block& b : grp.blocks) {
       const dataflows::MapResult r = mapper.map(b.problem, acc, df, dataflows::MapConstraints{});
       if (!r.ok || !r.mapping.has_nest) return;
@@ -122,8 +133,8 @@ void searchAttention(Search& s, const ChainGroup& c, const std::array<int, 4>& h
   const dataflows::AttentionDims d = dataflows::attentionDims(c, s.g);
   const double kv = static_cast<double>(d.units * d.keys) *
                     static_cast<double>(storageBytes(d.k, d.head_dim) + storageBytes(d.v, d.value_dim));
-  for (int64_t br : dataflows::blockSizes(d.queries)) {
-    for (int64_t bc : dataflows::blockSizes(d.keys)) {
+  for (int64_t br : descending(dataflows::blockSizes(d.queries))) {
+    for (int64_t bc : descending(dataflows::blockSizes(d.keys))) {
       const dataflows::AttentionBlocks b = dataflows::attentionBlocks(d, br, bc);
       for (int resident : residentLevels(s.acc, s.mem, homes[1], kv)) {
         FusedGroup grp;
@@ -147,8 +158,8 @@ void searchFfn(Search& s, const ChainGroup& c, const std::array<int, 4>& homes) 
   const dataflows::FfnDims d = dataflows::ffnDims(c, s.g);
   const double weights = static_cast<double>(storageBytes(d.w, d.hidden)) *
                          static_cast<double>(d.ups * d.model + d.out);
-  for (int64_t tm : dataflows::blockSizes(d.rows)) {
-    for (int64_t tf : dataflows::blockSizes(d.hidden, 64)) {
+  for (int64_t tm : descending(dataflows::blockSizes(d.rows))) {
+    for (int64_t tf : descending(dataflows::blockSizes(d.hidden, 64))) {
       for (int resident : residentLevels(s.acc, s.mem, 0, weights)) {
         FusedGroup grp;
         grp.chain = c;

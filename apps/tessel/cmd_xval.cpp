@@ -46,10 +46,10 @@ int xvalCommand(const XvalArgs& args, std::ostream& out) {
                     {"objective", args.objective},
                     {"budget", std::to_string(args.budget)}};
   for (const auto& o : args.overrides) options.labels.emplace_back("override", o);
-  sim::checkFitsDram(graph, acc);
   // One set of plans, timed twice.
   const std::vector<dataflows::OpPlan> plans =
       sim::planGraph(graph, acc, df, options.plan, options.engine_options);
+  sim::checkFitsDram(graph, acc, &plans);
   options.engine = "analytical";
   const sim::RunStats analytical = sim::evaluatePlans(graph, acc, df, plans, options);
   options.engine = "systemc";

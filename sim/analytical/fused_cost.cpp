@@ -41,8 +41,18 @@ struct BlockTotals {
   double compute = 0, array = 0, busy = 0;
 };
 
+// The array's least time for a block GEMM `count` times: its MACs at the peak rate of its dtype.
+BlockTotals boundBlock(const FusedGroup::Block& b, const arch::Accelerator& acc) {
+  const double rate = acc.array.macRate(b.problem.input_dtype, b.problem.weight_dtype) *
+                      static_cast<double>(acc.array.rows) * acc.array.cols *
+                      static_cast<double>(acc.arrays());
+  const double t = rate > 0 ? b.count * static_cast<double>(b.problem.macs()) / rate : 0;
+  return {t, t, t};
+}
+
 BlockTotals addBlock(MemberCost& m, const FusedGroup::Block& b, const models::Graph& g,
                      const arch::Accelerator& acc) {
+  if (!b.mapping.has_nest) return boundBlock(b, acc);
   dataflows::OpPlan p;
   p.op = &g.op(b.op);
   p.graph = &g;

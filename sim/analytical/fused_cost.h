@@ -50,7 +50,9 @@ struct GroupCost {
 std::string groupFits(const dataflows::FusedGroup& group, const models::Graph& graph,
                       const arch::Accelerator& acc);
 
-// The group's cost with its schedule and block mappings (FusedGroup::blocks filled).
+// The group's cost with its schedule and block mappings (FusedGroup::blocks filled). A block
+// without a mapping yet counts its MACs at the array's peak rate: the cycles are then a lower
+// bound on any mapping's (the search skips schedules whose bound loses already).
 GroupCost evaluateGroup(const dataflows::FusedGroup& group, const models::Graph& graph,
                         const arch::Accelerator& acc, const MemoryModel& mem, bool ideal_memory);
 
