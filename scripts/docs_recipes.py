@@ -185,6 +185,40 @@ def _llama_prefill(arch):
     return Recipe(cmd, get, slow=True)
 
 
+# ---------------------------------------------------------------- README: fusion across ops
+
+def _fusion_run(arch, seq, mode):
+    cores = ' --cores fused' if arch in ('tpu-v4-like', 'npu-3core') else ''
+    # npu-3core's 8 GiB hold the INT8 weights, not an 8K prompt's activations besides.
+    memory = " -p 'dram.capacity=16 GiB'" if arch == 'npu-3core' else ''
+    return (f'run --arch configs/arch/{arch}.yaml --workload llama-3.1-8b --phase prefill '
+            f'--seq {seq}{cores}{memory} --fusion {mode}')
+
+
+@recipe('fusion.groups')
+def _fusion_groups(spec):
+    """`fusion.groups:ARCH/SEQ`: the table's line for the attention groups under auto."""
+    arch, seq = spec.split('/')
+
+    def get(o):
+        return next(l.strip() for l in o.split('\n') if ' x attention ' in l)
+    return Recipe(_fusion_run(arch, seq, 'auto') + ' --top 0', get, slow=True)
+
+
+@recipe('fusion')
+def _fusion(spec):
+    """`fusion:ARCH/SEQ/MODE[/OBJECTIVE]`: time, DRAM bytes, energy of a Llama-3.1-8B prefill."""
+    arch, seq, mode, *rest = spec.split('/')
+    objective = f' --objective {rest[0]}' if rest else ''
+    cmd = _fusion_run(arch, seq, mode) + objective + ' --json -'
+
+    def get(o):
+        t = jtotals(o)
+        return (f'{t["seconds"] * 1e3:,.0f} ms, {t["dram_bytes"] / 2**30:.1f} GiB, '
+                f'{t["energy_pj"] * 1e-12:.1f} J')
+    return Recipe(cmd, get, slow=True)
+
+
 @recipe('llama.decode')
 def _llama_decode(arch):
     cmd = f'run --arch configs/arch/{arch}.yaml --workload llama-3.1-8b --phase decode --seq 8192 --json -'

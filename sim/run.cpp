@@ -17,9 +17,9 @@ RunStats simulate(const models::Graph& graph, const arch::Accelerator& acc,
                   const dataflows::Dataflow& dataflow, const RunOptions& options) {
   // The plans point into the converted graph: it lives until the stats are made.
   const models::Graph converted = dataflows::withHostConversions(graph, acc, options.plan.fuse());
-  checkFitsDram(converted, acc);
   const std::vector<dataflows::OpPlan> plans =
       planGraph(converted, acc, dataflow, options.plan, options.engine_options);
+  checkFitsDram(converted, acc, &plans);
   if (options.on_plans) options.on_plans(plans);
   return evaluatePlans(converted, acc, dataflow, plans, options);
 }
