@@ -26,6 +26,7 @@ Graph buildResnet50(const WorkloadOptions& options);
 // `params` is the text after "gemm:" / "conv:".
 Graph buildGemm(const std::string& params, const WorkloadOptions& options);
 Graph buildConv(const std::string& params, const WorkloadOptions& options);
+Graph buildAttentionLayer(const std::string& params, const WorkloadOptions& options);
 
 // Throws ConfigError at yaml_path `path` (e.g. "--seq", "workload"); no file.
 [[noreturn]] void configError(const std::string& path, const std::string& message);

@@ -64,6 +64,12 @@ const std::vector<Family>& families() {
 
 const char kGemmExample[] = "gemm:M=512,K=768,N=2304";
 const char kConvExample[] = "conv:H=56,W=56,C=64,K=64,R=3,S=3,stride=1,pad=1";
+const char kAttentionExample[] = "attention:S=8192,T=8192,H=32,KV=8,D=128,causal=1";
+
+bool isLayer(const std::string& key) {
+  return key.rfind("gemm:", 0) == 0 || key.rfind("conv:", 0) == 0 ||
+         key.rfind("attention:", 0) == 0;
+}
 
 // Limits that keep every MAC count well inside int64.
 constexpr int64_t kMaxBatch = int64_t{1} << 20;
@@ -111,9 +117,11 @@ std::string lower(std::string s) {
   for (const Family& f : families()) names.push_back(f.name);
   names.push_back("gemm:");
   names.push_back("conv:");
+  names.push_back("attention:");
   std::string hint = detail::closest(name, names);
   if (hint == "gemm:") hint = kGemmExample;
   if (hint == "conv:") hint = kConvExample;
+  if (hint == "attention:") hint = kAttentionExample;
   std::string known;
   for (const std::string& k : workloadNames()) known += (known.empty() ? "" : ", ") + k;
   configError("workload",
@@ -208,13 +216,14 @@ Graph build(const std::string& name, const WorkloadOptions& options) {
     return hf::buildPreset(key, options);
   }
   rejectModelFileOptions(name, options, false, false);
-  if (key.rfind("gemm:", 0) == 0 || key.rfind("conv:", 0) == 0) {
+  if (isLayer(key)) {
     rejectDecode(name, options);
     rejectLayers(name, options);
     rejectAllLogits(name, options, false);
     rejectUnusedOptions(name, options, optionsOf(name),
                         "a single layer takes its shape from its parameters; --batch sets B/N");
-    const std::string params = name.substr(5);
+    const std::string params = name.substr(name.find(':') + 1);
+    if (key[0] == 'a') return detail::buildAttentionLayer(params, options);
     return key[0] == 'g' ? detail::buildGemm(params, options) : detail::buildConv(params, options);
   }
   for (const Family& f : families()) {
@@ -237,7 +246,7 @@ std::vector<std::string> optionsOf(const std::string& name) {
   if (endsWith(key, ".onnx")) return {"--batch", "--dtype", "--dim", "--strict"};
   if (endsWith(key, ".csv")) return {"--batch", "--dtype"};
   if (endsWith(key, ".json") || hf::isPreset(key)) return hf::optionsOfConfig();
-  if (key.rfind("gemm:", 0) == 0 || key.rfind("conv:", 0) == 0) return {"--batch", "--dtype"};
+  if (isLayer(key)) return {"--batch", "--dtype"};
   for (const Family& f : families()) {
     if (key != f.name) continue;
     if (f.build == detail::buildResnet50) return {"--batch", "--dtype", "--image"};

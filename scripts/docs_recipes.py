@@ -195,6 +195,19 @@ def _fusion_run(arch, seq, mode):
             f'--seq {seq}{cores}{memory} --fusion {mode}')
 
 
+@recipe('capacity')
+def _capacity(size):
+    """DRAM bytes of configs/sweeps/attention-capacity.yaml's point at this scratchpad size."""
+    cmd = ("run --arch configs/arch/tpu-v4-like.yaml --workload "
+           "attention:S=8192,T=8192,H=32,KV=8,D=128,causal=1 -p l2.capacity=1MiB "
+           f"-p scratchpad.capacity={size} --budget 2000 --objective energy --json -")
+
+    def get(o):
+        b = jtotals(o)['dram_bytes']
+        return f'{b / 2**30:.2f} GiB' if b >= 2**30 else f'{b / 2**20:,.0f} MiB'
+    return Recipe(cmd, get, slow=True)
+
+
 @recipe('fusion.groups')
 def _fusion_groups(spec):
     """`fusion.groups:ARCH/SEQ`: the table's line for the attention groups under auto."""
