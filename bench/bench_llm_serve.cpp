@@ -41,6 +41,7 @@ void BM_Llama8bService(benchmark::State& state) {
   in.dataflow = &df;
   in.run.plan.mapper = "search";
   in.run.plan.mapper_options.budget = 1000;  // the CLI's default for a service
+  in.run.plan.fusion = dataflows::FusionMode::Auto;  // and its default fusion
   const int64_t requests = state.range(0);
   int64_t shapes = 0;
   for (auto _ : state) {

@@ -7,6 +7,7 @@
 
 #include <filesystem>
 
+#include "arch/cores.h"
 #include "arch/load.h"
 #include "models/workload.h"
 #include "sim/run.h"
@@ -75,8 +76,42 @@ void BM_SearchGpt2SmallTpuV4iWs(benchmark::State& s) {
   searchWorkload(s, "tpu-v4i-like", "ws", "gpt2-small");
 }
 
+// Fusion across ops (--fusion auto): the whole network searched, then every attention and FFN
+// chain's fused schedules searched and compared with the unfused plan. Target (issue): ≤ 2 s
+// each. `dram_gib` is the run's DRAM traffic; `groups` the chains fused.
+void fusedNetwork(benchmark::State& state, const std::string& config, const std::string& workload,
+                  int64_t seq, bool fused_cores) {
+  const std::string path = std::string(TESSEL_SOURCE_DIR) + "/configs/arch/" + config + ".yaml";
+  arch::Accelerator acc = arch::loadFile(path);
+  if (fused_cores) acc = arch::fusedDevice(acc);
+  const auto df = dataflows::loadDataflow(acc.array.dataflows.front());
+  models::WorkloadOptions wo;
+  wo.seq = seq;
+  wo.dtype = acc.array.input_dtype;
+  const models::Graph g = models::build(workload, wo);
+  sim::RunOptions o;
+  o.plan.mapper = "search";
+  o.plan.fusion = dataflows::FusionMode::Auto;
+  sim::RunStats run;
+  for (auto _ : state) {
+    run = sim::simulate(g, acc, df, o);
+    benchmark::DoNotOptimize(run);
+  }
+  state.counters["dram_gib"] = static_cast<double>(run.bytesAt(run.level_names.front())) / (1 << 30);
+  state.counters["groups"] = static_cast<double>(run.fusion_groups.size());
+}
+
+void BM_FusionLlama8bPrefill8192TpuV4(benchmark::State& s) {
+  fusedNetwork(s, "tpu-v4-like", "llama-3.1-8b", 8192, true);
+}
+void BM_FusionResnet50Eyeriss(benchmark::State& s) {
+  fusedNetwork(s, "eyeriss-like", "resnet50", 512, false);
+}
+
 }  // namespace
 
+BENCHMARK(BM_FusionLlama8bPrefill8192TpuV4)->Unit(benchmark::kMillisecond)->Iterations(3);
+BENCHMARK(BM_FusionResnet50Eyeriss)->Unit(benchmark::kMillisecond)->Iterations(3);
 BENCHMARK(BM_SearchResnet50GemminiWs)->Unit(benchmark::kMillisecond)->Iterations(3);
 BENCHMARK(BM_SearchGpt2SmallGemminiWs)->Unit(benchmark::kMillisecond)->Iterations(3);
 BENCHMARK(BM_SearchResnet50EyerissRs)->Unit(benchmark::kMillisecond)->Iterations(3);
