@@ -156,7 +156,40 @@ class AnalyticalEngine final : public Engine {
     addEnergy(s, acc_, EnergyParts{m->rf_pj, m->mac_pj, m->noc_pj, m->sfu_pj, 0});
     s.register_file_bytes = bytes(plan, m->rf_bytes, "register files", "moved in");
     s.noc_bytes = bytes(plan, m->noc_bytes, "the NoC", "moved over");
+    s.accesses = groupAccesses(plan, *m);
     s.mapping = groupMapping(plan, c);
+  }
+
+  // A fused member's accesses per storage level (--accesses), in its operands' words: what it
+  // reads there, the operands filled into it, the results written into it.
+  std::vector<LevelAccesses> groupAccesses(const dataflows::OpPlan& plan,
+                                           const MemberCost& m) const {
+    std::vector<LevelAccesses> out;
+    if (!plan.op->isGemmLike()) return out;
+    const models::Graph& g = *plan.graph;
+    std::array<int64_t, kNumOperands> word{};
+    word[0] = storageBytes(g.tensor(plan.op->inputs.at(0)).dtype, 1);
+    word[1] = storageBytes(g.tensor(plan.op->inputs.at(1)).dtype, 1);
+    word[2] = storageBytes(g.tensor(plan.op->outputs.at(0)).dtype, 1);
+    for (size_t l = 0; l < acc_.levels.size(); ++l) {
+      LevelAccesses a;
+      a.level = acc_.levels[l].name;
+      bool any = false;
+      for (size_t t = 0; t < kNumOperands; ++t) {
+        const int64_t read = bytes(plan, m.reads[l][t], a.level, "read from");
+        const int64_t written = bytes(plan, m.writes[l][t], a.level, "written to");
+        a.holds[t] = read + written > 0;
+        any = any || a.holds[t];
+        a.read_bytes[t] = read;
+        a.reads[t] = a.timeloop_reads[t] = read / std::max<int64_t>(1, word[t]);
+        auto& into = t == 2 ? a.update_bytes : a.fill_bytes;
+        auto& words = t == 2 ? a.updates : a.fills;
+        into[t] = written;
+        words[t] = written / std::max<int64_t>(1, word[t]);
+      }
+      if (any) out.push_back(std::move(a));
+    }
+    return out;
   }
 
   std::vector<std::pair<std::string, std::string>> groupMapping(const dataflows::OpPlan& plan,
