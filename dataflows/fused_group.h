@@ -1,9 +1,11 @@
 // A chain of GEMM-like ops (models/chains.h) run as one loop nest: attention's QKᵀ → softmax →
 // ·V tiled in query × key blocks, an FFN's up (gate) → activation → down tiled in token ×
-// hidden blocks. The intermediates between the GEMMs stay in the local memories for a block's
-// lifetime; only the group's edge tensors (Q, K, V, O; the FFN's input, weights and output)
-// move off chip. The schedule (block sizes, where K/V or the weights stay between blocks) is
-// chosen by cost against the unfused plan (sim/fusion.h); both engines time the chosen one.
+// hidden blocks, consecutive convs tiled depth-first in bands of the last one's output rows
+// (dataflows/conv_chain.h). The intermediates between the GEMMs stay in the local memories for a
+// block's lifetime; only the group's edge tensors (Q, K, V, O; the FFN's or the convs' input,
+// weights and output) move off chip. The schedule (block sizes, where K/V or the weights stay
+// between blocks) is chosen by cost against the unfused plan (sim/fusion.h); both engines time
+// the chosen one.
 #pragma once
 
 #include <array>
@@ -39,6 +41,9 @@ struct FusedGroup {
   // Where the re-read tensors (K and V; the FFN's weights) stay between row blocks: an index
   // into Accelerator::levels, or -1 when each row block reads them again from their home.
   int resident_level = -1;
+  // Conv chain (dataflows/conv_chain.h): block_rows x block_cols outputs of the last conv per
+  // tile; the halo an earlier tile computed stays on chip (keep) or is computed again (recompute).
+  bool keep_halo = false;
 
   // The block GEMMs, mapped by the plan's mapper: score and context (attention) or each up
   // projection and the down projection (FFN), in chain order, with the number of times each runs.
@@ -46,19 +51,22 @@ struct FusedGroup {
     int op = -1;  // the member op it computes
     Problem problem;
     Mapping mapping;
-    double count = 0;  // blocks run (causal skipping counted)
+    // Blocks run (causal skipping counted); a conv chain's tiles at the edges are smaller than
+    // its block, so its count is the positions it computes over the block's (a fraction).
+    double count = 0;
   };
   std::vector<Block> blocks;
 
   // Where the group's edge tensors live off chip (indices into Accelerator::levels): attention
-  // {Q, K, V, O}, FFN {input, -, -, output} (its weights live in DRAM).
+  // {Q, K, V, O}, FFN and conv chain {input, -, -, output} (their weights live in DRAM).
   std::array<int, 4> homes{0, 0, 0, 0};
 
   // What the unfused (epilogue) plan of the same ops costs, for the reports' savings.
   double unfused_cycles = 0, unfused_energy_pj = 0;
   double unfused_offchip_bytes = 0;
 
-  std::string_view schedule() const;  // "row" | "block" (attention), "rows" (FFN)
+  // "row" | "block" (attention), "rows" (FFN), "recompute" | "keep" (conv chain)
+  std::string_view schedule() const;
 };
 
 }  // namespace tessel::dataflows

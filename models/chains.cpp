@@ -4,7 +4,17 @@
 
 namespace tessel::models {
 
-std::string_view nameOf(ChainKind k) { return k == ChainKind::Attention ? "attention" : "ffn"; }
+std::string_view nameOf(ChainKind k) {
+  switch (k) {
+    case ChainKind::Attention:
+      return "attention";
+    case ChainKind::Ffn:
+      return "ffn";
+    case ChainKind::ConvChain:
+      return "conv";
+  }
+  return "?";
+}
 
 namespace {
 
@@ -135,6 +145,65 @@ bool ffnInto(const Graph& g, const Op& down, ChainGroup& out) {
   return true;
 }
 
+// A per-element op a conv's output may drain through on its way to the next conv: one
+// activation operand (`chain`), the others weights or graph inputs, the shape unchanged.
+bool isConvEpilogue(const Graph& g, const Op& op, int chain) {
+  switch (op.kind) {
+    case OpKind::BatchNorm:
+    case OpKind::Relu:
+    case OpKind::Quantize:
+    case OpKind::Dequantize:
+    case OpKind::Sigmoid:
+    case OpKind::Silu:
+    case OpKind::HardSwish:
+    case OpKind::Gelu:
+    case OpKind::Elementwise:
+    case OpKind::Mul:
+    case OpKind::Add:
+      break;
+    default:
+      return false;
+  }
+  if (op.inputs.empty() || op.inputs[0] != chain || op.outputs.size() != 1) return false;
+  if (g.tensor(op.outputs[0]).shape != g.tensor(chain).shape) return false;
+  for (size_t i = 1; i < op.inputs.size(); ++i) {
+    if (g.tensor(op.inputs[i]).role == TensorRole::Activation) return false;
+  }
+  return true;
+}
+
+// Consecutive convolutions from `first`: each conv's output (through its per-element ops, each
+// read once) is the next conv's only reader. The last conv's per-element ops are not members.
+bool convChainFrom(const Graph& g, const Op& first, ChainGroup& out) {
+  constexpr size_t kMaxLink = 8;  // per-element ops between two convs
+  ChainGroup c;
+  c.kind = ChainKind::ConvChain;
+  c.convs.push_back(first.id);
+  c.ops.push_back(first.id);
+  std::vector<int> link;
+  int tensor = first.outputs.at(0);
+  for (;;) {
+    const int next = soleConsumer(g, tensor);
+    if (next < 0) break;
+    const Op& op = g.op(next);
+    if (op.kind == OpKind::Conv2d && op.inputs.at(0) == tensor) {
+      c.ops.insert(c.ops.end(), link.begin(), link.end());
+      c.ops.push_back(op.id);
+      c.convs.push_back(op.id);
+      link.clear();
+    } else if (link.size() < kMaxLink && isConvEpilogue(g, op, tensor)) {
+      link.push_back(op.id);
+    } else {
+      break;
+    }
+    tensor = op.outputs.at(0);
+  }
+  if (c.convs.size() < 2) return false;
+  std::sort(c.ops.begin(), c.ops.end());
+  out = std::move(c);
+  return true;
+}
+
 }  // namespace
 
 std::vector<ChainGroup> findChains(const Graph& g) {
@@ -142,7 +211,9 @@ std::vector<ChainGroup> findChains(const Graph& g) {
   std::vector<bool> taken(g.ops().size(), false);
   for (const Op& op : g.ops()) {
     ChainGroup c;
-    const bool found = (isScore(op) && attentionFrom(g, op, c)) || ffnInto(g, op, c);
+    const bool found = (isScore(op) && attentionFrom(g, op, c)) || ffnInto(g, op, c) ||
+                       (op.kind == OpKind::Conv2d && !taken[static_cast<size_t>(op.id)] &&
+                        convChainFrom(g, op, c));
     if (!found) continue;
     if (std::any_of(c.ops.begin(), c.ops.end(),
                     [&](int id) { return taken[static_cast<size_t>(id)]; })) {

@@ -1,7 +1,9 @@
-// Chains of GEMM-like ops that may run as one fused group: attention's QKᵀ → softmax → ·V and
-// an FFN's up (and gate) → activation (· up) → down. Between the GEMMs every tensor has exactly
-// one consumer inside the chain, so a fused group never needs to write it out. Whether a chain
-// is fused is decided later, by cost (dataflows/fused/); this pass only finds the candidates.
+// Chains of GEMM-like ops that may run as one fused group: attention's QKᵀ → softmax → ·V, an
+// FFN's up (and gate) → activation (· up) → down, and consecutive convolutions (each with the
+// per-element ops its epilogue may drain through: batch norm, relu, requantize...). Between the
+// GEMMs every tensor has exactly one consumer inside the chain, so a fused group never needs to
+// write it out. Whether a chain is fused is decided later, by cost (dataflows/fused/); this pass
+// only finds the candidates.
 #pragma once
 
 #include <string_view>
@@ -11,7 +13,7 @@
 
 namespace tessel::models {
 
-enum class ChainKind : uint8_t { Attention, Ffn };
+enum class ChainKind : uint8_t { Attention, Ffn, ConvChain };
 std::string_view nameOf(ChainKind k);
 
 struct ChainGroup {
@@ -24,11 +26,15 @@ struct ChainGroup {
   // activation, the gating product (-1 when not gated) and the down projection.
   std::vector<int> up;
   int activation = -1, gate_mul = -1, down = -1;
+  // Conv chain: the convolutions in order (2 or more); each one's per-element ops up to the
+  // next conv are members too, the last conv's are not (they stay its epilogue).
+  std::vector<int> convs;
   int first() const { return ops.front(); }
   int last() const { return ops.back(); }
 };
 
-// Every attention and FFN chain of the graph, ordered by their first op; no op is in two.
+// Every attention, FFN and conv chain of the graph, ordered by their first op; no op is in two.
+// A conv chain is as long as the graph allows; sim/fusion.h may fuse a part of it.
 std::vector<ChainGroup> findChains(const Graph& g);
 
 }  // namespace tessel::models

@@ -191,7 +191,9 @@ Json groupRecords(const sim::RunStats& run) {
                       {"cycles", roundQuantity(g.cycles)},
                       {"offchip_bytes", g.offchip_bytes},
                       {"epilogue_cycles", roundQuantity(g.epilogue_cycles)},
-                      {"epilogue_offchip_bytes", g.epilogue_offchip_bytes}});
+                      {"epilogue_offchip_bytes", g.epilogue_offchip_bytes},
+                      {"macs", g.macs},
+                      {"epilogue_macs", g.epilogue_macs}});
   }
   return groups;
 }

@@ -179,6 +179,7 @@ void writeGroups(const sim::RunStats& run, std::ostream& os) {
     int count = 0;
     double cycles = 0, epilogue_cycles = 0;
     int64_t bytes = 0, epilogue_bytes = 0;
+    int64_t macs = 0, epilogue_macs = 0;
   };
   std::vector<Line> lines;
   for (const sim::GroupRecord& g : run.fusion_groups) {
@@ -192,13 +193,21 @@ void writeGroups(const sim::RunStats& run, std::ostream& os) {
     it->epilogue_cycles += g.epilogue_cycles;
     it->bytes += g.offchip_bytes;
     it->epilogue_bytes += g.epilogue_offchip_bytes;
+    it->macs += g.macs;
+    it->epilogue_macs += g.epilogue_macs;
   }
   os << "\nFused groups (off-chip bytes: DRAM + L2; against --fusion epilogue)\n";
   for (const Line& l : lines) {
     os << "  " << l.count << " x " << l.label << ": " << withCommas(static_cast<int64_t>(l.cycles))
        << " cycles (epilogue " << withCommas(static_cast<int64_t>(l.epilogue_cycles)) << "), "
-       << binaryBytes(l.bytes) << " off chip (epilogue " << binaryBytes(l.epilogue_bytes)
-       << ")\n";
+       << binaryBytes(l.bytes) << " off chip (epilogue " << binaryBytes(l.epilogue_bytes) << ")";
+    if (l.macs > l.epilogue_macs && l.epilogue_macs > 0) {  // a conv chain's recomputed halos
+      os << ", "
+         << percentText(static_cast<double>(l.macs - l.epilogue_macs) /
+                        static_cast<double>(l.epilogue_macs))
+         << " % more MACs";
+    }
+    os << "\n";
   }
 }
 

@@ -1,8 +1,6 @@
 #include "sim/fusion.h"
 
 #include <algorithm>
-#include <cstdio>
-#include <cstdlib>
 #include <map>
 #include <memory>
 #include <string>
@@ -11,6 +9,7 @@
 #include "models/chains.h"
 #include "sim/analytical/fused_cost.h"
 #include "sim/analytical/memory_model.h"
+#include "sim/fusion_conv.h"
 
 namespace tessel::sim {
 
@@ -49,6 +48,14 @@ bool eligible(const ChainGroup& c, const std::vector<OpPlan>& plans, const model
     const OpPlan& p = plans[static_cast<size_t>(id)];
     const models::Op& op = g.op(id);
     if (p.placement == dataflows::Placement::Host || p.group) return false;
+    if (c.kind == ChainKind::ConvChain && !op.isGemmLike()) {
+      // A conv's own epilogue member: the drain applies it on the conv's way out.
+      if (p.placement != dataflows::Placement::Fused || p.side_input >= 0) return false;
+      const auto conv =
+          std::find_if(c.convs.rbegin(), c.convs.rend(), [&](int k) { return k < id; });
+      if (conv == c.convs.rend() || p.fused_into != *conv) return false;
+      continue;
+    }
     if (op.isGemmLike()) {
       if (p.placement != dataflows::Placement::Array || !p.mapping.has_nest) return false;
       if (id == c.last()) continue;
@@ -94,11 +101,18 @@ struct Search {
 
   void consider(FusedGroup grp) {
     if (!analytical::groupFits(grp, g, acc).empty()) return;
-    if (best && objective == "latency") {
-      // Unmapped blocks at the array's peak: no mapping of this schedule can beat the best.
+    if (best) {
+      // Unmapped blocks at the array's peak, costing only their MACs' energy: no mapping of this
+      // schedule can beat the best.
       const analytical::GroupCost bound = analytical::evaluateGroup(grp, g, acc, mem, ideal_memory);
-      if (bound.ok && bound.cycles >= best_value.cycles) return;
+      if (bound.ok && objectiveOf({bound.cycles, bound.energy_pj}, objective) >=
+                          objectiveOf(best_value, objective)) {
+        return;
+      }
     }
+    std::vector<dataflows::MapRequest> requests;
+    for (const FusedGroup::Block& b : grp.blocks) requests.push_back({b.problem, {}});
+    mapper.prefetch(requests, acc, df);  // the blocks on all cores
     for (FusedGroup::Block& b : grp.blocks) {
       const dataflows::MapResult r = mapper.map(b.problem, acc, df, dataflows::MapConstraints{});
       if (!r.ok || !r.mapping.has_nest) return;
@@ -183,6 +197,9 @@ std::array<int, 4> edgeHomes(const ChainGroup& c, const std::vector<OpPlan>& pla
     return {p(c.score).input_home, p(c.score).weight_home, p(c.context).weight_home,
             p(c.context).output_home};
   }
+  if (c.kind == ChainKind::ConvChain) {
+    return {p(c.convs.front()).input_home, 0, 0, p(c.convs.back()).output_home};
+  }
   return {p(c.up.front()).input_home, 0, 0, p(c.down).output_home};
 }
 
@@ -195,6 +212,12 @@ std::string keyOf(const ChainGroup& c, const models::Graph& g, const std::array<
            "," + std::to_string(op.gemm.m) + "," + std::to_string(op.gemm.n) + "," +
            std::to_string(op.gemm.k) + "," + std::to_string(op.attn.causal) + "," +
            std::to_string(op.attn.heads) + "," + std::to_string(op.attn.kv_heads);
+    if (op.kind == models::OpKind::Conv2d) {
+      const models::ConvShape& v = op.conv;
+      for (int64_t x : {v.h, v.w, v.r, v.s, v.stride, v.pad, v.dilation, v.groups}) {
+        key += "," + std::to_string(x);
+      }
+    }
     for (int t : op.inputs) key += "," + std::string(nameOf(g.tensor(t).dtype));
     key += ">" + std::string(nameOf(g.tensor(op.outputs.at(0)).dtype));
   }
@@ -227,9 +250,112 @@ void install(std::vector<OpPlan>& plans, const ChainGroup& c,
                      p.epilogue.end());
     if (!g.op(id).isGemmLike()) {
       p.placement = dataflows::Placement::Fused;
-      p.fused_into = c.first();
+      if (c.kind != ChainKind::ConvChain) p.fused_into = c.first();  // a conv's stays its own
       p.side_input = -1;
     }
+  }
+}
+
+// What the chain's ops cost unfused (their own plans, the analytical engine), and their off-chip
+// bytes.
+Value unfusedValue(const ChainGroup& c, const std::vector<OpPlan>& plans, Engine& engine,
+                   const analytical::MemoryModel& mem, double& offchip) {
+  Value v;
+  for (int id : c.ops) {
+    const OpStats st = engine.evaluate(plans[static_cast<size_t>(id)]);
+    v.cycles += st.cycles;
+    v.energy += st.energyTotal();
+    for (size_t l = 0; l < st.traffic.size(); ++l) {
+      if (mem.offChip(l)) offchip += static_cast<double>(st.traffic[l].total());
+    }
+  }
+  return v;
+}
+
+}  // namespace
+
+namespace {
+
+// Each distinct chain's decision: the chosen group (nullptr: stays unfused) and what it saves
+// under the objective, by key.
+class Decisions {
+ public:
+  using Decision = std::pair<std::shared_ptr<const FusedGroup>, double>;
+  Decisions(const std::vector<OpPlan>& plans, const models::Graph& g, const arch::Accelerator& acc,
+            const dataflows::Dataflow& df, const dataflows::PlanOptions& options,
+            const EngineOptions& engine_options, const dataflows::Mapper& mapper)
+      : plans_(plans),
+        g_(g),
+        acc_(acc),
+        df_(df),
+        options_(options),
+        ideal_memory_(engine_options.ideal_memory),
+        mapper_(mapper),
+        mem_(acc, engine_options.ideal_memory),
+        engine_(makeEngine("analytical", acc, df, engine_options)) {}
+
+  Decision of(const ChainGroup& c) {
+    if (!eligible(c, plans_, g_, acc_, options_)) return {nullptr, 0};
+    const std::array<int, 4> homes = edgeHomes(c, plans_);
+    std::string key = keyOf(c, g_, homes);
+    const DType out = plans_[static_cast<size_t>(c.last())].problem.output_dtype;
+    if (c.kind == ChainKind::ConvChain) key += ">" + std::string(nameOf(out));  // its epilogue's
+    auto it = decided_.find(key);
+    if (it != decided_.end()) return it->second;
+    const std::string& objective = options_.mapper_options.objective;
+    Search s{g_, acc_, df_, mapper_, mem_, objective, ideal_memory_, nullptr, {}};
+    if (c.kind == ChainKind::Attention) {
+      searchAttention(s, c, homes);
+    } else if (c.kind == ChainKind::Ffn) {
+      searchFfn(s, c, homes);
+    } else {
+      const ConvSearch cs{g_, acc_, mapper_, df_, mem_, objective};
+      const std::vector<int> residents = residentLevels(acc_, mem_, 0, convWeightBytes(c, g_));
+      for (FusedGroup& grp : convSchedules(cs, c, homes, out, residents))
+        s.consider(std::move(grp));
+    }
+    Decision chosen{nullptr, 0};
+    if (s.best) {
+      double offchip = 0;
+      const Value unfused = unfusedValue(c, plans_, *engine_, mem_, offchip);
+      if (better(s.best_value, unfused, objective)) {
+        s.best->unfused_cycles = unfused.cycles;
+        s.best->unfused_energy_pj = unfused.energy;
+        s.best->unfused_offchip_bytes = offchip;
+        chosen = {s.best, objectiveOf(unfused, objective) - objectiveOf(s.best_value, objective)};
+      }
+    }
+    return decided_.emplace(key, chosen).first->second;
+  }
+
+ private:
+  const std::vector<OpPlan>& plans_;
+  const models::Graph& g_;
+  const arch::Accelerator& acc_;
+  const dataflows::Dataflow& df_;
+  const dataflows::PlanOptions& options_;
+  bool ideal_memory_;
+  const dataflows::Mapper& mapper_;
+  analytical::MemoryModel mem_;
+  std::unique_ptr<Engine> engine_;
+  std::map<std::string, Decision> decided_;
+};
+
+// A conv chain: each run of its convs decided alone, the disjoint runs that save most fused.
+void fuseConvChain(std::vector<OpPlan>& plans, const ChainGroup& c, Decisions& decisions,
+                   const models::Graph& g) {
+  const std::vector<ChainGroup> runs = convSegments(c);
+  std::vector<std::shared_ptr<const FusedGroup>> groups;
+  std::vector<SegmentGain> gains;
+  for (const ChainGroup& r : runs) {
+    const Decisions::Decision d = decisions.of(r);
+    const auto first = std::find(c.convs.begin(), c.convs.end(), r.convs.front());
+    const auto at = static_cast<size_t>(first - c.convs.begin());
+    groups.push_back(d.first);
+    gains.push_back({at, at + r.convs.size() - 1, d.first ? d.second : 0});
+  }
+  for (size_t i : pickSegments(gains, c.convs.size())) {
+    install(plans, runs[i], instantiate(*groups[i], runs[i], g), g);
   }
 }
 
@@ -245,50 +371,13 @@ void fuseChains(std::vector<OpPlan>& plans, const models::Graph& g, const arch::
   if (mo.budget > 0) mo.budget = std::max<int64_t>(500, mo.budget / 10);
   std::shared_ptr<const dataflows::Mapper> mapper = options.mapper_instance;
   if (!mapper || mapper->name() == "pinned") mapper = dataflows::makeMapper(options.mapper, mo);
-  const analytical::MemoryModel mem(acc, engine_options.ideal_memory);
-  auto engine = makeEngine("analytical", acc, df, engine_options);
-  std::map<std::string, std::shared_ptr<const FusedGroup>> decided;  // nullptr: stays unfused
+  Decisions decisions(plans, g, acc, df, options, engine_options, *mapper);
   for (const ChainGroup& c : chains) {
-    if (!eligible(c, plans, g, acc, options)) continue;
-    const std::array<int, 4> homes = edgeHomes(c, plans);
-    const std::string key = keyOf(c, g, homes);
-    auto it = decided.find(key);
-    if (it == decided.end()) {
-      Search s{g, acc, df, *mapper, mem, options.mapper_options.objective,
-               engine_options.ideal_memory, nullptr, {}};
-      if (c.kind == ChainKind::Attention) {
-        searchAttention(s, c, homes);
-      } else {
-        searchFfn(s, c, homes);
-      }
-      std::shared_ptr<const FusedGroup> chosen;
-      if (s.best) {
-        Value unfused;
-        double offchip = 0;
-        for (int id : c.ops) {
-          const OpStats st = engine->evaluate(plans[static_cast<size_t>(id)]);
-          unfused.cycles += st.cycles;
-          unfused.energy += st.energyTotal();
-          for (size_t l = 0; l < st.traffic.size(); ++l) {
-            if (mem.offChip(l)) offchip += static_cast<double>(st.traffic[l].total());
-          }
-        }
-        if (std::getenv("TESSEL_DEBUG_FUSION")) {
-          std::fprintf(stderr, "%s: fused %.0f cyc %.3g pJ (%lld x %lld res %d) vs unfused %.0f cyc %.3g pJ\n",
-                       key.c_str(), s.best_value.cycles, s.best_value.energy,
-                       (long long)s.best->block_rows, (long long)s.best->block_cols,
-                       s.best->resident_level, unfused.cycles, unfused.energy);
-        }
-        if (better(s.best_value, unfused, options.mapper_options.objective)) {
-          s.best->unfused_cycles = unfused.cycles;
-          s.best->unfused_energy_pj = unfused.energy;
-          s.best->unfused_offchip_bytes = offchip;
-          chosen = s.best;
-        }
-      }
-      it = decided.emplace(key, chosen).first;
+    if (c.kind == ChainKind::ConvChain) {
+      fuseConvChain(plans, c, decisions, g);
+    } else if (const auto d = decisions.of(c); d.first) {
+      install(plans, c, instantiate(*d.first, c, g), g);
     }
-    if (it->second) install(plans, c, instantiate(*it->second, c, g), g);
   }
 }
 

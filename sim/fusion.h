@@ -1,10 +1,11 @@
-// --fusion auto: which attention and FFN chains (models/chains.h) run as fused groups. For each
-// chain whose members all run on the accelerator, the schedules (block sizes; where K/V or the
-// weights stay between row blocks) that fit the local memories are costed as one loop nest
+// --fusion auto: which attention, FFN and conv chains (models/chains.h) run as fused groups. For
+// each chain whose members all run on the accelerator, the schedules (block sizes; where K/V or
+// the weights stay between row blocks) that fit the local memories are costed as one loop nest
 // (analytical/fused_cost.h, block GEMMs mapped by the plan's own mapper) and the best is
 // compared, under the mapper's objective, with the unfused plans' own costs from the
 // analytical engine: a chain is fused only where that is better. Identical layers share one
-// decision.
+// decision. A conv chain may fuse in parts: each run of its convs is decided alone and the
+// disjoint runs that save the most fuse (sim/fusion_conv.h).
 #pragma once
 
 #include <vector>

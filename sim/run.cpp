@@ -50,6 +50,8 @@ std::vector<GroupRecord> groupRecords(const std::vector<dataflows::OpPlan>& plan
     GroupRecord& r = records[index[g]];
     r.ops.push_back(plans[i].op->id);
     r.cycles += ops[i].cycles;
+    r.macs += ops[i].macs;
+    r.epilogue_macs += plans[i].op->macs;
     for (size_t l = 0; l < acc.levels.size() && l < ops[i].traffic.size(); ++l) {
       const arch::LevelKind k = acc.levels[l].kind;
       if (k == arch::LevelKind::DRAM || k == arch::LevelKind::L2) r.offchip_bytes += ops[i].traffic[l].total();

@@ -128,8 +128,8 @@ struct TraceSlice {
 // cycles and off-chip bytes under the epilogue plan (what fusing saved).
 struct GroupRecord {
   std::string name;      // "attention@layers.0.attn.score"
-  std::string kind;      // "attention" | "ffn"
-  std::string schedule;  // "row" | "block" (attention), "rows" (ffn)
+  std::string kind;      // "attention" | "ffn" | "conv"
+  std::string schedule;  // "row" | "block" (attention), "rows" (ffn), "recompute" | "keep" (conv)
   int64_t block_rows = 0, block_cols = 0;
   std::string resident;  // the level K/V or the weights stay in between row blocks, or ""
   std::vector<int> ops;  // member op ids
@@ -137,6 +137,8 @@ struct GroupRecord {
   int64_t offchip_bytes = 0;  // DRAM and L2 reads and writes of its members
   double epilogue_cycles = 0;
   int64_t epilogue_offchip_bytes = 0;
+  // MACs its members execute (a conv chain's recomputed halos included) and the ops' own.
+  int64_t macs = 0, epilogue_macs = 0;
 };
 
 struct RunStats {

@@ -95,8 +95,8 @@ ConfigError blameGiven(const CLI::App& app, const ConfigError& e) {
 void addFusion(CLI::App* cmd, std::string& fusion) {
   cmd->add_option("--fusion", fusion,
                   "none (nothing fused), epilogue (a GEMM with the ops draining from its tile), "
-                  "auto (epilogues, plus attention and FFN chains as one loop nest wherever "
-                  "that costs less)")
+                  "auto (epilogues, plus attention, FFN and conv chains as one loop nest "
+                  "wherever that costs less)")
       ->check(CLI::IsMember({"none", "epilogue", "auto"}))
       ->capture_default_str();
 }

@@ -4,19 +4,18 @@
 #include <cmath>
 
 #include "dataflows/mapper.h"
+#include "sim/analytical/fused_detail.h"
 #include "sim/analytical/nest_stats.h"
 #include "util/error.h"
 
 namespace tessel::sim::analytical {
-
-namespace {
 
 using dataflows::AttentionDims;
 using dataflows::FfnDims;
 using dataflows::FusedGroup;
 using models::ChainKind;
 
-constexpr size_t kIn = 0, kW = 1, kOut = 2;
+namespace detail {
 
 double bytesOf(DType t, double elements) {
   return elements * static_cast<double>(storageBytes(t, 1024)) / 1024.0;
@@ -34,12 +33,7 @@ double accumBytes(const arch::Accelerator& acc) {
   return static_cast<double>(storageBytes(acc.array.accum_dtype, 1));
 }
 
-// One block GEMM, `count` times: the array's part from the loop-nest model (ideal off-chip
-// memory: the group moves its edge tensors itself), the local memories' reads and the partial
-// sums written into them; fills of the first on-chip level are the group's to count.
-struct BlockTotals {
-  double compute = 0, array = 0, busy = 0;
-};
+namespace {
 
 // The array's least time for a block GEMM `count` times: its MACs at the peak rate of its dtype.
 BlockTotals boundBlock(const FusedGroup::Block& b, const arch::Accelerator& acc) {
@@ -50,9 +44,18 @@ BlockTotals boundBlock(const FusedGroup::Block& b, const arch::Accelerator& acc)
   return {t, t, t};
 }
 
+}  // namespace
+
+// One block GEMM, `count` times: the array's part from the loop-nest model (ideal off-chip
+// memory: the group moves its edge tensors itself), the local memories' reads and the partial
+// sums written into them; fills of the first on-chip level are the group's to count.
 BlockTotals addBlock(MemberCost& m, const FusedGroup::Block& b, const models::Graph& g,
                      const arch::Accelerator& acc) {
-  if (!b.mapping.has_nest) return boundBlock(b, acc);
+  if (!b.mapping.has_nest) {
+    m.mac_pj += b.count * static_cast<double>(b.problem.macs()) *
+                acc.array.macEnergy(b.problem.input_dtype);
+    return boundBlock(b, acc);
+  }
   dataflows::OpPlan p;
   p.op = &g.op(b.op);
   p.graph = &g;
@@ -112,6 +115,8 @@ void stream(MemberCost& m, size_t operand, int home, int resident, int local, do
   }
 }
 
+namespace {
+
 double sfuElementCycles(const arch::Accelerator& acc, bool on_array) {
   if (on_array) return 1.0 / acc.array.cols;
   return acc.sfu->cycles_per_vector / acc.sfu->lanes;
@@ -131,16 +136,15 @@ double passes(const models::Op& op, const models::Graph& g, const arch::Accelera
   return n;
 }
 
-struct Stages {
-  double array = 0, vector = 0, memory = 0, steps = 1;
-};
+}  // namespace
 
 // cycles = the binding stage plus one step of the others (the pipeline fill); the parts go to
 // the causes of the members that own them.
 void finish(GroupCost& c, const Stages& st, const std::vector<std::pair<int, BlockTotals>>& gemms,
-            int vector_op, int memory_op, const MemoryModel& mem) {
+            int vector_op, int memory_op, const MemoryModel& mem, Cause fill_cause) {
   const double top = std::max({st.array, st.vector, st.memory});
-  const double fill = (st.array + st.vector + st.memory - top) / std::max(1.0, st.steps);
+  const double fill =
+      st.fill >= 0 ? st.fill : (st.array + st.vector + st.memory - top) / std::max(1.0, st.steps);
   for (const auto& [op, t] : gemms) {
     MemberCost& m = member(c, op);
     m.cycles[static_cast<size_t>(Cause::Compute)] += t.compute;
@@ -148,7 +152,8 @@ void finish(GroupCost& c, const Stages& st, const std::vector<std::pair<int, Blo
     m.cycles[static_cast<size_t>(Cause::Noc)] += t.busy - t.array;
   }
   MemberCost& v = member(c, vector_op);
-  v.cycles[static_cast<size_t>(Cause::Sfu)] += std::max(0.0, st.vector - st.array) + fill;
+  v.cycles[static_cast<size_t>(Cause::Sfu)] += std::max(0.0, st.vector - st.array);
+  v.cycles[static_cast<size_t>(fill_cause)] += fill;
   MemberCost& mm = member(c, memory_op);
   mm.cycles[static_cast<size_t>(Cause::MemoryStall)] +=
       std::max(0.0, st.memory - std::max(st.array, st.vector));
@@ -175,6 +180,12 @@ Transfer sum(const GroupCost& c) {
   }
   return t;
 }
+
+}  // namespace detail
+
+namespace {
+
+using namespace detail;
 
 GroupCost attention(const FusedGroup& grp, const models::Graph& g, const arch::Accelerator& acc,
                     const MemoryModel& mem, GroupCost c) {
@@ -300,8 +311,17 @@ GroupCost evaluateGroup(const FusedGroup& grp, const models::Graph& g,
     c.reason = why;
     return c;
   }
-  c = grp.chain.kind == ChainKind::Attention ? attention(grp, g, acc, mem, std::move(c))
-                                             : ffn(grp, g, acc, mem, std::move(c));
+  switch (grp.chain.kind) {
+    case ChainKind::Attention:
+      c = attention(grp, g, acc, mem, std::move(c));
+      break;
+    case ChainKind::Ffn:
+      c = ffn(grp, g, acc, mem, std::move(c));
+      break;
+    case ChainKind::ConvChain:
+      c = convChainCost(grp, g, acc, mem, std::move(c));
+      break;
+  }
   c.ok = true;
   for (const MemberCost& m : c.members) {
     c.energy_pj += m.rf_pj + m.mac_pj + m.noc_pj + m.sfu_pj;
@@ -331,6 +351,10 @@ std::string groupFits(const FusedGroup& grp, const models::Graph& g,
     inputs = bytesOf(d.q, rows * d.head_dim) + bytesOf(d.k, kv_rows * d.head_dim) +
              bytesOf(d.v, kv_rows * d.value_dim) + bytesOf(d.p, rows * cols);
     outputs = acc_b * (rows * cols + rows * d.value_dim + 2 * rows);
+  } else if (grp.chain.kind == ChainKind::ConvChain) {
+    const LocalNeed need = convChainNeed(grp, g, acc);
+    inputs = need.inputs;
+    outputs = need.outputs;
   } else {
     const FfnDims d = dataflows::ffnDims(grp.chain, g);
     const double rows = static_cast<double>(std::min(grp.block_rows, d.rows));

@@ -19,6 +19,7 @@
 #include "dataflows/fused_group.h"
 #include "dataflows/plan.h"
 #include "sim/analytical/memory_model.h"
+#include "sim/analytical/vector_model.h"
 #include "sim/stats.h"
 
 namespace tessel::sim::analytical {
@@ -55,6 +56,12 @@ std::string groupFits(const dataflows::FusedGroup& group, const models::Graph& g
 // bound on any mapping's (the search skips schedules whose bound loses already).
 GroupCost evaluateGroup(const dataflows::FusedGroup& group, const models::Graph& graph,
                         const arch::Accelerator& acc, const MemoryModel& mem, bool ideal_memory);
+
+// A conv chain's per-element member (batch norm, relu, ...) over the positions its conv computes
+// in the group's schedule: the SFU's cycles and passes where the design runs it there, nothing
+// where the accumulator's drain applies it (as the unfused epilogue).
+VectorCost convMemberVector(const dataflows::FusedGroup& grp, const models::Graph& graph,
+                            const arch::Accelerator& acc, const MemoryModel& mem, int op);
 
 // Pass cost of the design's vector unit for a member op (SFU lanes, or the accumulator path's
 // cols per cycle when the array's epilogue runs it): cycles per element pass.

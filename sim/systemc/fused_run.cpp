@@ -21,6 +21,8 @@ std::string blockKey(const FusedGroup::Block& b) {
                     std::string(nameOf(p.input_dtype)) + "," + std::string(nameOf(p.weight_dtype)) +
                     "," + std::string(nameOf(p.output_dtype)) + "," +
                     std::to_string(p.weight_is_activation);
+  for (int64_t e : p.loops.extent) key += "," + std::to_string(e);  // a conv's window and rows
+  key += "," + std::to_string(p.loops.input_h) + "," + std::to_string(p.loops.input_w);
   for (const auto& [k, v] : b.mapping.flatten()) key += "|" + k + "=" + v;
   return key;
 }
@@ -30,7 +32,24 @@ void addCause(std::array<double, kNumCauses>& a, Cause c, double v) {
 }
 
 // What each role's command is called, by chain kind: the trace's names and the waits' labels.
-const char* roleName(Role r, bool attention) {
+const char* roleName(Role r, models::ChainKind kind) {
+  if (kind == models::ChainKind::ConvChain) {
+    switch (r) {
+      case Role::RowLoad:
+        return "load input tile";
+      case Role::Load1:
+      case Role::Load3:
+        return "load weights";
+      case Role::Gemm1:
+      case Role::Gemm3:
+        return "conv";
+      case Role::Vector:
+        return "epilogue";
+      case Role::RowStore:
+        return "store output tile";
+    }
+  }
+  const bool attention = kind == models::ChainKind::Attention;
   switch (r) {
     case Role::RowLoad:
       return attention ? "load Q" : "load x";
@@ -150,7 +169,19 @@ FusedRunner::Group FusedRunner::run(const dataflows::OpPlan& plan, BlockModels& 
   if (!cost.ok) throw InfeasibleError("fused group " + grp.name + ": " + cost.reason);
   std::vector<BlockRun> blocks;
   for (const FusedGroup::Block& b : grp.blocks) blocks.push_back(blockTime(b, g).run);
-  lowerFused(grp, g, cost, blocks, Residence{mem_.localInputs(), twoUnitsFit(grp, g)}, lowered_);
+  if (grp.chain.kind == models::ChainKind::ConvChain) {
+    // The vector unit's time after each conv: its per-element members the SFU runs.
+    std::vector<double> vector(grp.chain.convs.size(), 0);
+    for (int id : grp.chain.ops) {
+      if (g.op(id).kind == models::OpKind::Conv2d) continue;
+      const auto before = std::upper_bound(grp.chain.convs.begin(), grp.chain.convs.end(), id);
+      vector.at(size_t(before - grp.chain.convs.begin()) - 1) +=
+          analytical::convMemberVector(grp, g, acc_, mem_, id).cycles[size_t(Cause::Sfu)];
+    }
+    lowerConvChain(grp, g, acc_, cost, blocks, vector, mem_.localInputs(), lowered_);
+  } else {
+    lowerFused(grp, g, cost, blocks, Residence{mem_.localInputs(), twoUnitsFit(grp, g)}, lowered_);
+  }
   runOnPlatform(lowered_.stream, models, run_);
 
   Group out;
@@ -183,16 +214,28 @@ FusedRunner::Group FusedRunner::run(const dataflows::OpPlan& plan, BlockModels& 
 // block (the last output's store) is memory stall too.
 void FusedRunner::splitCycles(const FusedGroup& grp, const models::Graph& g, Group& out) const {
   const CommandStream& s = lowered_.stream;
-  const bool attention = grp.chain.kind == models::ChainKind::Attention;
+  const models::ChainKind kind = grp.chain.kind;
+  const bool attention = kind == models::ChainKind::Attention;
   const auto index = [&](int op) {
     return size_t(std::find(grp.chain.ops.begin(), grp.chain.ops.end(), op) -
                   grp.chain.ops.begin());
   };
-  Part& vector = out.parts[index(attention ? grp.chain.softmax : grp.chain.activation)];
-  Part& memory = out.parts[index(attention ? grp.chain.context : grp.chain.down)];
+  // Who the vector unit's and the memory's waits are charged to: the softmax (activation) and
+  // the context (down); a conv chain's first member on the vector unit and its last conv.
+  int vector_op = attention ? grp.chain.softmax : grp.chain.activation;
+  int memory_op = attention ? grp.chain.context : grp.chain.down;
+  if (kind == models::ChainKind::ConvChain) {
+    memory_op = vector_op = grp.chain.convs.back();
+    for (uint32_t c = 0; c < s.commands.size(); ++c) {
+      if (s.commands[c].kind != Kind::Sfu) continue;
+      vector_op = grp.chain.ops[lowered_.owner[c]];
+      break;
+    }
+  }
+  Part& vector = out.parts[index(vector_op)];
+  Part& memory = out.parts[index(memory_op)];
   const std::string unit =
-      std::string(acc_.sfu ? "sfu: " : "epilogue: ") +
-      dataflows::unitOpName(g.op(attention ? grp.chain.softmax : grp.chain.activation));
+      std::string(acc_.sfu ? "sfu: " : "epilogue: ") + dataflows::unitOpName(g.op(vector_op));
   std::vector<const BlockTime*> block_of(grp.chain.ops.size(), nullptr);
   for (const FusedGroup::Block& b : grp.blocks) block_of[index(b.op)] = &blocks_.at(blockKey(b));
   double prev = run_.begin;
@@ -213,7 +256,7 @@ void FusedRunner::splitCycles(const FusedGroup& grp, const models::Graph& g, Gro
         addCause(vector.causes, Cause::Sfu, gap);
       } else {
         const bool dma = r.last_dep != kNone && r.ready > prev + kTimeEps;
-        memory.waits[dma ? "dma: " + std::string(roleName(lowered_.role[r.last_dep], attention))
+        memory.waits[dma ? "dma: " + std::string(roleName(lowered_.role[r.last_dep], kind))
                          : std::string("controller")] += gap;
         addCause(memory.causes, Cause::MemoryStall, gap);
       }
@@ -228,7 +271,7 @@ void FusedRunner::splitCycles(const FusedGroup& grp, const models::Graph& g, Gro
     prev = std::max(prev, t.end);
   }
   if (run_.end - prev > kTimeEps) {
-    memory.waits["dma: " + std::string(roleName(Role::RowStore, attention))] += run_.end - prev;
+    memory.waits["dma: " + std::string(roleName(Role::RowStore, kind))] += run_.end - prev;
     addCause(memory.causes, Cause::MemoryStall, run_.end - prev);
   }
 }
@@ -236,14 +279,13 @@ void FusedRunner::splitCycles(const FusedGroup& grp, const models::Graph& g, Gro
 void FusedRunner::record(const FusedGroup& grp, const models::Graph& g,
                          std::vector<TraceSlice>& trace, double start) const {
   const CommandStream& s = lowered_.stream;
-  const bool attention = grp.chain.kind == models::ChainKind::Attention;
   for (uint32_t c = 0; c < s.commands.size(); ++c) {
     const Command& cmd = s.commands[c];
     const CommandTiming& t = run_.timing[c];
     TraceSlice x;
     x.op = g.op(grp.chain.ops[lowered_.owner[c]]).name;
     x.tensor = cmd.tensor >= 0 ? kOperandNames[cmd.tensor] : "";
-    x.name = roleName(lowered_.role[c], attention);
+    x.name = roleName(lowered_.role[c], grp.chain.kind);
     const bool dma = cmd.kind == Kind::Load || cmd.kind == Kind::Store;
     for (uint32_t i = cmd.access_begin; i < cmd.access_end; ++i) {
       if (!dma || mem_.offChip(s.accesses[i].level)) x.bytes += s.accesses[i].bytes;

@@ -88,4 +88,14 @@ void lowerFused(const dataflows::FusedGroup& grp, const models::Graph& g,
                 Residence residence, FusedLowering& out);
 inline constexpr int64_t kMaxPieces = 8;
 
+// A depth-first conv chain's tile pipeline (lower/fused_conv.cpp): per step, the input's part
+// of the tile and (unless resident) each conv's weights load, each conv's block GEMM runs (its
+// block's time for the positions it computes; `vector_cycles[c]`, the vector unit's time over
+// all of conv c's outputs, after it), the last output stores. The roles: RowLoad (input),
+// Load1 (weights), Gemm1 (every conv), Vector, RowStore (output).
+void lowerConvChain(const dataflows::FusedGroup& grp, const models::Graph& g,
+                    const arch::Accelerator& acc, const analytical::GroupCost& cost,
+                    const std::vector<BlockRun>& blocks, const std::vector<double>& vector_cycles,
+                    int local, FusedLowering& out);
+
 }  // namespace tessel::sim::systemc
