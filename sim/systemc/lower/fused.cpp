@@ -95,15 +95,7 @@ class Builder {
 
  private:
   uint32_t add(Kind kind, Queue queue, Role role, int owner, int8_t tensor, size_t step) {
-    Command c;
-    c.kind = kind;
-    c.queue = queue;
-    c.tensor = tensor;
-    c.tile = static_cast<int32_t>(step);
-    c.time_local = kind == Kind::Load || kind == Kind::Store;
-    out_.role.push_back(role);
-    out_.owner.push_back(static_cast<uint8_t>(owner));
-    return s_.add(c);
+    return out_.add(kind, queue, role, owner, tensor, step);
   }
 
   // Pieces of step i's stream load and GEMM: the block's local tiles when it brings resident
@@ -254,6 +246,19 @@ void lowerFused(const dataflows::FusedGroup& grp, const models::Graph& g,
   b.build();
   for (const analytical::MemberCost& m : cost.members) out.stream.macs += m.macs;
   fused::attachBytes(grp, g, parts, cost, local, b.ids(), out);
+}
+
+uint32_t FusedLowering::add(Kind kind, Queue queue, Role r, int member, int8_t tensor,
+                           size_t step) {
+  Command c;
+  c.kind = kind;
+  c.queue = queue;
+  c.tensor = tensor;
+  c.tile = static_cast<int32_t>(step);
+  c.time_local = kind == Kind::Load || kind == Kind::Store;
+  role.push_back(r);
+  owner.push_back(static_cast<uint8_t>(member));
+  return stream.add(c);
 }
 
 }  // namespace tessel::sim::systemc

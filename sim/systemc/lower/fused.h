@@ -63,6 +63,10 @@ struct FusedLowering {
   std::vector<uint8_t> owner;          // per command: the member (index in chain.ops) it is for
   std::vector<uint8_t> access_member;  // per access: the member its bytes belong to
   FusedSchedule schedule;
+
+  // Appends a command of step `step` for member `owner` (time-local when it moves bytes), with
+  // its role; returns its id.
+  uint32_t add(Kind kind, Queue queue, Role r, int member, int8_t tensor, size_t step);
 };
 
 // One run of a block GEMM on the array, as its own lowering ran it.

@@ -136,15 +136,7 @@ class ConvBuilder {
   int conv(size_t c) const { return indexOf(grp_.chain, d_.convs[c].op); }
 
   uint32_t add(Kind kind, Queue queue, Role role, int owner, int8_t tensor, size_t step) {
-    Command c;
-    c.kind = kind;
-    c.queue = queue;
-    c.tensor = tensor;
-    c.tile = static_cast<int32_t>(step);
-    c.time_local = kind == Kind::Load || kind == Kind::Store;
-    out_.role.push_back(role);
-    out_.owner.push_back(static_cast<uint8_t>(owner));
-    return s_.add(c);
+    return out_.add(kind, queue, role, owner, tensor, step);
   }
 
   // Conv c of step i: its block's time for the positions it computes, after its input (the
