@@ -221,13 +221,14 @@ GroupCost attention(const FusedGroup& grp, const models::Graph& g, const arch::A
         mem.offChip(static_cast<size_t>(grp.homes[3])));
   // Vector work: the softmax (and any op between score and softmax) on every computed score,
   // the rescale of the partial output per extra key block, the final division by the row sums.
-  double elem_passes = 0;
+  double elem_passes = 0, elements = 0;  // cycles and element passes
   for (int id : ch.ops) {
     if (id == ch.score || id == ch.context) continue;
     const models::Op& op = g.op(id);
     const double per = vectorCyclesPerElement(op, acc);
     if (per < 0) throw InfeasibleError("op '" + op.name + "' has no vector unit to fuse on");
     elem_passes += passes(op, g, acc) * scores * per;
+    elements += passes(op, g, acc) * scores;
   }
   const double rescale = heads * static_cast<double>(b.rescale_rows + d.queries) *
                          static_cast<double>(d.value_dim);
@@ -235,8 +236,8 @@ GroupCost attention(const FusedGroup& grp, const models::Graph& g, const arch::A
   Stages st;
   st.vector = elem_passes + (grp.online_softmax ? rescale : heads * d.queries * d.value_dim) *
                                 per_softmax;
-  member(c, ch.softmax).sfu_pj =
-      acc.sfu ? (st.vector / std::max(per_softmax, 1e-30)) * acc.sfu->energy_pj_per_element : 0;
+  elements += grp.online_softmax ? rescale : heads * d.queries * d.value_dim;
+  member(c, ch.softmax).sfu_pj = acc.sfu ? elements * acc.sfu->energy_pj_per_element : 0;
   for (const auto& [op, t] : gemms) st.array += t.busy;
   st.memory = mem.cycles(sum(c));
   st.steps = units * static_cast<double>(b.blocks);
