@@ -27,7 +27,7 @@ FusionMode fusionModeFrom(std::string_view name, const std::string& what) {
 }
 
 std::string_view FusedGroup::schedule() const {
-  if (chain.kind == models::ChainKind::Ffn) return "rows";
+  if (chain.kind == models::ChainKind::Ffn) return partials_level >= 0 ? "partials" : "rows";
   if (chain.kind == models::ChainKind::ConvChain) return keep_halo ? "keep" : "recompute";
   return online_softmax ? "block" : "row";
 }

@@ -44,6 +44,14 @@ struct FusedGroup {
   // Conv chain (dataflows/conv_chain.h): block_rows x block_cols outputs of the last conv per
   // tile; the halo an earlier tile computed stays on chip (keep) or is computed again (recompute).
   bool keep_halo = false;
+  // FFN: where a row block's running output (the down projection's partial sums) lives between
+  // hidden chunks: -1, the accumulator (the whole row block's output stays there), or an index
+  // into Accelerator::levels whose copy each chunk reads, adds to and writes back — the L2 holds
+  // row blocks the accumulator cannot, so the weights are read fewer times.
+  int partials_level = -1;
+  // FFN: each hidden chunk reads the row block's input again from its home (a block too large to
+  // stay in the local buffer beside the chunk's weights), instead of once per row block.
+  bool stream_input = false;
 
   // The block GEMMs, mapped by the plan's mapper: score and context (attention) or each up
   // projection and the down projection (FFN), in chain order, with the number of times each runs.
@@ -65,7 +73,8 @@ struct FusedGroup {
   double unfused_cycles = 0, unfused_energy_pj = 0;
   double unfused_offchip_bytes = 0;
 
-  // "row" | "block" (attention), "rows" (FFN), "recompute" | "keep" (conv chain)
+  // "row" | "block" (attention), "rows" | "partials" (FFN: the running output in the accumulator
+  // or in partials_level), "recompute" | "keep" (conv chain)
   std::string_view schedule() const;
 };
 

@@ -187,6 +187,7 @@ Json groupRecords(const sim::RunStats& run) {
                       {"block_rows", g.block_rows},
                       {"block_cols", g.block_cols},
                       {"resident", g.resident.empty() ? Json() : Json(g.resident)},
+                      {"partials", g.partials.empty() ? Json() : Json(g.partials)},
                       {"ops", g.ops},
                       {"cycles", roundQuantity(g.cycles)},
                       {"offchip_bytes", g.offchip_bytes},

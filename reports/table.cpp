@@ -186,6 +186,7 @@ void writeGroups(const sim::RunStats& run, std::ostream& os) {
     std::string label = g.kind + " " + g.schedule + " " + std::to_string(g.block_rows) + "x" +
                         std::to_string(g.block_cols);
     if (!g.resident.empty()) label += ", resident " + g.resident;
+    if (!g.partials.empty()) label += ", partial sums in " + g.partials;
     auto it = std::find_if(lines.begin(), lines.end(), [&](const Line& l) { return l.label == label; });
     if (it == lines.end()) it = lines.insert(lines.end(), Line{label});
     it->count += 1;

@@ -210,11 +210,12 @@ def _capacity(size):
 
 @recipe('fusion.groups')
 def _fusion_groups(spec):
-    """`fusion.groups:ARCH/SEQ`: the table's line for the attention groups under auto."""
-    arch, seq = spec.split('/')
+    """`fusion.groups:ARCH/SEQ[/KIND]`: the table's line for the KIND (attention) groups under
+    auto."""
+    arch, seq, kind = (spec.split('/') + ['attention'])[:3]
 
     def get(o):
-        return next(l.strip() for l in o.split('\n') if ' x attention ' in l)
+        return next(l.strip() for l in o.split('\n') if f' x {kind} ' in l)
     return Recipe(_fusion_run(arch, seq, 'auto') + ' --top 0', get, slow=True)
 
 

@@ -22,15 +22,41 @@ using models::ChainKind;
 
 struct Value {
   double cycles = 0, energy = 0;
+  double mac_energy = 0;  // the MACs' own part of energy
 };
 
+// As the single-op search scores (dataflows/nest/search.cpp): latency breaks near-ties by
+// energy, each MAC's worth of energy beyond the MACs' own costing 1e-4 of the cycles — the
+// plateaus of compute-bound schedules are flat, and the one that moves less wins.
 double objectiveOf(const Value& v, const std::string& objective) {
   if (objective == "energy") return v.energy;
   if (objective == "edp") return v.cycles * v.energy;
+  if (v.mac_energy > 0) return v.cycles * (1 + 1e-4 * v.energy / v.mac_energy);
   return v.cycles;
 }
 
-bool better(const Value& a, const Value& b, const std::string& objective) {
+double macEnergy(const analytical::GroupCost& c) {
+  double pj = 0;
+  for (const analytical::MemberCost& m : c.members) pj += m.mac_pj;
+  return pj;
+}
+
+// The objective and, under latency, --latency-tolerance: among the schedules within that
+// fraction of the fastest, the least energy wins (as the single-op search decides).
+struct Rule {
+  std::string objective;
+  double tolerance = 0;
+  bool banded() const { return objective == "latency" && tolerance > 0; }
+  double band(double fastest) const { return fastest * (1 + tolerance + 1e-9); }
+};
+
+bool better(const Value& a, const Value& b, const Rule& rule) {
+  if (rule.banded()) {
+    const double band = rule.band(std::min(a.cycles, b.cycles));
+    if ((a.cycles <= band) != (b.cycles <= band)) return a.cycles <= band;
+    return a.energy < b.energy || (a.energy == b.energy && a.cycles < b.cycles);
+  }
+  const std::string& objective = rule.objective;
   const double x = objectiveOf(a, objective), y = objectiveOf(b, objective);
   if (x != y) return x < y;
   return a.energy + a.cycles < b.energy + b.cycles;
@@ -93,23 +119,28 @@ struct Search {
   const dataflows::Dataflow& df;
   const dataflows::Mapper& mapper;
   const analytical::MemoryModel& mem;
-  std::string objective;
+  Rule rule;
   bool ideal_memory = false;
 
   std::shared_ptr<FusedGroup> best;
   Value best_value;
+  // Banded latency: every schedule evaluated, the choice made once the fastest is known.
+  std::vector<std::pair<Value, std::shared_ptr<FusedGroup>>> evaluated;
+  double fastest = 0;
+
+  // Unmapped blocks at the array's peak, costing only their MACs' energy: no mapping of this
+  // schedule can beat the best (banded: can come within the band of the fastest).
+  bool cannotWin(const FusedGroup& grp) const {
+    if (!best) return false;
+    const analytical::GroupCost bound = analytical::evaluateGroup(grp, g, acc, mem, ideal_memory);
+    if (!bound.ok) return false;
+    if (rule.banded()) return bound.cycles > rule.band(fastest);
+    return objectiveOf({bound.cycles, bound.energy_pj, macEnergy(bound)}, rule.objective) >=
+           objectiveOf(best_value, rule.objective);
+  }
 
   void consider(FusedGroup grp) {
-    if (!analytical::groupFits(grp, g, acc).empty()) return;
-    if (best) {
-      // Unmapped blocks at the array's peak, costing only their MACs' energy: no mapping of this
-      // schedule can beat the best.
-      const analytical::GroupCost bound = analytical::evaluateGroup(grp, g, acc, mem, ideal_memory);
-      if (bound.ok && objectiveOf({bound.cycles, bound.energy_pj}, objective) >=
-                          objectiveOf(best_value, objective)) {
-        return;
-      }
-    }
+    if (!analytical::groupFits(grp, g, acc).empty() || cannotWin(grp)) return;
     std::vector<dataflows::MapRequest> requests;
     for (const FusedGroup::Block& b : grp.blocks) requests.push_back({b.problem, {}});
     mapper.prefetch(requests, acc, df);  // the blocks on all cores
@@ -120,11 +151,29 @@ struct Search {
     }
     const analytical::GroupCost c = analytical::evaluateGroup(grp, g, acc, mem, ideal_memory);
     if (!c.ok) return;
-    const Value v{c.cycles, c.energy_pj};
-    if (!best || better(v, best_value, objective)) {
+    const Value v{c.cycles, c.energy_pj, macEnergy(c)};
+    if (rule.banded()) {
+      evaluated.emplace_back(v, std::make_shared<FusedGroup>(std::move(grp)));
+      fastest = best ? std::min(fastest, v.cycles) : v.cycles;
+      best = evaluated.back().second;  // any: the choice is made by finish()
+      return;
+    }
+    if (!best || better(v, best_value, rule)) {
       best = std::make_shared<FusedGroup>(std::move(grp));
       best_value = v;
     }
+  }
+
+  // Banded latency: the least energy within the band of the fastest.
+  void finish() {
+    if (!rule.banded() || evaluated.empty()) return;
+    const auto* pick = &evaluated.front();
+    for (const auto& e : evaluated) {
+      if (e.first.cycles > rule.band(fastest)) continue;
+      if (pick->first.cycles > rule.band(fastest) || e.first.energy < pick->first.energy) pick = &e;
+    }
+    best = pick->second;
+    best_value = pick->first;
   }
 };
 
@@ -172,20 +221,29 @@ void searchFfn(Search& s, const ChainGroup& c, const std::array<int, 4>& homes) 
   const dataflows::FfnDims d = dataflows::ffnDims(c, s.g);
   const double weights = static_cast<double>(storageBytes(d.w, d.hidden)) *
                          static_cast<double>(d.ups * d.model + d.out);
+  // Where a row block's running output lives between hidden chunks: the accumulator, or the L2
+  // (read, added to and written back per chunk), with the input kept or streamed per chunk.
+  std::vector<std::pair<int, bool>> outputs{{-1, false}};
+  if (s.mem.l2() >= 0) outputs.insert(outputs.end(), {{s.mem.l2(), false}, {s.mem.l2(), true}});
   for (int64_t tm : descending(dataflows::blockSizes(d.rows))) {
     for (int64_t tf : descending(dataflows::blockSizes(d.hidden, 64))) {
       for (int resident : residentLevels(s.acc, s.mem, 0, weights)) {
-        FusedGroup grp;
-        grp.chain = c;
-        grp.block_rows = tm;
-        grp.block_cols = tf;
-        grp.resident_level = resident;
-        grp.homes = homes;
-        const int64_t rows = std::min(tm, d.rows), cols = std::min(tf, d.hidden);
-        const double n = static_cast<double>(((d.rows + tm - 1) / tm) * ((d.hidden + tf - 1) / tf));
-        for (int up : c.up) grp.blocks.push_back(block(s.g, up, {1, rows, cols, d.model}, n));
-        grp.blocks.push_back(block(s.g, c.down, {1, rows, d.out, cols}, n));
-        s.consider(std::move(grp));
+        for (const auto& [partials, stream_input] : outputs) {
+          FusedGroup grp;
+          grp.chain = c;
+          grp.block_rows = tm;
+          grp.block_cols = tf;
+          grp.resident_level = resident;
+          grp.partials_level = partials;
+          grp.stream_input = stream_input;
+          grp.homes = homes;
+          const int64_t rows = std::min(tm, d.rows), cols = std::min(tf, d.hidden);
+          const double n =
+              static_cast<double>(((d.rows + tm - 1) / tm) * ((d.hidden + tf - 1) / tf));
+          for (int up : c.up) grp.blocks.push_back(block(s.g, up, {1, rows, cols, d.model}, n));
+          grp.blocks.push_back(block(s.g, c.down, {1, rows, d.out, cols}, n));
+          s.consider(std::move(grp));
+        }
       }
     }
   }
@@ -265,6 +323,9 @@ Value unfusedValue(const ChainGroup& c, const std::vector<OpPlan>& plans, Engine
     const OpStats st = engine.evaluate(plans[static_cast<size_t>(id)]);
     v.cycles += st.cycles;
     v.energy += st.energyTotal();
+    for (const auto& [component, pj] : st.energy_pj) {
+      if (component == "array") v.mac_energy += pj;
+    }
     for (size_t l = 0; l < st.traffic.size(); ++l) {
       if (mem.offChip(l)) offchip += static_cast<double>(st.traffic[l].total());
     }
@@ -303,7 +364,8 @@ class Decisions {
     auto it = decided_.find(key);
     if (it != decided_.end()) return it->second;
     const std::string& objective = options_.mapper_options.objective;
-    Search s{g_, acc_, df_, mapper_, mem_, objective, ideal_memory_, nullptr, {}};
+    const Rule rule{objective, options_.mapper_options.tolerance};
+    Search s{g_, acc_, df_, mapper_, mem_, rule, ideal_memory_};
     if (c.kind == ChainKind::Attention) {
       searchAttention(s, c, homes);
     } else if (c.kind == ChainKind::Ffn) {
@@ -314,15 +376,19 @@ class Decisions {
       for (FusedGroup& grp : convSchedules(cs, c, homes, out, residents))
         s.consider(std::move(grp));
     }
+    s.finish();
     Decision chosen{nullptr, 0};
     if (s.best) {
       double offchip = 0;
       const Value unfused = unfusedValue(c, plans_, *engine_, mem_, offchip);
-      if (better(s.best_value, unfused, objective)) {
+      if (better(s.best_value, unfused, rule)) {
         s.best->unfused_cycles = unfused.cycles;
         s.best->unfused_energy_pj = unfused.energy;
         s.best->unfused_offchip_bytes = offchip;
-        chosen = {s.best, objectiveOf(unfused, objective) - objectiveOf(s.best_value, objective)};
+        // (Banded, a schedule within the band may win on energy while a little slower: it
+        // still counts as a gain when disjoint runs of a conv chain are picked.)
+        chosen = {s.best, std::max(1e-9, objectiveOf(unfused, objective) -
+                                             objectiveOf(s.best_value, objective))};
       }
     }
     return decided_.emplace(key, chosen).first->second;

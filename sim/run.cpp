@@ -43,6 +43,7 @@ std::vector<GroupRecord> groupRecords(const std::vector<dataflows::OpPlan>& plan
       r.block_rows = g->block_rows;
       r.block_cols = g->block_cols;
       if (g->resident_level >= 0) r.resident = acc.levels[static_cast<size_t>(g->resident_level)].name;
+      if (g->partials_level >= 0) r.partials = acc.levels[static_cast<size_t>(g->partials_level)].name;
       r.epilogue_cycles = g->unfused_cycles;
       r.epilogue_offchip_bytes = checked::toCount(g->unfused_offchip_bytes, "a fused group's bytes");
       records.push_back(std::move(r));

@@ -129,9 +129,11 @@ struct TraceSlice {
 struct GroupRecord {
   std::string name;      // "attention@layers.0.attn.score"
   std::string kind;      // "attention" | "ffn" | "conv"
-  std::string schedule;  // "row" | "block" (attention), "rows" (ffn), "recompute" | "keep" (conv)
+  // "row" | "block" (attention), "rows" | "partials" (ffn), "recompute" | "keep" (conv)
+  std::string schedule;
   int64_t block_rows = 0, block_cols = 0;
   std::string resident;  // the level K/V or the weights stay in between row blocks, or ""
+  std::string partials;  // FFN: the level its running output lives in between chunks, or ""
   std::vector<int> ops;  // member op ids
   double cycles = 0;
   int64_t offchip_bytes = 0;  // DRAM and L2 reads and writes of its members

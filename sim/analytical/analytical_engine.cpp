@@ -205,6 +205,10 @@ class AnalyticalEngine final : public Engine {
                          ? std::string("-")
                          : acc_.levels[static_cast<size_t>(grp.resident_level)].name},
         {"binds", c.binds}};
+    if (grp.partials_level >= 0) {
+      m.emplace_back("partials", acc_.levels[static_cast<size_t>(grp.partials_level)].name);
+      m.emplace_back("input", grp.stream_input ? "per chunk" : "per row block");
+    }
     for (const dataflows::FusedGroup::Block& b : grp.blocks) {
       if (b.op != plan.op->id) continue;
       for (auto& kv : b.mapping.flatten()) m.emplace_back("block." + kv.first, kv.second);

@@ -261,9 +261,23 @@ GroupCost ffn(const FusedGroup& grp, const models::Graph& g, const arch::Acceler
   const int in = localIn(mem);
   MemberCost& first = member(c, ch.up.front());
   MemberCost& down = member(c, ch.down);
-  const double x = bytesOf(d.x, static_cast<double>(d.rows * d.model));
+  const double chunks = static_cast<double>((d.hidden + grp.block_cols - 1) / grp.block_cols);
+  // The input once per row block, or again for every hidden chunk when it is streamed.
+  const double x = bytesOf(d.x, static_cast<double>(d.rows * d.model)) *
+                   (grp.stream_input ? chunks : 1.0);
   read(first, grp.homes[0], kIn, x);
   write(first, in, kIn, x, false);
+  if (grp.partials_level >= 0 && chunks > 1) {
+    // Each chunk after the first brings the running output into the accumulator and each but
+    // the last sends it back: (chunks - 1) reads and writes of the output's partial sums.
+    // (The search places them only in an off-chip level: the L2.)
+    const auto out = static_cast<size_t>(mem.localOutputs());
+    const double y = accumBytes(acc) * static_cast<double>(d.rows * d.out) * (chunks - 1);
+    read(down, grp.partials_level, kOut, y);
+    write(down, grp.partials_level, kOut, y, true);
+    down.writes[out][kOut] += y;
+    down.reads[out][kOut] += y;
+  }
   const double rb = static_cast<double>(row_blocks);
   for (int id : ch.up) {
     const double w = bytesOf(d.w, static_cast<double>(d.model * d.hidden));
@@ -289,7 +303,7 @@ GroupCost ffn(const FusedGroup& grp, const models::Graph& g, const arch::Acceler
   member(c, ch.activation).sfu_pj = acc.sfu ? elements * acc.sfu->energy_pj_per_element : 0;
   for (const auto& [op, t] : gemms) st.array += t.busy;
   st.memory = mem.cycles(sum(c));
-  st.steps = rb * static_cast<double>((d.hidden + grp.block_cols - 1) / grp.block_cols);
+  st.steps = rb * chunks;
   finish(c, st, gemms, ch.activation, ch.down, mem);
   return c;
 }
@@ -365,8 +379,23 @@ std::string groupFits(const FusedGroup& grp, const models::Graph& g,
                              grp.resident_level == localIn(MemoryModel(acc, false))
                          ? bytesOf(d.w, (ups * d.model + d.out) * static_cast<double>(d.hidden))
                          : 2 * bytesOf(d.w, (ups * d.model + d.out) * cols);
-    inputs = bytesOf(d.x, rows * d.model) + w + bytesOf(d.h, rows * cols);
-    outputs = acc_b * (rows * d.out + ups * rows * cols);
+    if (grp.partials_level < 0) {
+      inputs = bytesOf(d.x, rows * d.model) + w + bytesOf(d.h, rows * cols);
+      outputs = acc_b * (rows * d.out + ups * rows * cols);
+    } else {
+      // The running output lives in partials_level and each block GEMM fills the accumulator
+      // tile by tile as its own mapping does; the chunk's up outputs wait in the local buffer
+      // for the activation (and the gate's product).
+      inputs = (grp.stream_input ? 0.0 : bytesOf(d.x, rows * d.model)) + w +
+               bytesOf(d.h, ups * rows * cols);
+      const auto& level = acc.levels[static_cast<size_t>(grp.partials_level)];
+      const double held = acc_b * rows * static_cast<double>(d.out);
+      if (held > static_cast<double>(level.capacity_bytes) / 2) {
+        return "the running output needs " + std::to_string(static_cast<int64_t>(held)) +
+               " B, half of " + level.name + " holds " +
+               std::to_string(level.capacity_bytes / 2);
+      }
+    }
   }
   const auto over = [](const std::string& what, double need, double have) {
     return what + " needs " + std::to_string(static_cast<int64_t>(std::ceil(need))) +

@@ -85,14 +85,20 @@ FusedGroup::Block block(const models::Graph& g, int op, models::GemmShape shape,
   return blk;
 }
 
-// GPT-2's FFN at 32 tokens of width 64 (fc 64 -> 256, GELU, proj 256 -> 64), INT8: 32-row
-// blocks, 64-column hidden chunks -> 1 row block x 4 chunks.
-TEST(FusedSearch, FfnTrafficByHand) {
+// GPT-2's FFN at 32 tokens of width 64 (fc 64 -> 256, GELU, proj 256 -> 64), INT8.
+models::Graph gpt2Ffn() {
   models::Graph g;
   g.name = "ffn";
   models::detail::Builder b{g, DType::Int8};
   const int x = b.input("x", {1, 32, 64}, DType::Int8);
   models::detail::feedForward(b, "mlp", x, 256, true);
+  return g;
+}
+
+// GPT-2's FFN at 32 tokens of width 64 (fc 64 -> 256, GELU, proj 256 -> 64), INT8: 32-row
+// blocks, 64-column hidden chunks -> 1 row block x 4 chunks.
+TEST(FusedSearch, FfnTrafficByHand) {
+  const models::Graph g = gpt2Ffn();
   const auto chains = models::findChains(g);
   ASSERT_EQ(chains.size(), 1u);
   ASSERT_EQ(chains[0].kind, models::ChainKind::Ffn);
@@ -121,6 +127,65 @@ TEST(FusedSearch, FfnTrafficByHand) {
     EXPECT_DOUBLE_EQ(w_read, 32768);
     EXPECT_DOUBLE_EQ(y_write, 2048);
     EXPECT_DOUBLE_EQ(other, 0);
+  }
+}
+
+// The same FFN with its running output in a 64 KiB L2 between DRAM and the scratchpad: 16-row
+// blocks, 64-column chunks -> 2 row blocks x 4 chunks.
+TEST(FusedSearch, FfnPartialSumsInTheL2ByHand) {
+  const models::Graph g = gpt2Ffn();
+  const auto chains = models::findChains(g);
+  ASSERT_EQ(chains.size(), 1u);
+  arch::Accelerator acc = design(64 * 1024, 16 * 1024);
+  arch::StorageLevel l2;
+  l2.name = "l2";
+  l2.kind = arch::LevelKind::L2;
+  l2.capacity_bytes = 64 * 1024;
+  l2.bandwidth = 64;
+  l2.latency = 4;
+  l2.holds = {true, true, true};
+  acc.levels.insert(acc.levels.begin() + 1, l2);
+  const sim::analytical::MemoryModel mem(acc, false);
+  for (bool stream_input : {false, true}) {
+    SCOPED_TRACE(stream_input ? "input per chunk" : "input per row block");
+    FusedGroup grp;
+    grp.chain = chains[0];
+    grp.block_rows = 16;
+    grp.block_cols = 64;
+    grp.partials_level = 1;
+    grp.stream_input = stream_input;
+    grp.blocks.push_back(block(g, chains[0].up[0], {1, 16, 64, 64}, 8, acc));
+    grp.blocks.push_back(block(g, chains[0].down, {1, 16, 64, 64}, 8, acc));
+    ASSERT_EQ(grp.schedule(), "partials");
+    const auto c = sim::analytical::evaluateGroup(grp, g, acc, mem, false);
+    ASSERT_TRUE(c.ok) << c.reason;
+    double dram[3][2] = {}, l2_bytes[3][2] = {};
+    for (const auto& m : c.members) {
+      for (size_t t = 0; t < 3; ++t) {
+        dram[t][0] += m.reads[0][t], dram[t][1] += m.writes[0][t];
+        l2_bytes[t][0] += m.reads[1][t], l2_bytes[t][1] += m.writes[1][t];
+      }
+    }
+    // Input 32 x 64 B, once or once per chunk (4x); weights 32 KiB per row block (2x); the
+    // output 32 x 64 B once.
+    EXPECT_DOUBLE_EQ(dram[0][0], stream_input ? 8192 : 2048);
+    EXPECT_DOUBLE_EQ(dram[1][0], 65536);
+    EXPECT_DOUBLE_EQ(dram[2][1], 2048);
+    EXPECT_DOUBLE_EQ(dram[0][1] + dram[1][1] + dram[2][0], 0);
+    // The running output, 32 x 64 INT32 = 8 KiB, read and written back in the L2 for each chunk
+    // but one: 3 x 8192 B each way; nothing else touches the L2.
+    EXPECT_DOUBLE_EQ(l2_bytes[2][0], 24576);
+    EXPECT_DOUBLE_EQ(l2_bytes[2][1], 24576);
+    EXPECT_DOUBLE_EQ(l2_bytes[0][0] + l2_bytes[0][1] + l2_bytes[1][0] + l2_bytes[1][1], 0);
+    // An L2 of 8 KiB holds 4 KiB in its half: a 16 x 64 x 4 B = 4 KiB running output fits,
+    // 32 rows (8 KiB) do not, and the refusal names the L2.
+    arch::Accelerator small = acc;
+    small.levels[1].capacity_bytes = 8 * 1024;
+    EXPECT_EQ(sim::analytical::groupFits(grp, g, small), "");
+    FusedGroup big = grp;
+    big.block_rows = 32;
+    const std::string why = sim::analytical::groupFits(big, g, small);
+    EXPECT_NE(why.find("half of l2 holds 4096"), std::string::npos) << why;
   }
 }
 

@@ -51,7 +51,7 @@ void streamFlows(std::vector<Flow>& f, int member, Role role, int home, int resi
 }
 
 std::vector<Flow> flowsOf(const FusedGroup& grp, const models::Graph& g, const Parts& p,
-                          int local) {
+                          const analytical::GroupCost& cost, int local) {
   const models::ChainGroup& c = grp.chain;
   const int res = grp.resident_level;
   std::vector<Flow> f;
@@ -79,12 +79,29 @@ std::vector<Flow> flowsOf(const FusedGroup& grp, const models::Graph& g, const P
   const dataflows::FfnDims d = dataflows::ffnDims(c, g);
   const double rb = double((d.rows + grp.block_rows - 1) / grp.block_rows);
   const double x = bytesOf(d.x, double(d.rows * d.model));
-  f.push_back({p.row_in, grp.homes[0], kIn, false, x, Role::RowLoad, Weight::RowIn});
-  f.push_back({p.row_in, local, kIn, true, x, Role::RowLoad, Weight::RowIn});
+  const double chunks = double((d.hidden + grp.block_cols - 1) / grp.block_cols);
+  if (grp.stream_input) {
+    // Read again for every chunk: with the chunk's weights, on its loads.
+    f.push_back({p.row_in, grp.homes[0], kIn, false, x * chunks, Role::Load1, Weight::Each});
+    f.push_back({p.row_in, local, kIn, true, x * chunks, Role::Load1, Weight::Each});
+  } else {
+    f.push_back({p.row_in, grp.homes[0], kIn, false, x, Role::RowLoad, Weight::RowIn});
+    f.push_back({p.row_in, local, kIn, true, x, Role::RowLoad, Weight::RowIn});
+  }
   const double w = bytesOf(d.w, double(d.model * d.hidden));
   for (int up : p.gemm1) streamFlows(f, up, Role::Load1, 0, res, local, w, w * rb);
   const double wd = bytesOf(g.tensor(g.op(c.down).inputs.at(1)).dtype, double(d.hidden * d.out));
   streamFlows(f, p.gemm3, Role::Load3, 0, res, local, wd, wd * rb);
+  if (grp.partials_level >= 0 && chunks > 1) {
+    // The running output's trips to and from the L2, on the DMA queue beside the chunk's
+    // weights (analytical/fused_cost.cpp counts (chunks - 1) each way).
+    const auto lv = static_cast<size_t>(grp.partials_level);
+    const analytical::MemberCost& down = cost.members[size_t(p.gemm3)];
+    f.push_back({p.gemm3, grp.partials_level, kOut, false, down.reads[lv][kOut], Role::Load3,
+                 Weight::Each});
+    f.push_back({p.gemm3, grp.partials_level, kOut, true, down.writes[lv][kOut], Role::Load3,
+                 Weight::Each});
+  }
   f.push_back({p.gemm3, local, kIn, true, bytesOf(d.h, double(d.rows * d.hidden)), Role::Vector,
                Weight::Vector});
   f.push_back({p.row_out, grp.homes[3], kOut, true, bytesOf(d.y, double(d.rows * d.out)),
@@ -269,7 +286,7 @@ void attachBytes(const FusedGroup& grp, const models::Graph& g, const Parts& par
                  const analytical::GroupCost& cost, int local, const std::vector<StepIds>& ids,
                  FusedLowering& out) {
   Bytes bytes(cost, out, ids, grp.chain);
-  bytes.attachTo(flowsOf(grp, g, parts, local), out);
+  bytes.attachTo(flowsOf(grp, g, parts, cost, local), out);
 }
 
 }  // namespace tessel::sim::systemc::fused

@@ -10,8 +10,20 @@
 #include "dataflows/host_conversions.h"
 #include "dataflows/plan.h"
 #include "models/workload.h"
+#include "sim/stats.h"
 
 namespace tessel::testing {
+
+// The engines count the same MACs, register-file, NoC and per-level bytes for an op.
+inline bool sameCounts(const sim::OpStats& x, const sim::OpStats& y) {
+  bool same = x.macs == y.macs && x.register_file_bytes == y.register_file_bytes &&
+              x.noc_bytes == y.noc_bytes && x.traffic.size() == y.traffic.size();
+  for (size_t l = 0; same && l < x.traffic.size(); ++l) {
+    same = x.traffic[l].read_bytes == y.traffic[l].read_bytes &&
+           x.traffic[l].write_bytes == y.traffic[l].write_bytes;
+  }
+  return same;
+}
 
 struct Planned {
   arch::Accelerator acc;

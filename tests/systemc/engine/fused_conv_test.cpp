@@ -83,12 +83,7 @@ std::string crossCheck(const Case& c) {
   int differ = 0;
   for (size_t i = 0; i < a.ops.size(); ++i) {
     const OpStats &x = a.ops[i], &y = s.ops[i];
-    bool same = x.macs == y.macs && x.register_file_bytes == y.register_file_bytes &&
-                x.noc_bytes == y.noc_bytes;
-    for (size_t l = 0; l < x.traffic.size(); ++l) {
-      same = same && x.traffic[l].read_bytes == y.traffic[l].read_bytes &&
-             x.traffic[l].write_bytes == y.traffic[l].write_bytes;
-    }
+    const bool same = testing::sameCounts(x, y);
     if (!same) ++differ, why << " | counts differ: " << x.name;
   }
   std::ostringstream out;
