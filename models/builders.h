@@ -27,6 +27,7 @@ Graph buildResnet50(const WorkloadOptions& options);
 Graph buildGemm(const std::string& params, const WorkloadOptions& options);
 Graph buildConv(const std::string& params, const WorkloadOptions& options);
 Graph buildAttentionLayer(const std::string& params, const WorkloadOptions& options);
+Graph buildFfnLayer(const std::string& params, const WorkloadOptions& options);
 
 // Throws ConfigError at yaml_path `path` (e.g. "--seq", "workload"); no file.
 [[noreturn]] void configError(const std::string& path, const std::string& message);

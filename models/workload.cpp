@@ -65,10 +65,11 @@ const std::vector<Family>& families() {
 const char kGemmExample[] = "gemm:M=512,K=768,N=2304";
 const char kConvExample[] = "conv:H=56,W=56,C=64,K=64,R=3,S=3,stride=1,pad=1";
 const char kAttentionExample[] = "attention:S=8192,T=8192,H=32,KV=8,D=128,causal=1";
+const char kFfnExample[] = "ffn:S=8192,D=4096,F=14336,gated=1";
 
 bool isLayer(const std::string& key) {
   return key.rfind("gemm:", 0) == 0 || key.rfind("conv:", 0) == 0 ||
-         key.rfind("attention:", 0) == 0;
+         key.rfind("attention:", 0) == 0 || key.rfind("ffn:", 0) == 0;
 }
 
 // Limits that keep every MAC count well inside int64.
@@ -118,10 +119,12 @@ std::string lower(std::string s) {
   names.push_back("gemm:");
   names.push_back("conv:");
   names.push_back("attention:");
+  names.push_back("ffn:");
   std::string hint = detail::closest(name, names);
   if (hint == "gemm:") hint = kGemmExample;
   if (hint == "conv:") hint = kConvExample;
   if (hint == "attention:") hint = kAttentionExample;
+  if (hint == "ffn:") hint = kFfnExample;
   std::string known;
   for (const std::string& k : workloadNames()) known += (known.empty() ? "" : ", ") + k;
   configError("workload",
@@ -224,6 +227,7 @@ Graph build(const std::string& name, const WorkloadOptions& options) {
                         "a single layer takes its shape from its parameters; --batch sets B/N");
     const std::string params = name.substr(name.find(':') + 1);
     if (key[0] == 'a') return detail::buildAttentionLayer(params, options);
+    if (key[0] == 'f') return detail::buildFfnLayer(params, options);
     return key[0] == 'g' ? detail::buildGemm(params, options) : detail::buildConv(params, options);
   }
   for (const Family& f : families()) {
@@ -263,6 +267,8 @@ std::vector<std::string> workloadNames() {
   for (const std::string& preset : hf::presetNames()) names.push_back(preset);
   names.push_back(kGemmExample);
   names.push_back(kConvExample);
+  names.push_back(kAttentionExample);
+  names.push_back(kFfnExample);
   return names;
 }
 

@@ -208,6 +208,18 @@ def _capacity(size):
     return Recipe(cmd, get, slow=True)
 
 
+@recipe('ffncap')
+def _ffn_capacity(size):
+    """DRAM bytes of configs/sweeps/ffn-capacity.yaml's point at this L2 size."""
+    cmd = ("run --arch configs/arch/tpu-v4-like.yaml --workload "
+           f"ffn:S=8192,D=4096,F=14336,gated=1 -p l2.capacity={size} --budget 2000 --json -")
+
+    def get(o):
+        b = jtotals(o)['dram_bytes']
+        return f'{b / 2**30:.2f} GiB' if b >= 2**30 else f'{b / 2**20:,.0f} MiB'
+    return Recipe(cmd, get, slow=True)
+
+
 @recipe('fusion.groups')
 def _fusion_groups(spec):
     """`fusion.groups:ARCH/SEQ[/KIND]`: the table's line for the KIND (attention) groups under

@@ -99,6 +99,10 @@ void write(MemberCost& m, int level, size_t operand, double bytes, bool offchip)
 
 // A re-read stream (K or V, the FFN's weights): `once` bytes distinct, `each` bytes moved over
 // all row blocks. From its home every time, or once into the resident level and re-read there.
+bool stagedInput(const FusedGroup& grp) {
+  return grp.stream_input && grp.partials_level >= 0 && grp.homes[0] != grp.partials_level;
+}
+
 void stream(MemberCost& m, size_t operand, int home, int resident, int local, double once,
             double each, const MemoryModel& mem) {
   if (resident < 0) {
@@ -262,11 +266,16 @@ GroupCost ffn(const FusedGroup& grp, const models::Graph& g, const arch::Acceler
   MemberCost& first = member(c, ch.up.front());
   MemberCost& down = member(c, ch.down);
   const double chunks = static_cast<double>((d.hidden + grp.block_cols - 1) / grp.block_cols);
-  // The input once per row block, or again for every hidden chunk when it is streamed.
-  const double x = bytesOf(d.x, static_cast<double>(d.rows * d.model)) *
-                   (grp.stream_input ? chunks : 1.0);
-  read(first, grp.homes[0], kIn, x);
-  write(first, in, kIn, x, false);
+  // The input once per row block, or again for every hidden chunk when it is streamed: from
+  // the L2 that holds the running output, where a row block from DRAM is staged once.
+  const double x = bytesOf(d.x, static_cast<double>(d.rows * d.model));
+  if (!grp.stream_input) {
+    read(first, grp.homes[0], kIn, x);
+    write(first, in, kIn, x, false);
+  } else {
+    const int stage = stagedInput(grp) ? grp.partials_level : -1;
+    stream(first, kIn, grp.homes[0], stage, in, x, x * chunks, mem);
+  }
   if (grp.partials_level >= 0 && chunks > 1) {
     // Each chunk after the first brings the running output into the accumulator and each but
     // the last sends it back: (chunks - 1) reads and writes of the output's partial sums.
@@ -389,9 +398,11 @@ std::string groupFits(const FusedGroup& grp, const models::Graph& g,
       inputs = (grp.stream_input ? 0.0 : bytesOf(d.x, rows * d.model)) + w +
                bytesOf(d.h, ups * rows * cols);
       const auto& level = acc.levels[static_cast<size_t>(grp.partials_level)];
-      const double held = acc_b * rows * static_cast<double>(d.out);
+      const double held = acc_b * rows * static_cast<double>(d.out) +
+                          (stagedInput(grp) ? bytesOf(d.x, rows * d.model) : 0.0);
       if (held > static_cast<double>(level.capacity_bytes) / 2) {
-        return "the running output needs " + std::to_string(static_cast<int64_t>(held)) +
+        return "the running output" + std::string(stagedInput(grp) ? " and the input" : "") +
+               " need " + std::to_string(static_cast<int64_t>(held)) +
                " B, half of " + level.name + " holds " +
                std::to_string(level.capacity_bytes / 2);
       }

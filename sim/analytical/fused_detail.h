@@ -27,6 +27,10 @@ struct BlockTotals {
 BlockTotals addBlock(MemberCost& m, const dataflows::FusedGroup::Block& b, const models::Graph& g,
                      const arch::Accelerator& acc);
 
+// An FFN streaming its input per chunk from a home other than the L2 of its running output
+// stages each row block of it there once.
+bool stagedInput(const dataflows::FusedGroup& grp);
+
 void read(MemberCost& m, int level, size_t operand, double bytes);
 void write(MemberCost& m, int level, size_t operand, double bytes, bool offchip);
 // A re-read stream (K, V, weights): `once` bytes distinct, `each` moved over all blocks; from

@@ -3,6 +3,7 @@
 
 #include "error_checks.h"
 #include "graph_checks.h"
+#include "models/chains.h"
 
 namespace tessel::models {
 namespace {
@@ -98,6 +99,33 @@ TEST(ModelsLayers, GroupedDepthwiseAndDilatedConv) {
                     "kernel at dilation 2 does not fit the 4x4 input");
   expectConfigError("conv:H=4,W=4,C=1,K=1,R=3,S=3,dilation=0", kDefaults, w,
                     "dilation must be at least 1");
+}
+
+// ffn:S=4,D=8,F=32: gated (the default) is up and gate 4 x 8 x 32 each, SiLU and the product on
+// 4 x 32, down 4 x 32 x 8 -> 3 x 1024 MACs; gated=0 is fc and proj with their biases, GELU between.
+TEST(ModelsLayers, Ffn) {
+  const Graph gated = build("ffn:S=4,D=8,F=32", kDefaults);
+  expectWellFormed(gated);
+  EXPECT_EQ(gated.name, "ffn:S=4,D=8,F=32,gated=1,B=1");
+  EXPECT_EQ(gated.totalMacs(), 3 * 4 * 8 * 32);
+  EXPECT_EQ(gated.parameterCount(), 3 * 8 * 32);
+  std::vector<ChainGroup> chains = findChains(gated);
+  ASSERT_EQ(chains.size(), 1u);
+  EXPECT_EQ(chains[0].kind, ChainKind::Ffn);
+  EXPECT_EQ(chains[0].up.size(), 2u);
+  const Graph plain = build("ffn:S=4,D=8,F=32,gated=0,B=2", kDefaults);
+  expectWellFormed(plain);
+  EXPECT_EQ(plain.totalMacs(), 2 * 2 * 4 * 8 * 32);            // B folds into the rows
+  EXPECT_EQ(plain.parameterCount(), 2 * 8 * 32 + 32 + 8);      // and the two biases
+  chains = findChains(plain);
+  ASSERT_EQ(chains.size(), 1u);
+  EXPECT_EQ(chains[0].up.size(), 1u);
+  const std::string w = "workload";
+  expectConfigError("ffn:S=4,D=8", kDefaults, w, "missing F");
+  expectConfigError("ffn:S=4,D=8,F=32,gated=2", kDefaults, w, "gated is 0 or 1");
+  expectConfigError("ffn:S=4,D=0,F=32", kDefaults, w, "D must be at least 1");
+  expectConfigError("ffn:S=4000000000,D=4000000000,F=4000000000", kDefaults, w, "too large");
+  expectConfigError("ffn", kDefaults, w, "did you mean 'ffn:S=8192,D=4096,F=14336,gated=1'?");
 }
 
 TEST(ModelsLayers, ParameterErrors) {

@@ -81,8 +81,15 @@ std::vector<Flow> flowsOf(const FusedGroup& grp, const models::Graph& g, const P
   const double x = bytesOf(d.x, double(d.rows * d.model));
   const double chunks = double((d.hidden + grp.block_cols - 1) / grp.block_cols);
   if (grp.stream_input) {
-    // Read again for every chunk: with the chunk's weights, on its loads.
-    f.push_back({p.row_in, grp.homes[0], kIn, false, x * chunks, Role::Load1, Weight::Each});
+    // Read again for every chunk: with the chunk's weights, on its loads; from the L2 it was
+    // staged in once per row block when its home is DRAM.
+    int from = grp.homes[0];
+    if (grp.partials_level >= 0 && from != grp.partials_level) {
+      from = grp.partials_level;
+      f.push_back({p.row_in, grp.homes[0], kIn, false, x, Role::RowLoad, Weight::RowIn});
+      f.push_back({p.row_in, from, kIn, true, x, Role::RowLoad, Weight::RowIn});
+    }
+    f.push_back({p.row_in, from, kIn, false, x * chunks, Role::Load1, Weight::Each});
     f.push_back({p.row_in, local, kIn, true, x * chunks, Role::Load1, Weight::Each});
   } else {
     f.push_back({p.row_in, grp.homes[0], kIn, false, x, Role::RowLoad, Weight::RowIn});

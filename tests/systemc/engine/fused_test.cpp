@@ -46,8 +46,10 @@ std::function<models::Graph()> workload(const std::string& name, int64_t seq,
                                         const std::string& arch) {
   return [=] {
     models::WorkloadOptions o;
-    o.seq = seq;
-    o.layers = 1;
+    if (name.find(':') == std::string::npos) {  // a model: one block; a layer takes no options
+      o.seq = seq;
+      o.layers = 1;
+    }
     o.dtype = testing::shipped(arch).array.input_dtype;
     return models::build(name, o);
   };
@@ -238,7 +240,8 @@ void fuseByHand(std::vector<dataflows::OpPlan>& plans, const models::Graph& g,
 // FFNs installed by hand, as the search would install them: Llama-3.2-1B's SwiGLU FFN (gate and
 // up, silu, the gating product, down) on tpu-v4-like, its weights re-read from DRAM every row
 // block, kept in the L2 (CMEM), or its running output in the L2 (`partials`, the input kept or
-// read per chunk); GPT-2's GELU FFN on npu-3core (which runs SiLU on its host).
+// read per chunk; the single-layer FFN's input, homed in DRAM, staged in the L2 once per row
+// block); GPT-2's GELU FFN on npu-3core (which runs SiLU on its host).
 struct ByHand {
   std::string name, arch, model;
   int64_t tokens = 0;
@@ -285,6 +288,8 @@ TEST(SystemcFused, FfnByHandWithinFivePercentCountsExact) {
       {"gated, partials in the L2", "tpu-v4-like", "llama-3.2-1b", 512, {512, 256, -1, 1, false}},
       {"gated, partials, input per chunk", "tpu-v4-like", "llama-3.2-1b", 512,
        {512, 128, -1, 1, true}},
+      {"gated layer, partials, input from DRAM staged in the L2", "tpu-v4-like",
+       "ffn:S=512,D=2048,F=8192", 0, {512, 128, -1, 1, true}},
       {"gelu on npu-3core", "npu-3core", "gpt2", 256, {32, 64, -1, -1, false}},
   };
   for (const ByHand& h : cases) {
