@@ -212,7 +212,8 @@ def _capacity(size):
 def _ffn_capacity(size):
     """DRAM bytes of configs/sweeps/ffn-capacity.yaml's point at this L2 size."""
     cmd = ("run --arch configs/arch/tpu-v4-like.yaml --workload "
-           f"ffn:S=8192,D=4096,F=14336,gated=1 -p l2.capacity={size} --budget 2000 --json -")
+           f"ffn:S=8192,D=4096,F=14336,gated=1 -p l2.capacity={size} --budget 2000 "
+           "--objective energy --json -")
 
     def get(o):
         b = jtotals(o)['dram_bytes']

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "dataflows/mapper.h"
 #include "sim/analytical/fused_detail.h"
@@ -84,7 +85,11 @@ BlockTotals addBlock(MemberCost& m, const FusedGroup::Block& b, const models::Gr
   m.noc_pj += n * c.noc_energy;
   m.noc_bytes += n * (c.noc_bytes[0] + c.noc_bytes[1] + c.noc_bytes[2]);
   m.macs += static_cast<int64_t>(std::llround(n * static_cast<double>(c.macs)));
-  return {n * c.compute, n * c.array, n * std::max({c.array, c.local, c.noc})};
+  const auto& lv = hw.levels[static_cast<size_t>(hw.local())];
+  const double port = lv.bandwidth[kOut] * static_cast<double>(lv.instances);
+  const double out_port =
+      port > 0 ? (c.reads[size_t(hw.local())][kOut] + c.writes[size_t(hw.local())][kOut]) / port : 0;
+  return {n * c.compute, n * c.array, n * std::max({c.array, c.local, c.noc}), n * out_port};
 }
 
 void read(MemberCost& m, int level, size_t operand, double bytes) {
@@ -99,6 +104,17 @@ void write(MemberCost& m, int level, size_t operand, double bytes, bool offchip)
 
 // A re-read stream (K or V, the FFN's weights): `once` bytes distinct, `each` bytes moved over
 // all row blocks. From its home every time, or once into the resident level and re-read there.
+// Bytes per cycle the local level's output port moves (every copy), from the down block's
+// mapping; unlimited when it has no mapping or no limit.
+double accumulatorRate(const FusedGroup& grp) {
+  const FusedGroup::Block& b = grp.blocks.back();
+  if (!b.mapping.has_nest || !b.mapping.hw) return std::numeric_limits<double>::infinity();
+  const dataflows::nest::Hardware& hw = *b.mapping.hw;
+  const auto& lv = hw.levels[static_cast<size_t>(hw.local())];
+  const double rate = lv.bandwidth[kOut] * static_cast<double>(lv.instances);
+  return rate > 0 ? rate : std::numeric_limits<double>::infinity();
+}
+
 bool stagedInput(const FusedGroup& grp) {
   return grp.stream_input && grp.partials_level >= 0 && grp.homes[0] != grp.partials_level;
 }
@@ -265,6 +281,13 @@ GroupCost ffn(const FusedGroup& grp, const models::Graph& g, const arch::Acceler
   const int in = localIn(mem);
   MemberCost& first = member(c, ch.up.front());
   MemberCost& down = member(c, ch.down);
+  BlockTotals none;
+  BlockTotals& down_time = [&]() -> BlockTotals& {
+    for (auto& [op, t] : gemms) {
+      if (op == ch.down) return t;
+    }
+    return none;
+  }();
   const double chunks = static_cast<double>((d.hidden + grp.block_cols - 1) / grp.block_cols);
   // The input once per row block, or again for every hidden chunk when it is streamed: from
   // the L2 that holds the running output, where a row block from DRAM is staged once.
@@ -286,6 +309,10 @@ GroupCost ffn(const FusedGroup& grp, const models::Graph& g, const arch::Acceler
     write(down, grp.partials_level, kOut, y, true);
     down.writes[out][kOut] += y;
     down.reads[out][kOut] += y;
+    // ... through the accumulator's output port, beside the down block's own partial sums.
+    const double busy = std::max(down_time.busy, down_time.out_port + 2 * y / accumulatorRate(grp));
+    c.partials_port_cycles = busy - down_time.busy;
+    down_time.busy = busy;
   }
   const double rb = static_cast<double>(row_blocks);
   for (int id : ch.up) {

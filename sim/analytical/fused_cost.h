@@ -44,6 +44,9 @@ struct GroupCost {
   double energy_pj = 0;
   double offchip_bytes = 0;  // DRAM and L2 reads and writes
   std::string binds;         // "array" | "vector unit" | "memory": the stage that sets the time
+  // FFN `partials`: the array time its down projection's blocks take beyond their own, waiting
+  // for the accumulator's output port while the running output comes in and goes out.
+  double partials_port_cycles = 0;
 };
 
 // "" when one block of the schedule fits the local memories (operands, double-buffered

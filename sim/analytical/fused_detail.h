@@ -21,6 +21,7 @@ double accumBytes(const arch::Accelerator& acc);  // the accumulator's element s
 // local ports and the NoC).
 struct BlockTotals {
   double compute = 0, array = 0, busy = 0;
+  double out_port = 0;  // the local level's output port time (a part of busy's local time)
 };
 // Its nest cost into the member (register-file, MAC and NoC energy; the local memories' reads
 // and partial-sum writes); the array's peak rate when the block has no mapping yet.
@@ -30,6 +31,8 @@ BlockTotals addBlock(MemberCost& m, const dataflows::FusedGroup::Block& b, const
 // An FFN streaming its input per chunk from a home other than the L2 of its running output
 // stages each row block of it there once.
 bool stagedInput(const dataflows::FusedGroup& grp);
+// The local level's output-port rate (B/cycle, every copy) of an FFN's down block.
+double accumulatorRate(const dataflows::FusedGroup& grp);
 
 void read(MemberCost& m, int level, size_t operand, double bytes);
 void write(MemberCost& m, int level, size_t operand, double bytes, bool offchip);

@@ -197,6 +197,43 @@ TEST(FusedSearch, FfnPartialSumsInTheL2ByHand) {
   }
 }
 
+// Through an accumulator port of 4 B/cycle, the down projection's blocks are port-bound: their
+// time is every byte of outputs they move through the accumulator — their own partial sums and
+// the running output's (chunks - 1) trips in and out — over the port's rate.
+TEST(FusedSearch, TheRunningOutputTakesTheAccumulatorPort) {
+  const models::Graph g = gpt2Ffn();
+  const auto chains = models::findChains(g);
+  ASSERT_EQ(chains.size(), 1u);
+  arch::Accelerator acc = design(64 * 1024, 16 * 1024);
+  acc.levels[2].bandwidth = 4;
+  arch::StorageLevel l2;
+  l2.name = "l2";
+  l2.kind = arch::LevelKind::L2;
+  l2.capacity_bytes = 64 * 1024;
+  l2.bandwidth = 64;
+  l2.holds = {true, true, true};
+  acc.levels.insert(acc.levels.begin() + 1, l2);
+  const sim::analytical::MemoryModel mem(acc, false);
+  FusedGroup grp;
+  grp.chain = chains[0];
+  grp.block_rows = 16;
+  grp.block_cols = 64;
+  grp.partials_level = 1;
+  grp.blocks.push_back(block(g, chains[0].up[0], {1, 16, 64, 64}, 8, acc));
+  grp.blocks.push_back(block(g, chains[0].down, {1, 16, 64, 64}, 8, acc));
+  const auto c = sim::analytical::evaluateGroup(grp, g, acc, mem, false);
+  ASSERT_TRUE(c.ok) << c.reason;
+  const sim::analytical::MemberCost* down = nullptr;
+  for (const auto& m : c.members) down = m.op == chains[0].down ? &m : down;
+  ASSERT_NE(down, nullptr);
+  const double bytes = down->reads[3][2] + down->writes[3][2];
+  const double array = down->cycles[size_t(sim::Cause::Compute)] +
+                       down->cycles[size_t(sim::Cause::FillDrain)] +
+                       down->cycles[size_t(sim::Cause::Noc)];
+  EXPECT_GT(c.partials_port_cycles, 0);
+  EXPECT_NEAR(array, bytes / 4, 1e-9 * array);
+}
+
 // The fewest DRAM bytes over every schedule that fits never grows with the scratchpad: a
 // schedule that fits a buffer fits every larger one, and its traffic does not depend on it.
 TEST(FusedSearch, MoreBufferNeverMeansMoreDramBytes) {

@@ -79,7 +79,7 @@ class Builder {
       r->unit.assign(size_t(sched_.key_blocks), -1);
     }
     double vector_sum = 0;
-    for (const FusedStep& st : steps_) vector_sum += st.vector_w;
+    for (const FusedStep& st : steps_) vector_sum += st.vector_w, all_blocks_ += st.blocks;
     vector_per_w_ = vector_sum > 0 ? cost_.vector / vector_sum : 0;
     s_.commands.reserve(steps_.size() * (5 + p_.gemm1.size()));
     for (size_t i = 0; i < steps_.size(); ++i) {
@@ -162,9 +162,15 @@ class Builder {
     }
   }
 
+  // A member's block GEMMs in step st; the down projection's also wait for the accumulator's
+  // port while an FFN's running output comes in and goes out (spread as its blocks are).
   double work(int member, const FusedStep& st) const {
-    return blocks_[p_.block_of[size_t(member)]].cycles * st.blocks /
-           static_cast<double>(sched_.units);
+    double w = blocks_[p_.block_of[size_t(member)]].cycles * st.blocks /
+               static_cast<double>(sched_.units);
+    if (member == p_.gemm3 && all_blocks_ > 0) {
+      w += cost_.partials_port_cycles * st.blocks / all_blocks_;
+    }
+    return w;
   }
 
   // A GEMM (piece) waits for its share of the step's stream load, or for the latest stream
@@ -227,6 +233,7 @@ class Builder {
   std::vector<uint32_t> stores_;      // per step: the latest output store up to it
   std::vector<uint32_t> load3_upto_;  // per step: the latest second-stream load up to it
   double vector_per_w_ = 0;
+  double all_blocks_ = 0;  // the steps' blocks, summed
   uint32_t row_load_ = kNone, load1_ = kNone;  // the latest of each
   Readers readers1_, readers3_;
 };
