@@ -34,6 +34,13 @@ double accumBytes(const arch::Accelerator& acc) {
   return static_cast<double>(storageBytes(acc.array.accum_dtype, 1));
 }
 
+// Bytes per cycle the local level's output port moves (every copy); unlimited without a limit.
+double outputPortRate(const dataflows::nest::Hardware& hw) {
+  const auto& lv = hw.levels[static_cast<size_t>(hw.local())];
+  const double rate = lv.bandwidth[kOut] * static_cast<double>(lv.instances);
+  return rate > 0 ? rate : std::numeric_limits<double>::infinity();
+}
+
 namespace {
 
 // The array's least time for a block GEMM `count` times: its MACs at the peak rate of its dtype.
@@ -85,10 +92,8 @@ BlockTotals addBlock(MemberCost& m, const FusedGroup::Block& b, const models::Gr
   m.noc_pj += n * c.noc_energy;
   m.noc_bytes += n * (c.noc_bytes[0] + c.noc_bytes[1] + c.noc_bytes[2]);
   m.macs += static_cast<int64_t>(std::llround(n * static_cast<double>(c.macs)));
-  const auto& lv = hw.levels[static_cast<size_t>(hw.local())];
-  const double port = lv.bandwidth[kOut] * static_cast<double>(lv.instances);
-  const double out_port =
-      port > 0 ? (c.reads[size_t(hw.local())][kOut] + c.writes[size_t(hw.local())][kOut]) / port : 0;
+  const auto local = static_cast<size_t>(hw.local());
+  const double out_port = (c.reads[local][kOut] + c.writes[local][kOut]) / outputPortRate(hw);
   return {n * c.compute, n * c.array, n * std::max({c.array, c.local, c.noc}), n * out_port};
 }
 
@@ -102,23 +107,12 @@ void write(MemberCost& m, int level, size_t operand, double bytes, bool offchip)
   if (offchip) m.offchip.write[static_cast<size_t>(level)] += bytes;
 }
 
-// A re-read stream (K or V, the FFN's weights): `once` bytes distinct, `each` bytes moved over
-// all row blocks. From its home every time, or once into the resident level and re-read there.
-// Bytes per cycle the local level's output port moves (every copy), from the down block's
-// mapping; unlimited when it has no mapping or no limit.
-double accumulatorRate(const FusedGroup& grp) {
-  const FusedGroup::Block& b = grp.blocks.back();
-  if (!b.mapping.has_nest || !b.mapping.hw) return std::numeric_limits<double>::infinity();
-  const dataflows::nest::Hardware& hw = *b.mapping.hw;
-  const auto& lv = hw.levels[static_cast<size_t>(hw.local())];
-  const double rate = lv.bandwidth[kOut] * static_cast<double>(lv.instances);
-  return rate > 0 ? rate : std::numeric_limits<double>::infinity();
-}
-
 bool stagedInput(const FusedGroup& grp) {
   return grp.stream_input && grp.partials_level >= 0 && grp.homes[0] != grp.partials_level;
 }
 
+// A re-read stream (K or V, the FFN's weights): `once` bytes distinct, `each` bytes moved over
+// all row blocks. From its home every time, or once into the resident level and re-read there.
 void stream(MemberCost& m, size_t operand, int home, int resident, int local, double once,
             double each, const MemoryModel& mem) {
   if (resident < 0) {
@@ -265,6 +259,27 @@ GroupCost attention(const FusedGroup& grp, const models::Graph& g, const arch::A
   return c;
 }
 
+// FFN `partials`: each chunk after the first brings the row block's running output from the L2
+// into the accumulator and each but the last sends it back, (chunks - 1) reads and writes of its
+// partial sums, through the accumulator's output port beside the down blocks' own accumulation.
+void runningOutput(GroupCost& c, MemberCost& down, BlockTotals& down_time, const FusedGroup& grp,
+                   const FfnDims& d, double chunks, const MemoryModel& mem,
+                   const arch::Accelerator& acc) {
+  const auto out = static_cast<size_t>(mem.localOutputs());
+  const double y = accumBytes(acc) * static_cast<double>(d.rows * d.out) * (chunks - 1);
+  read(down, grp.partials_level, kOut, y);  // the search places it in the L2 only: off chip
+  write(down, grp.partials_level, kOut, y, true);
+  down.writes[out][kOut] += y;
+  down.reads[out][kOut] += y;
+  const FusedGroup::Block& b = grp.blocks.back();  // the down projection's
+  const double rate = b.mapping.has_nest && b.mapping.hw
+                          ? outputPortRate(*b.mapping.hw)
+                          : std::numeric_limits<double>::infinity();
+  const double busy = std::max(down_time.busy, down_time.out_port + 2 * y / rate);
+  c.partials_port_cycles = busy - down_time.busy;
+  down_time.busy = busy;
+}
+
 GroupCost ffn(const FusedGroup& grp, const models::Graph& g, const arch::Accelerator& acc,
               const MemoryModel& mem, GroupCost c) {
   const models::ChainGroup& ch = grp.chain;
@@ -281,13 +296,6 @@ GroupCost ffn(const FusedGroup& grp, const models::Graph& g, const arch::Acceler
   const int in = localIn(mem);
   MemberCost& first = member(c, ch.up.front());
   MemberCost& down = member(c, ch.down);
-  BlockTotals none;
-  BlockTotals& down_time = [&]() -> BlockTotals& {
-    for (auto& [op, t] : gemms) {
-      if (op == ch.down) return t;
-    }
-    return none;
-  }();
   const double chunks = static_cast<double>((d.hidden + grp.block_cols - 1) / grp.block_cols);
   // The input once per row block, or again for every hidden chunk when it is streamed: from
   // the L2 that holds the running output, where a row block from DRAM is staged once.
@@ -300,19 +308,9 @@ GroupCost ffn(const FusedGroup& grp, const models::Graph& g, const arch::Acceler
     stream(first, kIn, grp.homes[0], stage, in, x, x * chunks, mem);
   }
   if (grp.partials_level >= 0 && chunks > 1) {
-    // Each chunk after the first brings the running output into the accumulator and each but
-    // the last sends it back: (chunks - 1) reads and writes of the output's partial sums.
-    // (The search places them only in an off-chip level: the L2.)
-    const auto out = static_cast<size_t>(mem.localOutputs());
-    const double y = accumBytes(acc) * static_cast<double>(d.rows * d.out) * (chunks - 1);
-    read(down, grp.partials_level, kOut, y);
-    write(down, grp.partials_level, kOut, y, true);
-    down.writes[out][kOut] += y;
-    down.reads[out][kOut] += y;
-    // ... through the accumulator's output port, beside the down block's own partial sums.
-    const double busy = std::max(down_time.busy, down_time.out_port + 2 * y / accumulatorRate(grp));
-    c.partials_port_cycles = busy - down_time.busy;
-    down_time.busy = busy;
+    for (auto& [op, t] : gemms) {
+      if (op == ch.down) runningOutput(c, down, t, grp, d, chunks, mem, acc);
+    }
   }
   const double rb = static_cast<double>(row_blocks);
   for (int id : ch.up) {

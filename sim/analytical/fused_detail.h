@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "dataflows/nest/hardware.h"
 #include "sim/analytical/fused_cost.h"
 
 namespace tessel::sim::analytical::detail {
@@ -31,8 +32,8 @@ BlockTotals addBlock(MemberCost& m, const dataflows::FusedGroup::Block& b, const
 // An FFN streaming its input per chunk from a home other than the L2 of its running output
 // stages each row block of it there once.
 bool stagedInput(const dataflows::FusedGroup& grp);
-// The local level's output-port rate (B/cycle, every copy) of an FFN's down block.
-double accumulatorRate(const dataflows::FusedGroup& grp);
+// Bytes per cycle the local level's output port moves (every copy); infinity without a limit.
+double outputPortRate(const dataflows::nest::Hardware& hw);
 
 void read(MemberCost& m, int level, size_t operand, double bytes);
 void write(MemberCost& m, int level, size_t operand, double bytes, bool offchip);
