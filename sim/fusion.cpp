@@ -6,6 +6,7 @@
 #include <string>
 
 #include "dataflows/mapper.h"
+#include "dataflows/nest/search.h"
 #include "models/chains.h"
 #include "sim/analytical/fused_cost.h"
 #include "sim/analytical/memory_model.h"
@@ -20,47 +21,38 @@ using dataflows::OpPlan;
 using models::ChainGroup;
 using models::ChainKind;
 
-struct Value {
-  double cycles = 0, energy = 0;
-  double mac_energy = 0;  // the MACs' own part of energy
-};
+namespace nest = dataflows::nest;
 
-// As the single-op search scores (dataflows/nest/search.cpp): latency breaks near-ties by
-// energy, each MAC's worth of energy beyond the MACs' own costing 1e-4 of the cycles — the
-// plateaus of compute-bound schedules are flat, and the one that moves less wins.
-double objectiveOf(const Value& v, const std::string& objective) {
-  if (objective == "energy") return v.energy;
-  if (objective == "edp") return v.cycles * v.energy;
-  if (v.mac_energy > 0) return v.cycles * (1 + 1e-4 * v.energy / v.mac_energy);
-  return v.cycles;
+// A schedule's (or the unfused chain's) cycles and energy, scored as the single-op search scores
+// a mapping: nest::score (latency breaks near-ties by energy) and nest::preferred
+// (--latency-tolerance: the least energy within that fraction of the faster).
+using Value = nest::Cost;
+
+Value valueOf(double cycles, double energy, double mac_energy) {
+  Value v;
+  v.ok = true;
+  v.cycles = cycles;
+  v.energy = energy;
+  v.mac_energy = mac_energy;
+  return v;
 }
 
-double macEnergy(const analytical::GroupCost& c) {
-  double pj = 0;
-  for (const analytical::MemberCost& m : c.members) pj += m.mac_pj;
-  return pj;
+Value valueOf(const analytical::GroupCost& c) {
+  double mac = 0;
+  for (const analytical::MemberCost& m : c.members) mac += m.mac_pj;
+  return valueOf(c.cycles, c.energy_pj, mac);
 }
 
-// The objective and, under latency, --latency-tolerance: among the schedules within that
-// fraction of the fastest, the least energy wins (as the single-op search decides).
 struct Rule {
-  std::string objective;
+  nest::Objective objective = nest::Objective::Latency;
   double tolerance = 0;
-  bool banded() const { return objective == "latency" && tolerance > 0; }
+  bool banded() const { return objective == nest::Objective::Latency && tolerance > 0; }
   double band(double fastest) const { return fastest * (1 + tolerance + 1e-9); }
-};
-
-bool better(const Value& a, const Value& b, const Rule& rule) {
-  if (rule.banded()) {
-    const double band = rule.band(std::min(a.cycles, b.cycles));
-    if ((a.cycles <= band) != (b.cycles <= band)) return a.cycles <= band;
-    return a.energy < b.energy || (a.energy == b.energy && a.cycles < b.cycles);
+  double score(const Value& v) const { return nest::score(v, objective); }
+  bool better(const Value& a, const Value& b) const {
+    return nest::preferred(a, b, objective, tolerance);
   }
-  const std::string& objective = rule.objective;
-  const double x = objectiveOf(a, objective), y = objectiveOf(b, objective);
-  if (x != y) return x < y;
-  return a.energy + a.cycles < b.energy + b.cycles;
-}
+};
 
 bool isMember(const ChainGroup& c, int id) {
   return std::find(c.ops.begin(), c.ops.end(), id) != c.ops.end();
@@ -135,8 +127,7 @@ struct Search {
     const analytical::GroupCost bound = analytical::evaluateGroup(grp, g, acc, mem, ideal_memory);
     if (!bound.ok) return false;
     if (rule.banded()) return bound.cycles > rule.band(fastest);
-    return objectiveOf({bound.cycles, bound.energy_pj, macEnergy(bound)}, rule.objective) >=
-           objectiveOf(best_value, rule.objective);
+    return rule.score(valueOf(bound)) >= rule.score(best_value);
   }
 
   void consider(FusedGroup grp) {
@@ -151,14 +142,14 @@ struct Search {
     }
     const analytical::GroupCost c = analytical::evaluateGroup(grp, g, acc, mem, ideal_memory);
     if (!c.ok) return;
-    const Value v{c.cycles, c.energy_pj, macEnergy(c)};
+    const Value v = valueOf(c);
     if (rule.banded()) {
       evaluated.emplace_back(v, std::make_shared<FusedGroup>(std::move(grp)));
       fastest = best ? std::min(fastest, v.cycles) : v.cycles;
       best = evaluated.back().second;  // any: the choice is made by finish()
       return;
     }
-    if (!best || better(v, best_value, rule)) {
+    if (!best || rule.better(v, best_value)) {
       best = std::make_shared<FusedGroup>(std::move(grp));
       best_value = v;
     }
@@ -318,7 +309,7 @@ void install(std::vector<OpPlan>& plans, const ChainGroup& c,
 // bytes.
 Value unfusedValue(const ChainGroup& c, const std::vector<OpPlan>& plans, Engine& engine,
                    const analytical::MemoryModel& mem, double& offchip) {
-  Value v;
+  Value v = valueOf(0, 0, 0);
   for (int id : c.ops) {
     const OpStats st = engine.evaluate(plans[static_cast<size_t>(id)]);
     v.cycles += st.cycles;
@@ -364,7 +355,8 @@ class Decisions {
     auto it = decided_.find(key);
     if (it != decided_.end()) return it->second;
     const std::string& objective = options_.mapper_options.objective;
-    const Rule rule{objective, options_.mapper_options.tolerance};
+    const Rule rule{nest::parseObjective(objective).value_or(nest::Objective::Latency),
+                    options_.mapper_options.tolerance};
     Search s{g_, acc_, df_, mapper_, mem_, rule, ideal_memory_};
     if (c.kind == ChainKind::Attention) {
       searchAttention(s, c, homes);
@@ -381,14 +373,13 @@ class Decisions {
     if (s.best) {
       double offchip = 0;
       const Value unfused = unfusedValue(c, plans_, *engine_, mem_, offchip);
-      if (better(s.best_value, unfused, rule)) {
+      if (rule.better(s.best_value, unfused)) {
         s.best->unfused_cycles = unfused.cycles;
         s.best->unfused_energy_pj = unfused.energy;
         s.best->unfused_offchip_bytes = offchip;
         // (Banded, a schedule within the band may win on energy while a little slower: it
         // still counts as a gain when disjoint runs of a conv chain are picked.)
-        chosen = {s.best, std::max(1e-9, objectiveOf(unfused, objective) -
-                                             objectiveOf(s.best_value, objective))};
+        chosen = {s.best, std::max(1e-9, rule.score(unfused) - rule.score(s.best_value))};
       }
     }
     return decided_.emplace(key, chosen).first->second;
