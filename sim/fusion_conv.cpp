@@ -19,34 +19,6 @@ std::vector<int64_t> sizesDown(int64_t extent) {
   return v;
 }
 
-// One schedule with its block GEMMs: each conv at the size of its largest tile, run as many
-// times as its computed positions fill such blocks.
-FusedGroup scheduleOf(const ConvSearch& s, const models::ChainGroup& c,
-                      const dataflows::ConvChainDims& d, int64_t rows, int64_t cols, bool keep,
-                      int resident, const std::array<int, 4>& homes) {
-  FusedGroup grp;
-  grp.chain = c;
-  grp.block_rows = rows;
-  grp.block_cols = cols;
-  grp.keep_halo = keep;
-  grp.resident_level = resident;
-  grp.homes = homes;
-  const dataflows::ConvBands b = dataflows::convBands(d, rows, cols, keep);
-  for (size_t i = 0; i < d.convs.size(); ++i) {
-    const size_t l = i + 1;
-    const models::Op op = dataflows::convBlockOp(s.g.op(c.convs[i]), b.block_rows[l],
-                                                 b.block_cols[l], b.in_rows[l], b.in_cols[l]);
-    FusedGroup::Block blk;
-    blk.op = c.convs[i];
-    blk.problem = dataflows::problemOf(op, s.g);
-    blk.problem.output_dtype = blk.problem.loops.output_dtype = d.convs[i].out;
-    blk.count = static_cast<double>(d.images) * b.positions[l] /
-                static_cast<double>(b.block_rows[l] * b.block_cols[l]);
-    grp.blocks.push_back(std::move(blk));
-  }
-  return grp;
-}
-
 // A schedule and its bound: its blocks at the array's peak, costing their MACs' energy only.
 struct Candidate {
   FusedGroup grp;
@@ -87,6 +59,34 @@ std::vector<FusedGroup> promising(std::vector<Candidate> all, const std::string&
 }
 
 }  // namespace
+
+// One schedule with its block GEMMs: each conv at the size of its largest tile, run as many
+// times as its computed positions fill such blocks.
+FusedGroup convSchedule(const ConvSearch& s, const models::ChainGroup& c,
+                      const dataflows::ConvChainDims& d, int64_t rows, int64_t cols, bool keep,
+                      int resident, const std::array<int, 4>& homes) {
+  FusedGroup grp;
+  grp.chain = c;
+  grp.block_rows = rows;
+  grp.block_cols = cols;
+  grp.keep_halo = keep;
+  grp.resident_level = resident;
+  grp.homes = homes;
+  const dataflows::ConvBands b = dataflows::convBands(d, rows, cols, keep);
+  for (size_t i = 0; i < d.convs.size(); ++i) {
+    const size_t l = i + 1;
+    const models::Op op = dataflows::convBlockOp(s.g.op(c.convs[i]), b.block_rows[l],
+                                                 b.block_cols[l], b.in_rows[l], b.in_cols[l]);
+    FusedGroup::Block blk;
+    blk.op = c.convs[i];
+    blk.problem = dataflows::problemOf(op, s.g);
+    blk.problem.output_dtype = blk.problem.loops.output_dtype = d.convs[i].out;
+    blk.count = static_cast<double>(d.images) * b.positions[l] /
+                static_cast<double>(b.block_rows[l] * b.block_cols[l]);
+    grp.blocks.push_back(std::move(blk));
+  }
+  return grp;
+}
 
 std::vector<models::ChainGroup> convSegments(const models::ChainGroup& c) {
   std::vector<models::ChainGroup> runs;
@@ -130,7 +130,7 @@ std::vector<FusedGroup> convSchedules(const ConvSearch& s, const models::ChainGr
       for (int resident : residents) {
         int fitted = 0;
         for (int64_t rows : sizesDown(d.extent(top, true))) {
-          Candidate x{scheduleOf(s, c, d, rows, cols, keep, resident, homes), {}};
+          Candidate x{convSchedule(s, c, d, rows, cols, keep, resident, homes), {}};
           x.bound = analytical::evaluateGroup(x.grp, s.g, s.acc, s.mem, false);
           if (!x.bound.ok) continue;
           found.push_back(std::move(x));

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "arch/accelerator.h"
+#include "dataflows/conv_chain.h"
 #include "dataflows/dataflow.h"
 #include "dataflows/fused_group.h"
 #include "dataflows/mapper.h"
@@ -36,6 +37,12 @@ struct ConvSearch {
 std::vector<dataflows::FusedGroup> convSchedules(const ConvSearch& s, const models::ChainGroup& c,
                                                  const std::array<int, 4>& homes, DType out,
                                                  const std::vector<int>& residents);
+// One schedule of the chain: `rows` x `cols` outputs of the last conv per tile, halos kept or
+// recomputed, the weights' resident level; its block GEMMs (each conv at the size of its largest
+// tile, run as many times as its computed positions fill such blocks) not yet mapped.
+dataflows::FusedGroup convSchedule(const ConvSearch& s, const models::ChainGroup& c,
+                                   const dataflows::ConvChainDims& d, int64_t rows, int64_t cols,
+                                   bool keep, int resident, const std::array<int, 4>& homes);
 // The weights of the chain's convs, in bytes (what a resident level must hold).
 double convWeightBytes(const models::ChainGroup& c, const models::Graph& g);
 

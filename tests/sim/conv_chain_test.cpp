@@ -54,30 +54,18 @@ models::ChainGroup chainOf(const models::Graph& g) {
   return chains.at(0);
 }
 
-// A schedule of the chain with its block GEMMs mapped, as the search builds them.
+// A schedule of the chain as the search builds it (sim::convSchedule), its block GEMMs mapped.
 FusedGroup scheduleOf(const models::Graph& g, const arch::Accelerator& acc, int64_t rows,
                       int64_t cols, bool keep, int resident, bool mapped = true) {
   const models::ChainGroup c = chainOf(g);
   const auto df = dataflows::loadDataflow("ws");
   static const auto mapper = dataflows::makeMapper("search");
-  const dataflows::ConvChainDims d = dataflows::convChainDims(c, g);
-  FusedGroup grp;
-  grp.chain = c;
-  grp.block_rows = rows;
-  grp.block_cols = cols;
-  grp.keep_halo = keep;
-  grp.resident_level = resident;
-  const dataflows::ConvBands b = dataflows::convBands(d, rows, cols, keep);
-  for (size_t i = 0; i < c.convs.size(); ++i) {
-    const size_t l = i + 1;
-    const models::Op op = dataflows::convBlockOp(g.op(c.convs[i]), b.block_rows[l], b.block_cols[l],
-                                                 b.in_rows[l], b.in_cols[l]);
-    FusedGroup::Block blk{c.convs[i],
-                          dataflows::problemOf(op, g),
-                          {},
-                          b.positions[l] / static_cast<double>(b.block_rows[l] * b.block_cols[l])};
+  const sim::analytical::MemoryModel mem(acc, false);
+  const sim::ConvSearch s{g, acc, *mapper, df, mem, "latency"};
+  FusedGroup grp = sim::convSchedule(s, c, dataflows::convChainDims(c, g), rows, cols, keep,
+                                     resident, {0, 0, 0, 0});
+  for (FusedGroup::Block& blk : grp.blocks) {
     if (mapped) blk.mapping = mapper->map(blk.problem, acc, df, {}).mapping;
-    grp.blocks.push_back(blk);
   }
   return grp;
 }
