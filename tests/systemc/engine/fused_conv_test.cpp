@@ -17,6 +17,7 @@
 #include "sim/systemc/lower/fused.h"
 #include "sim/systemc/systemc_engine.h"
 #include "tests/systemc/engine/fixtures.h"
+#include "tests/systemc/engine/fused_checks.h"
 #include "tests/systemc/in_child.h"
 
 namespace tessel::sim::systemc {
@@ -145,20 +146,7 @@ TEST(SystemcConvChain, OffChipBytesMoveOnlyInTransfers) {
       }
       for (uint32_t d = cmd.dep_begin; d < cmd.dep_end; ++d) ASSERT_LT(s.deps[d], i);
     }
-    for (size_t m = 0; m < cost.members.size(); ++m) {
-      for (size_t l = 0; l < p->acc.levels.size(); ++l) {
-        for (size_t t = 0; t < 3; ++t) {
-          int64_t r = 0, w = 0;
-          for (size_t a = 0; a < s.accesses.size(); ++a) {
-            if (low.access_member[a] != m || s.accesses[a].level != l || s.accesses[a].tensor != t)
-              continue;
-            (s.accesses[a].write ? w : r) += s.accesses[a].bytes;
-          }
-          EXPECT_EQ(r, std::llround(cost.members[m].reads[l][t])) << m << " " << l << " " << t;
-          EXPECT_EQ(w, std::llround(cost.members[m].writes[l][t])) << m << " " << l << " " << t;
-        }
-      }
-    }
+    testing::expectMemberBytes(low, cost, p->acc.levels.size());
   }
   EXPECT_GT(groups, 0);
 }
