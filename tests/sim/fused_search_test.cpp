@@ -76,6 +76,18 @@ arch::Accelerator design(uint64_t scratchpad, uint64_t accumulator) {
   return a;
 }
 
+// An L2 of `capacity` (64 B/cycle, 4 cycles) between DRAM and the scratchpad: level 1.
+void addL2(arch::Accelerator& acc, uint64_t capacity) {
+  arch::StorageLevel l2;
+  l2.name = "l2";
+  l2.kind = arch::LevelKind::L2;
+  l2.capacity_bytes = capacity;
+  l2.bandwidth = 64;
+  l2.latency = 4;
+  l2.holds = {true, true, true};
+  acc.levels.insert(acc.levels.begin() + 1, l2);
+}
+
 FusedGroup::Block block(const models::Graph& g, int op, models::GemmShape shape, double n,
                         const arch::Accelerator& acc) {
   models::Op b = g.op(op);
@@ -137,14 +149,7 @@ TEST(FusedSearch, FfnPartialSumsInTheL2ByHand) {
   const auto chains = models::findChains(g);
   ASSERT_EQ(chains.size(), 1u);
   arch::Accelerator acc = design(64 * 1024, 16 * 1024);
-  arch::StorageLevel l2;
-  l2.name = "l2";
-  l2.kind = arch::LevelKind::L2;
-  l2.capacity_bytes = 64 * 1024;
-  l2.bandwidth = 64;
-  l2.latency = 4;
-  l2.holds = {true, true, true};
-  acc.levels.insert(acc.levels.begin() + 1, l2);
+  addL2(acc, 64 * 1024);
   const sim::analytical::MemoryModel mem(acc, false);
   for (bool stream_input : {false, true}) {
     SCOPED_TRACE(stream_input ? "input per chunk" : "input per row block");
@@ -206,13 +211,7 @@ TEST(FusedSearch, TheRunningOutputTakesTheAccumulatorPort) {
   ASSERT_EQ(chains.size(), 1u);
   arch::Accelerator acc = design(64 * 1024, 16 * 1024);
   acc.levels[2].bandwidth = 4;
-  arch::StorageLevel l2;
-  l2.name = "l2";
-  l2.kind = arch::LevelKind::L2;
-  l2.capacity_bytes = 64 * 1024;
-  l2.bandwidth = 64;
-  l2.holds = {true, true, true};
-  acc.levels.insert(acc.levels.begin() + 1, l2);
+  addL2(acc, 64 * 1024);
   const sim::analytical::MemoryModel mem(acc, false);
   FusedGroup grp;
   grp.chain = chains[0];
@@ -299,13 +298,7 @@ TEST(FusedSearch, MoreL2NeverMeansMoreDramBytesForAnFfn) {
   double previous = std::numeric_limits<double>::infinity();
   for (uint64_t kib : {8, 16, 32, 64, 128, 256}) {
     arch::Accelerator acc = design(64 * 1024, 16 * 1024);
-    arch::StorageLevel l2;
-    l2.name = "l2";
-    l2.kind = arch::LevelKind::L2;
-    l2.capacity_bytes = kib * 1024;
-    l2.bandwidth = 64;
-    l2.holds = {true, true, true};
-    acc.levels.insert(acc.levels.begin() + 1, l2);
+    addL2(acc, kib * 1024);
     const sim::analytical::MemoryModel mem(acc, false);
     double best = std::numeric_limits<double>::infinity();
     for (int64_t rows : dataflows::blockSizes(d.rows, 1)) {
