@@ -6,6 +6,8 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <charconv>
+#include <cmath>
+#include <cstdlib>
 #include <filesystem>
 #include <new>
 #include <ostream>
@@ -106,6 +108,12 @@ void addObjective(CLI::App* cmd, std::string& objective, double& latency_toleran
       ->capture_default_str();
   cmd->add_option("--latency-tolerance", latency_tolerance,
                   "latency objective: mappings within this fraction of the fastest compete on energy")
+      ->check(CLI::Validator(
+          [](std::string& v) {  // CLI::Range lets nan through: every comparison with it is false
+            return std::isfinite(std::strtod(v.c_str(), nullptr)) ? std::string()
+                                                                  : "not a number: " + v;
+          },
+          "FINITE"))
       ->check(CLI::Range(0.0, 10.0))
       ->capture_default_str();
 }

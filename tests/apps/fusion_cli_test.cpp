@@ -33,6 +33,17 @@ TEST(FusionCli, AnUnknownModeIsRefusedWithTheNames) {
   }
 }
 
+// The tolerance decides which schedules compete on energy: "nan" (which passes every range
+// check, since each comparison with it is false) is refused on every command that searches.
+TEST(FusionCli, ANanLatencyToleranceIsRefused) {
+  for (const char* cmd : {"run", "xval", "compare", "serve"}) {
+    const auto r = testing::runTessel(std::string(cmd) + " --arch " + arch("tpu-v4-like") +
+                                      kAttention + " --latency-tolerance nan");
+    EXPECT_EQ(r.code, 2) << cmd << ": " << r.out;
+    EXPECT_NE(r.out.find("--latency-tolerance"), std::string::npos) << r.out;
+  }
+}
+
 // Attention alone on tpu-v4-like: Q (2048 x 512 B), K and V (2048 x 128 x 2 B each) and O are
 // its only DRAM traffic fused; epilogue writes and re-reads the 8 x 2048 x 2048 scores too.
 TEST(FusionCli, AutoFusesAttentionAndSaysWhatItSaved) {
