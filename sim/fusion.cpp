@@ -357,7 +357,7 @@ class Decisions {
     const std::string& objective = options_.mapper_options.objective;
     const Rule rule{nest::parseObjective(objective).value_or(nest::Objective::Latency),
                     options_.mapper_options.tolerance};
-    Search s{g_, acc_, df_, mapper_, mem_, rule, ideal_memory_};
+    Search s{g_, acc_, df_, mapper_, mem_, rule, ideal_memory_, {}, {}, {}, 0};
     if (c.kind == ChainKind::Attention) {
       searchAttention(s, c, homes);
     } else if (c.kind == ChainKind::Ffn) {

@@ -175,6 +175,13 @@ double parseCycles(std::string_view text, double clock_hz, const SourceLocation&
   return r.canonical();
 }
 
+double parseSeconds(std::string_view text, const SourceLocation& where) {
+  const Quantity q{
+      "a time", "1 us", {{"ps", 1, 1e12}, {"ns", 1, 1e9}, {"us", 1, 1e6}, {"ms", 1, 1e3}, {"s", 1}},
+      false, ""};
+  return read(text, q, where).canonical();
+}
+
 double parseEnergy(std::string_view text, const SourceLocation& where) {
   const Quantity q{"an energy", "0.2 pJ", energyUnits(), false, ""};
   return read(text, q, where).canonical();

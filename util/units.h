@@ -32,6 +32,9 @@ double parseFrequency(std::string_view text, const SourceLocation& where);
 // A plain number is cycles. The result may be fractional (1 ns at 700 MHz = 0.7 cycles).
 double parseCycles(std::string_view text, double clock_hz, const SourceLocation& where);
 
+// Seconds: ps, ns, us, ms, s. A unit is required.
+double parseSeconds(std::string_view text, const SourceLocation& where);
+
 // Picojoules: fJ, pJ, nJ, uJ, mJ, J. A unit is required.
 double parseEnergy(std::string_view text, const SourceLocation& where);
 

@@ -330,6 +330,7 @@ void addCommands(CLI::App& app, CliArgs& a, std::function<int()>& action, std::o
   addReport(app, report, action, out);
   tessel::app::ServeArgs& serve_args = a.serve;
   addServe(app, serve_args, action, out);
+  addCollective(app, a.collective, action, out);
 
   CLI::App* arch = app.add_subcommand("arch", "accelerator descriptions");
   arch->require_subcommand(1);

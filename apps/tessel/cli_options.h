@@ -40,6 +40,7 @@ struct CliArgs {
   StudyArgs study;
   ReportArgs report;
   ServeArgs serve;
+  CollectiveArgs collective;
   std::string arch_file;
   std::vector<std::string> arch_overrides;
   std::string import_cfg, import_out;
@@ -52,6 +53,9 @@ struct CliArgs {
 // Every subcommand of tessel and its options on `app`, parsing into `a`; the subcommand given
 // sets `action`. Tests walk the result (one table of option names and meanings).
 void addCommands(CLI::App& app, CliArgs& a, std::function<int()>& action, std::ostream& out);
+
+// `tessel collective` (cli_system.cpp).
+void addCollective(CLI::App& app, CollectiveArgs& c, std::function<int()>& action, std::ostream& out);
 
 // `tessel serve` (cli_serve.cpp).
 void addServe(CLI::App& app, ServeArgs& s, std::function<int()>& action, std::ostream& out);

@@ -185,6 +185,19 @@ struct ReportArgs {
 // tessel report: renders what run, compare or sweep wrote as HTML, Markdown or one CSV table.
 int reportCommand(const ReportArgs& args, std::ostream& out);
 
+// tessel collective: one collective on a system (systems/collective.h).
+struct CollectiveArgs {
+  std::string system;                  // the system YAML
+  std::vector<std::string> overrides;  // -p on the system's YAML
+  std::string op = "all-reduce";
+  std::string bytes = "1MiB";          // a size, or FROM..TO doubling
+  int64_t group = 0;                   // chips taking part (0 = all)
+  std::string algorithm;               // empty: the cheapest
+  std::string json_path;
+  bool quiet = false;
+};
+int collectiveCommand(const CollectiveArgs& args, std::ostream& out);
+
 struct ServeArgs {
   std::string arch;
   WorkloadArgs workload;  // its batch is unused: --batch is a list here
