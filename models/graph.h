@@ -249,6 +249,14 @@ struct Op {
   }
 };
 
+// A collective a parallel split needs (models::WorkloadOptions::tensor_parallel), after an op.
+struct Communication {
+  std::string op;     // "all-reduce" | "all-gather" | "all-to-all"
+  std::string group;  // "tp" (the tensor-parallel group) | "ep" (the expert-parallel group)
+  int64_t bytes = 0;  // each rank's buffer, as systems/collective.h counts it
+  int after = -1;     // the op whose output it carries
+};
+
 class Graph {
  public:
   std::string name;  // e.g. "gpt2-small prefill seq=512 batch=1"
@@ -260,6 +268,9 @@ class Graph {
   // Parameters of Weight tensors a pass folded into an op's attributes (an exported causal
   // mask): no op reads them, but they are the model file's; parameterCount() adds them.
   int64_t folded_parameters = 0;
+  // One chip's share of a parallel split: the split and the collectives it needs, in op order.
+  int64_t tensor_parallel = 1, expert_parallel = 1;
+  std::vector<Communication> communication;
 
   // Throws tessel::Error for a negative dimension. An empty shape is a scalar.
   int addTensor(std::string name, std::vector<int64_t> shape, DType dtype, TensorRole role);

@@ -192,6 +192,14 @@ void rejectModelFileOptions(const std::string& name, const WorkloadOptions& o, b
 
 Graph build(const std::string& name, const WorkloadOptions& options) {
   checkOptions(options);
+  if (options.tensor_parallel != 1 || options.expert_parallel != 1) {
+    DecoderFacts facts;
+    if (!decoderFacts(name, facts)) {
+      configError(options.tensor_parallel != 1 ? "--tp" : "--ep",
+                  "parallel splits are modeled for Hugging Face decoders (llama, mistral, mixtral, "
+                  "qwen2, ...); '" + name + "' is not one");
+    }
+  }
   const std::string key = lower(name);
   if (endsWith(key, ".onnx")) {
     rejectModelFileOptions(name, options, true, false);

@@ -35,6 +35,14 @@ struct WorkloadOptions {
   // already in its KV cache and attends over a cache of seq + new_tokens keys (a prefill chunk;
   // new_tokens = 1 is the decode step). 0 = the usual decode step of one new token.
   int64_t new_tokens = 0;
+  // Parallel splits (Hugging Face decoders only): the graph is one chip's share. Tensor
+  // parallel over `tensor_parallel` chips (Megatron: Q/K/V, up and gate split by columns, o_proj
+  // and down by rows, a vocabulary-parallel embedding and LM head); experts over
+  // `expert_parallel` chips, within the tensor-parallel group (it divides tensor_parallel) or,
+  // with tensor_parallel 1, with attention data-parallel (the batch split among them). The
+  // collectives the split needs are Graph::communication.
+  int64_t tensor_parallel = 1;
+  int64_t expert_parallel = 1;
 };
 
 // What an LLM service needs to know of a decoder: its context and its KV cache per token.

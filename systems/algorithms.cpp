@@ -2,6 +2,7 @@
 // step engine (systems/steps.h) routes them and times them.
 #include "systems/algorithms.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace tessel::systems {
@@ -138,6 +139,50 @@ void dimensionOrdered(Collective op, double bytes, const Network& net, StepCoste
   }
 }
 
+// One phase along dimension `d` step by step (as dimHalf takes it), or all-to-all's direct step.
+std::vector<Step> dimSteps(const Network& net, int d, double bytes, bool all_to_all) {
+  const Groups gs = lines(net, d);
+  const size_t m = width(gs);
+  const DimKind kind = net.topology().dims[static_cast<size_t>(d)].kind;
+  if (all_to_all || kind == DimKind::Switch || kind == DimKind::FullyConnected)
+    return {everyToEvery(gs, bytes / static_cast<double>(m))};
+  const bool both = kind == DimKind::Ring;
+  return std::vector<Step>(m - 1, shifted(gs, 1, bytes / static_cast<double>(both ? 2 * m : m), both));
+}
+
+// The buffer in k shares (k dimensions), share j taking the dimensions in the order j, j+1, ...:
+// at every step each share is on another dimension, so every dimension's links work at once
+// (the multi-dimensional rings a torus runs). Steps in lockstep: step t is every share's t-th.
+void rotatedDimensions(Collective op, double bytes, const Network& net, StepCoster& sc, CollectiveCost& c) {
+  const int k = static_cast<int>(net.topology().dims.size());
+  std::vector<std::vector<Step>> shares(static_cast<size_t>(k));
+  for (int j = 0; j < k; ++j) {
+    std::vector<int> order;
+    for (int i = 0; i < k; ++i) order.push_back((j + i) % k);
+    std::vector<double> held{bytes / k};
+    for (int d : order) held.push_back(held.back() / net.topology().dims[static_cast<size_t>(d)].size);
+    std::vector<Step>& steps = shares[static_cast<size_t>(j)];
+    const auto append = [&](int d, double b, bool a2a) {
+      for (Step& s : dimSteps(net, d, b, a2a)) steps.push_back(std::move(s));
+    };
+    if (op == Collective::ReduceScatter || op == Collective::AllReduce)
+      for (int i = 0; i < k; ++i) append(order[static_cast<size_t>(i)], held[static_cast<size_t>(i)], false);
+    if (op == Collective::AllGather || op == Collective::AllReduce)
+      for (int i = k - 1; i >= 0; --i) append(order[static_cast<size_t>(i)], held[static_cast<size_t>(i)], false);
+    if (op == Collective::AllToAll)
+      for (int i = 0; i < k; ++i) append(order[static_cast<size_t>(i)], bytes / k, true);
+  }
+  size_t longest = 0;
+  for (const auto& s : shares) longest = std::max(longest, s.size());
+  for (size_t t = 0; t < longest; ++t) {
+    Step together;
+    for (const auto& s : shares) {
+      if (t < s.size()) together.insert(together.end(), s[t].begin(), s[t].end());
+    }
+    sc.add(together, 1, c);
+  }
+}
+
 bool powerOfTwo(int n) { return n > 0 && (n & (n - 1)) == 0; }
 
 bool reducing(Collective op) {
@@ -218,6 +263,11 @@ const std::vector<Algorithm>& algorithms() {
          return op != Collective::SendRecv && net.topology().dims.size() >= 2;
        },
        dimensionOrdered},
+      {"rotated-dimensions",
+       [](Collective op, const Network& net) {
+         return (reducing(op) || op == Collective::AllToAll) && net.topology().dims.size() >= 2;
+       },
+       rotatedDimensions},
   };
   return all;
 }

@@ -38,8 +38,11 @@ std::vector<Dim> readFabric(yaml::MapReader& r, const std::string& kind, const y
   std::vector<Dim> dims;
   if (kind == "torus" || kind == "mesh") {
     const yaml::Node list = r.require("dims", "chips along each dimension, innermost first, e.g. [4, 4, 4]");
-    for (const yaml::Node& d : list.items())
-      dims.push_back({kind == "torus" ? DimKind::Ring : DimKind::Line, readSize(d, "a dimension"), link, level});
+    for (const yaml::Node& d : list.items()) {
+      const int size = readSize(d, "a dimension");
+      // A torus dimension of two chips has one link each way, as a line does.
+      dims.push_back({kind == "torus" && size > 2 ? DimKind::Ring : DimKind::Line, size, link, level});
+    }
     if (dims.empty()) list.fail("expected at least one dimension");
     return dims;
   }

@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <new>
+#include <tuple>
 #include <ostream>
 
 #include "apps/tessel/cli_options.h"
@@ -119,8 +120,18 @@ void addObjective(CLI::App* cmd, std::string& objective, double& latency_toleran
 }
 
 void addRun(CLI::App& app, RunArgs& run, std::function<int()>& action, std::ostream& out) {
-  CLI::App* cmd = app.add_subcommand("run", "simulate a workload on an accelerator");
-  cmd->add_option("--arch", run.arch, "accelerator YAML file")->required();
+  CLI::App* cmd = app.add_subcommand("run", "simulate a workload on an accelerator or a system of them");
+  cmd->add_option("--arch", run.arch, "accelerator YAML file (or --system)");
+  cmd->add_option("--system", run.system,
+                  "system YAML (chips, topology, links): a Hugging Face decoder split over its "
+                  "chips by --tp, --pp, --ep, --dp; -p then overrides the system's YAML");
+  for (auto [name, value, what] :
+       {std::tuple{"--tp", &run.tp, "tensor-parallel chips (--system)"},
+        {"--pp", &run.pp, "pipeline stages (--system)"},
+        {"--ep", &run.ep, "expert-parallel chips: dividing --tp, or with --tp 1 (--system)"},
+        {"--dp", &run.dp, "replicas (--system)"}}) {
+    cmd->add_option(name, *value, what)->check(CLI::Range(int64_t{1}, int64_t{65536}))->capture_default_str();
+  }
   cmd->add_option("--workload", run.workload.name,
                   "gpt2[-small|-medium|-large|-xl], bert[-base|-large], resnet50, "
                   "gemm:M=..,K=..,N=.., conv:H=..,W=..,C=..,K=..,R=..,S=..")
@@ -179,6 +190,12 @@ void addRun(CLI::App& app, RunArgs& run, std::function<int()>& action, std::ostr
                 "(words, as Timeloop counts them) and the bytes each network carried");
   cmd->add_flag("-q,--quiet", run.quiet, "no table on stdout");
   cmd->callback([&, cmd] {
+    if (run.arch.empty() == run.system.empty())
+      throw CLI::ValidationError("--arch, --system", "give one of --arch (one chip) and --system (many)");
+    for (const char* split : {"--tp", "--pp", "--ep", "--dp"}) {
+      if (run.system.empty() && cmd->count(split) > 0)
+        throw CLI::ValidationError(split, "splits a model over a system's chips: add --system");
+    }
     run.workload.given = givenOptions(cmd);
     run.scalesim_timing_given = cmd->count("--scalesim-timing") > 0;
     run.mapper_given = cmd->count("--mapper") > 0;

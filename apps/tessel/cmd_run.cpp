@@ -129,6 +129,7 @@ dataflows::Dataflow pickDataflow(const std::string& given, const arch::Accelerat
 
 int runCommand(const RunArgs& args, std::ostream& out) {
   topCount(args.top);  // a bad value fails before any work
+  if (!args.system.empty()) return systemRunCommand(args, out);
   if (!args.trace_path.empty() && args.engine != "systemc") {
     throw ConfigError({"", 0, 0, "--trace"},
                       "a trace lists the commands the SystemC engine executes; add --engine "

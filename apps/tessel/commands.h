@@ -48,6 +48,8 @@ struct RunArgs {
   std::string emit_mapping_path;       // write the chosen loop-nest mappings, Timeloop's form
   std::vector<std::string> overrides;  // -p key=value
   std::string cores = "one";  // one (a core alone) | fused (every core as one device)
+  std::string system;         // a system YAML instead of --arch: the model split over its chips
+  int64_t tp = 1, pp = 1, ep = 1, dp = 1;  // the split (--system)
   std::string precision_plan;          // per-op dtype plan (YAML/JSON), from `tessel precision`
   std::string json_path;
   std::string csv_path;
@@ -197,6 +199,8 @@ struct CollectiveArgs {
   bool quiet = false;
 };
 int collectiveCommand(const CollectiveArgs& args, std::ostream& out);
+// tessel run --system: runCommand hands over (cmd_run_system.cpp).
+int systemRunCommand(const RunArgs& args, std::ostream& out);
 
 struct ServeArgs {
   std::string arch;

@@ -58,7 +58,7 @@ int embed(Builder& b, const DecoderSpec& s, int64_t batch, int64_t tokens) {
 }
 
 // Logits of the last position (all positions with `all`), tied or separate head.
-void lmHead(Builder& b, const DecoderSpec& s, int x, int table, bool all) {
+int lmHead(Builder& b, const DecoderSpec& s, int x, int table, bool all) {
   const std::vector<int64_t> in = b.shape(x);  // [B, S, d]
   const int64_t rows = all ? in[1] : 1;
   Op op = makeOp("lm_head", OpKind::MatMul,
@@ -66,27 +66,36 @@ void lmHead(Builder& b, const DecoderSpec& s, int x, int table, bool all) {
   op.transpose_b = s.tied;  // the tied head reads the [V, d] embedding table
   op.gemm = {1, in[0] * rows, s.vocab, in[2]};
   op.macs = op.gemm.macs();
-  b.emit(std::move(op), {in[0], rows, s.vocab});
+  return b.emit(std::move(op), {in[0], rows, s.vocab});
 }
 
 }  // namespace
 
-Graph buildDecoder(const DecoderSpec& s, const WorkloadOptions& o) {
-  checkSeq(s, o);
+Graph buildDecoder(const DecoderSpec& whole, const WorkloadOptions& o) {
+  checkSeq(whole, o);
+  const DecoderSpec s = shard(whole, o);
   const int64_t layers = blockCount(s.name, s.layers, o);
   const bool decode = o.phase == "decode";
   Graph g;
   g.name = graphName(s.name, o, true);
+  if (s.tp > 1 || s.ep > 1)
+    g.name += " tp=" + std::to_string(s.tp) + (s.ep > 1 ? " ep=" + std::to_string(s.ep) : "");
   g.warnings = s.notes;
+  g.tensor_parallel = s.tp;
+  g.expert_parallel = s.ep;
   Builder b{g, o.dtype};
   const int64_t fresh = decode ? std::max<int64_t>(1, o.new_tokens) : o.seq;
-  const Step step{o.batch, fresh, decode ? o.seq : 0, decode};
-  int x = embed(b, s, o.batch, step.tokens);
+  const int64_t batch = o.batch / s.routed_from;  // data-parallel attention: this rank's share
+  const Step step{batch, fresh, decode ? o.seq : 0, decode};
+  int x = embed(b, s, batch, step.tokens);
+  // A vocabulary-parallel table: each rank looks up its rows, the sum is everyone's.
+  if (s.tp > 1) communicate(b, "all-reduce", "tp", x, g.tensor(x).bytes());
   const int table = g.op(g.findOp("embed_tokens")).inputs[1];
   for (int i = 0; i < layers; ++i) x = decoderBlock(b, s, step, i, x, o.expert_load);
   b.layer = -1;
   x = rmsNorm(b, "norm", x, s.eps);
-  lmHead(b, s, x, table, o.all_logits && !decode);
+  const int logits = lmHead(b, s, x, table, o.all_logits && !decode);
+  if (s.tp > 1) communicate(b, "all-gather", "tp", logits, g.tensor(logits).bytes() * s.tp);
   return g;
 }
 

@@ -111,10 +111,13 @@ int decoderBlock(Builder& b, const DecoderSpec& s, const Step& st, int i, int x,
   const std::string p = "layers." + std::to_string(i);
   b.layer = i;
   int a = attention(b, s, st, p + ".attn", rmsNorm(b, p + ".input_layernorm", x, s.eps));
+  // Row-split o_proj and down_proj leave partial sums on every tensor-parallel rank.
+  if (s.tp > 1) communicate(b, "all-reduce", "tp", a, b.g.tensor(a).bytes());
   x = detail::add(b, p + ".attn.residual", x, a);
   int h = rmsNorm(b, p + ".post_attention_layernorm", x, s.eps);
   int m =
       s.moeLayer(i) ? moe(b, s, p + ".moe", h, expert_load) : gatedMlp(b, s, p + ".mlp", h, s.ffn);
+  if (s.tp > 1) communicate(b, "all-reduce", "tp", m, b.g.tensor(m).bytes());
   return detail::add(b, p + ".mlp.residual", x, m);
 }
 

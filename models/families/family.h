@@ -37,6 +37,12 @@ struct DecoderSpec {
   int64_t sparse_step = 1;            // qwen2_moe: layer i is MoE when (i + 1) % sparse_step == 0
   std::vector<int64_t> dense_layers;  // qwen2_moe mlp_only_layers: dense MLP of ffn instead
   std::vector<std::string> notes;     // for Graph::warnings (what is modeled approximately)
+  // One chip's share of a parallel split (shard()): the experts it holds (the first
+  // experts_held) and how many chips' tokens reach them (expert parallel with data-parallel
+  // attention); tp/ep as split.
+  int64_t experts_held = 0;
+  int64_t routed_from = 1;
+  int64_t tp = 1, ep = 1;
 
   // Whether block i runs the mixture of experts (else the dense MLP of ffn).
   bool moeLayer(int64_t i) const;
@@ -67,6 +73,11 @@ void readExperts(const Fields& f, const std::string& model_type, DecoderSpec& s)
 EncoderSpec parseEncoder(const Fields& f, const std::string& model_type, const std::string& name);
 
 Graph buildDecoder(const DecoderSpec& spec, const WorkloadOptions& options);
+// One chip's share of `s` under options.tensor_parallel / expert_parallel (ConfigError at --tp,
+// --ep or --batch when the split does not divide the model).
+DecoderSpec shard(const DecoderSpec& s, const WorkloadOptions& options);
+// Records a collective of `bytes` per rank on the output of `tensor`'s producer.
+void communicate(detail::Builder& b, const char* op, const char* group, int tensor, int64_t bytes);
 Graph buildEncoder(const EncoderSpec& spec, const WorkloadOptions& options);
 Graph buildVit(const EncoderSpec& spec, const WorkloadOptions& options);
 // The first row of every sequence of [B, S, d] -> [B, 1, d] (the [CLS] token).

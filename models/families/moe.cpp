@@ -39,11 +39,16 @@ int routed(Builder& b, const DecoderSpec& s, const std::string& p, int x,
   Op route = makeOp(p + ".route", OpKind::MoeRoute, {logits});
   route.moe = {s.experts, s.top_k, -1};
   int gates = b.emit(std::move(route), b.shape(logits));
-  const std::vector<int64_t> counts = expertTokens(tokens, s.experts, s.top_k, expert_load);
+  // Expert parallel with data-parallel attention: every rank's tokens reach these experts; they
+  // go there and come back by all-to-all (each rank sends its tokens' top_k copies).
+  const std::vector<int64_t> counts =
+      expertTokens(tokens * s.routed_from, s.experts, s.top_k, expert_load);
+  const int64_t copies = b.g.tensor(x).bytes() * s.top_k;
+  if (s.routed_from > 1) communicate(b, "all-to-all", "ep", gates, copies);
   Op combine = makeOp(p + ".combine", OpKind::Elementwise, {gates});
   combine.elt.fn = "moe_combine";
   combine.moe = {s.experts, s.top_k, -1};
-  for (int e = 0; e < static_cast<int>(s.experts); ++e) {
+  for (int e = 0; e < static_cast<int>(s.experts_held); ++e) {
     const std::string name = p + ".experts." + std::to_string(e);
     const int64_t rows = counts[static_cast<size_t>(e)];
     if (rows == 0) {
@@ -58,7 +63,11 @@ int routed(Builder& b, const DecoderSpec& s, const std::string& p, int x,
     int mine = b.emit(std::move(dispatch), {rows, s.d});
     combine.inputs.push_back(gatedMlp(b, s, name, mine, s.expert_ffn));
   }
-  return b.emit(std::move(combine), b.shape(x));
+  // Data-parallel attention: the experts' outputs for this rank's tokens, gathered from the
+  // ranks that computed them, are what the combine weighs.
+  const int out = b.emit(std::move(combine), b.shape(x));
+  if (s.routed_from > 1) b.g.communication.push_back({"all-to-all", "ep", copies, b.g.producerOf(out)});
+  return out;
 }
 
 }  // namespace
