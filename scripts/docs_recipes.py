@@ -464,3 +464,19 @@ def _scalesim(timing):
            'run --arch out/scale.yaml --workload tests/models/scalesim/data/v2_alexnet.csv '
            f'--mapper gemmini-auto{option} --json -')
     return Recipe(cmd, lambda out: f"{round(jtotals(out)['cycles']):,}")
+
+
+@recipe('system')
+def _system(spec):
+    """`system:SYSTEM/MODEL/PHASE/SEQ/BATCH/SPLIT` (SPLIT as tp8pp2ep8): latency, collectives and
+    memory per chip of a model split over a system."""
+    system, model, phase, seq, batch, split = spec.split('/')
+    flags = ' '.join(f'--{k} {v}' for k, v in re.findall(r'(tp|pp|ep|dp)(\d+)', split))
+    cmd = (f'run --system configs/systems/{system}.yaml --workload {model} --phase {phase} '
+           f'--seq {seq} --batch {batch} {flags} --json -')
+
+    def get(o):
+        j = json.loads(o[o.index('{'):o.rindex('}') + 1])
+        return (f'{j["latency_seconds"] * 1e3:,.1f} ms ({j["communication_seconds"] * 1e3:,.1f} ms '
+                f'collectives), {j["memory_per_chip_bytes"] / 2**30:.1f} GiB per chip')
+    return Recipe(cmd, get, slow=True)

@@ -190,7 +190,7 @@ void addRun(CLI::App& app, RunArgs& run, std::function<int()>& action, std::ostr
                 "(words, as Timeloop counts them) and the bytes each network carried");
   cmd->add_flag("-q,--quiet", run.quiet, "no table on stdout");
   cmd->callback([&, cmd] {
-    if (run.arch.empty() == run.system.empty())
+    if ((cmd->count("--arch") > 0) == (cmd->count("--system") > 0))
       throw CLI::ValidationError("--arch, --system", "give one of --arch (one chip) and --system (many)");
     for (const char* split : {"--tp", "--pp", "--ep", "--dp"}) {
       if (run.system.empty() && cmd->count(split) > 0)

@@ -148,3 +148,20 @@ TEST(CollectiveClosedForms, TheCheapestIsChosenAndAForcedOneMustApply) {
 
 }  // namespace
 }  // namespace tessel::systems
+
+namespace tessel::systems {
+namespace {
+
+TEST(CollectiveClosedForms, RotatedDimensionsUseBothDimensionsAtOnce) {
+  // 4 x 4 torus, two shares of S/2: share 0 reduce-scatters along x while share 1 does along y
+  // (disjoint links), then they swap. Steps 1-3 carry S/16 per link per direction (S/2 both ways
+  // round rings of 4), steps 4-6 S/64; the all-gather mirrors them:
+  //   T = o + 12a + 6 (S/16 + S/64) / B, half the dimension-ordered transfer.
+  const double s = 16 << 20;
+  const CollectiveCost c = cost(Collective::AllReduce, s, grid(DimKind::Ring, {4, 4}), "rotated-dimensions");
+  EXPECT_NEAR(c.seconds, kO + 12 * kA + 6 * (s / 16 + s / 64) / kB, 1e-12);
+  EXPECT_EQ(c.steps, 12);
+}
+
+}  // namespace
+}  // namespace tessel::systems
