@@ -132,6 +132,11 @@ void addRun(CLI::App& app, RunArgs& run, std::function<int()>& action, std::ostr
         {"--dp", &run.dp, "replicas (--system)"}}) {
     cmd->add_option(name, *value, what)->check(CLI::Range(int64_t{1}, int64_t{65536}))->capture_default_str();
   }
+  cmd->add_option("--parallel", run.parallel,
+                  "manual (the split --tp, --pp, --ep, --dp give) or auto (every split the chips "
+                  "allow that fits, the best under --objective)")
+      ->check(CLI::IsMember({"manual", "auto"}))
+      ->capture_default_str();
   cmd->add_option("--workload", run.workload.name,
                   "gpt2[-small|-medium|-large|-xl], bert[-base|-large], resnet50, "
                   "gemm:M=..,K=..,N=.., conv:H=..,W=..,C=..,K=..,R=..,S=..")
@@ -192,9 +197,11 @@ void addRun(CLI::App& app, RunArgs& run, std::function<int()>& action, std::ostr
   cmd->callback([&, cmd] {
     if ((cmd->count("--arch") > 0) == (cmd->count("--system") > 0))
       throw CLI::ValidationError("--arch, --system", "give one of --arch (one chip) and --system (many)");
-    for (const char* split : {"--tp", "--pp", "--ep", "--dp"}) {
+    for (const char* split : {"--tp", "--pp", "--ep", "--dp", "--parallel"}) {
       if (run.system.empty() && cmd->count(split) > 0)
         throw CLI::ValidationError(split, "splits a model over a system's chips: add --system");
+      if (run.parallel == "auto" && cmd->count(split) > 0 && std::string(split) != "--parallel")
+        throw CLI::ValidationError(split, "--parallel auto searches the split; give no " + std::string(split));
     }
     run.workload.given = givenOptions(cmd);
     run.scalesim_timing_given = cmd->count("--scalesim-timing") > 0;

@@ -12,6 +12,7 @@
 #include "reports/json.h"
 #include "reports/table.h"
 #include "systems/parallel.h"
+#include "systems/parallel_search.h"
 #include "util/units.h"
 
 namespace tessel::app {
@@ -72,6 +73,40 @@ void writeSystemTable(const systems::System& sys, const systems::SystemRun& r, c
   out << "\nOne chip's share (" << (s.pp > 1 ? "every stage's ops in turn, " : "") << "its own report)\n";
 }
 
+void writeSplits(const systems::SplitSearch& s, const std::string& objective, std::ostream& out) {
+  out << "Splits tried (--parallel auto, objective " << objective << ")\n";
+  for (size_t i = 0; i < s.candidates.size(); ++i) {
+    const systems::SplitCandidate& c = s.candidates[i];
+    out << "  " << pad(c.split.str(), 24);
+    if (!c.ok) {  // the reason's first clause: its numbers are in the JSON
+      const size_t cut = c.why.find(" of DRAM per chip (");
+      out << "no: " << (cut == std::string::npos ? c.why : c.why.substr(0, cut) + " per chip") << "\n";
+      continue;
+    }
+    out << lpad(ms(c.latency_s), 12) << lpad(gib(static_cast<double>(c.memory_per_chip)), 11) << " per chip"
+        << lpad(units::formatWith("%.2f", c.energy_pj * 1e-12) + " J", 11)
+        << (static_cast<int>(i) == s.best ? "  <- chosen" : "") << "\n";
+  }
+  out << "\n";
+}
+
+nlohmann::ordered_json splitsJson(const systems::SplitSearch& s) {
+  nlohmann::ordered_json a = nlohmann::ordered_json::array();
+  for (const systems::SplitCandidate& c : s.candidates) {
+    nlohmann::ordered_json j = {{"tp", c.split.tp}, {"pp", c.split.pp}, {"ep", c.split.ep}, {"dp", c.split.dp},
+                                {"fits", c.ok}};
+    if (c.ok) {
+      j["latency_seconds"] = c.latency_s;
+      j["energy_pj"] = c.energy_pj;
+      j["memory_per_chip_bytes"] = c.memory_per_chip;
+    } else {
+      j["why"] = c.why;
+    }
+    a.push_back(j);
+  }
+  return a;
+}
+
 nlohmann::ordered_json systemJson(const systems::System& sys, const systems::SystemRun& r) {
   nlohmann::ordered_json j;
   j["system"] = sys.name;
@@ -106,6 +141,15 @@ nlohmann::ordered_json systemJson(const systems::System& sys, const systems::Sys
   return j;
 }
 
+// Routed experts per MoE layer (0 for a dense model): the widest MoeRoute.
+int64_t expertsOf(const models::Graph& g) {
+  int64_t experts = 0;
+  for (const models::Op& op : g.ops()) {
+    if (op.kind == models::OpKind::MoeRoute) experts = std::max<int64_t>(experts, op.moe.experts);
+  }
+  return experts;
+}
+
 }  // namespace
 
 int systemRunCommand(const RunArgs& args, std::ostream& out) {
@@ -114,12 +158,17 @@ int systemRunCommand(const RunArgs& args, std::ostream& out) {
   systems::System sys = systems::loadSystem(args.system, args.overrides);
   if (sys.chip.cores.count >= 2) sys.chip = arch::fusedDevice(sys.chip);
   const dataflows::Dataflow df = pickDataflow(args.dataflow, sys.chip);
-  models::WorkloadOptions wo = toWorkloadOptions(args.workload, sys.chip.array.input_dtype);
-  wo.tensor_parallel = args.tp;
-  wo.expert_parallel = args.ep;
-  models::Graph graph = buildWorkload(args.workload.name, wo);
-  if (!args.precision_plan.empty())
-    graph = models::applyPrecision(graph, models::loadPrecisionPlan(args.precision_plan));
+  const models::WorkloadOptions base = toWorkloadOptions(args.workload, sys.chip.array.input_dtype);
+  const auto graph_of = [&](const systems::Split& split) {
+    models::WorkloadOptions wo = base;
+    wo.tensor_parallel = split.tp;
+    wo.expert_parallel = split.ep;
+    models::Graph g = buildWorkload(args.workload.name, wo);
+    if (!args.precision_plan.empty())
+      g = models::applyPrecision(g, models::loadPrecisionPlan(args.precision_plan));
+    return g;
+  };
+  const models::Graph whole = graph_of({});  // a bad workload or option fails here, located
 
   sim::RunOptions options;
   options.engine = args.engine;
@@ -134,18 +183,35 @@ int systemRunCommand(const RunArgs& args, std::ostream& out) {
                     {"seq", std::to_string(args.workload.seq)}, {"batch", std::to_string(args.workload.batch)},
                     {"phase", args.workload.phase}, {"dataflow", df.name}, {"objective", args.objective},
                     {"fusion", args.no_fuse ? "none" : args.fusion}};
-  const systems::Split split{args.tp, args.pp, args.ep, args.dp};
-  const systems::SystemRun run = systems::runOnSystem(sys, graph, split, df, options);
+  systems::SplitSearch search;
+  systems::SystemRun run;
+  if (args.parallel == "auto") {
+    models::DecoderFacts facts;
+    if (!models::decoderFacts(args.workload.name, facts))
+      throw ConfigError({"", 0, 0, "--parallel"}, "parallel splits are modeled for Hugging Face decoders; '" +
+                                                     args.workload.name + "' is not one");
+    search = systems::searchSplits(sys, expertsOf(whole), graph_of, df, options, args.objective);
+    if (search.best < 0)
+      throw InfeasibleError("no split of " + args.workload.name + " over " + sys.name + "'s " +
+                            std::to_string(sys.count) + " chips fits: " + search.candidates.back().why);
+    run = std::move(search.best_run);
+  } else {
+    const systems::Split split{args.tp, args.pp, args.ep, args.dp};
+    run = systems::runOnSystem(sys, split.tp == 1 && split.ep == 1 ? whole : graph_of(split), split, df, options);
+  }
 
   const bool table = !args.quiet && !isStandardOutput(args.json_path);
   if (table) {
-    writeSystemTable(sys, run, graph.name, out);
+    if (!search.candidates.empty()) writeSplits(search, args.objective, out);
+    writeSystemTable(sys, run, run.chip.workload, out);
     reports::TableOptions to;
     to.top_n = topCount(args.top);
     reports::writeTable(run.chip, out, to);
   }
   if (!args.json_path.empty()) {
-    writeOutput(args.json_path, systemJson(sys, run).dump(2) + "\n", out);
+    nlohmann::ordered_json j = systemJson(sys, run);
+    if (!search.candidates.empty()) j["splits"] = splitsJson(search);
+    writeOutput(args.json_path, j.dump(2) + "\n", out);
     if (table) out << "JSON report: " << args.json_path << "\n";
   }
   return 0;

@@ -104,6 +104,7 @@ const std::map<std::string, Canonical>& table() {
       {"--pp", {"pipeline stages", {}}},
       {"--ep", {"expert-parallel chips", {}}},
       {"--dp", {"replicas", {}}},
+      {"--parallel", {"the split given or searched", {}}},
       {"--op", {"the collective", {}}},
       {"--bytes", {"message size or range", {}}},
       {"--group", {"chips in a collective", {}}},

@@ -97,6 +97,11 @@ TEST(SystemCli, BadSplitsAreNamed) {
        "--tp: splits a model over a system's chips: add --system"},
       {"run --system " + systemFile("tpu-v4-8") + " --workload llama-3.1-70b -q", 3,
        "stage 0 (blocks 0..79) needs"},
+      {run + " --parallel auto --tp 2", 2, "--parallel auto searches the split; give no --tp"},
+      {"run --system " + systemFile("tpu-v4-8") + " --workload llama-3.1-405b --parallel auto -q", 3,
+       "no split of llama-3.1-405b over tpu-v4-8's 8 chips fits"},
+      {"run --system " + systemFile("tpu-v4-8") + " --workload resnet50 --parallel auto -q", 2,
+       "--parallel: parallel splits are modeled for Hugging Face decoders"},
   };
   for (const auto& [args, code, says] : cases) {
     const auto r = testing::runTessel(args);

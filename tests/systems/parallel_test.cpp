@@ -198,3 +198,41 @@ TEST(Parallel, AStageThatDoesNotFitAChipIsInfeasible) {
 
 }  // namespace
 }  // namespace tessel::systems
+
+#include "systems/parallel_search.h"
+
+namespace tessel::systems {
+namespace {
+
+TEST(Parallel, TheSearchReturnsTheFastestSplitThatFits) {
+  // llama-3.2-1b cut to 4 blocks (about 1 GB of bf16 weights, the tied table 501 MiB of it) on
+  // four chips of 384 MiB: one chip cannot hold it; the search must pick a split that fits and
+  // no fitting split may be faster.
+  const System sys = loadSystemString("system:\n  chip: " + kChip +
+                                          "\n  overrides: [dram.capacity=384MiB]\n  count: 4\n"
+                                          "  topology: {kind: ring}\n  link: {bandwidth: 50 GB/s}\n",
+                                      "s.yaml");
+  const auto graph_of = [](const Split& s) {
+    return models::build("llama-3.2-1b", options("decode", 128, 2, 4, s.tp, s.ep));
+  };
+  const SplitSearch found = searchSplits(sys, 0, graph_of, dataflows::loadDataflow("ws"), quick(), "latency");
+  ASSERT_GE(found.best, 0);
+  const SplitCandidate& best = found.candidates[static_cast<size_t>(found.best)];
+  EXPECT_LE(best.memory_per_chip, int64_t{384} << 20);
+  EXPECT_DOUBLE_EQ(found.best_run.latency_s, best.latency_s);
+  int refused = 0;
+  for (const SplitCandidate& c : found.candidates) {
+    EXPECT_LE(c.split.chips(), 4) << c.split.str();
+    if (!c.ok) {
+      ++refused;
+      continue;
+    }
+    EXPECT_LE(c.memory_per_chip, int64_t{384} << 20) << c.split.str();
+    EXPECT_GE(c.latency_s, best.latency_s) << c.split.str();
+  }
+  EXPECT_GE(refused, 1);  // tp=1 pp=1 at least
+  EXPECT_FALSE(found.candidates.front().ok);
+}
+
+}  // namespace
+}  // namespace tessel::systems
