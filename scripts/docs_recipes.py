@@ -480,3 +480,19 @@ def _system(spec):
         return (f'{j["latency_seconds"] * 1e3:,.1f} ms ({j["communication_seconds"] * 1e3:,.1f} ms '
                 f'collectives), {j["memory_per_chip_bytes"] / 2**30:.1f} GiB per chip')
     return Recipe(cmd, get, slow=True)
+
+
+@recipe('systemserve')
+def _system_serve(spec):
+    """`systemserve:SYSTEM/MODEL/RATE/SPLIT` (SPLIT as tp8dp2): throughput, TTFT and TPOT p50 of an
+    LLM service on a system, 300 requests."""
+    system, model, rate, split = spec.split('/')
+    flags = ' '.join(f'--{k} {v}' for k, v in re.findall(r'(tp|ep|dp)(\d+)', split))
+    cmd = (f'serve --system configs/systems/{system}.yaml --workload {model} {flags} '
+           f'--rate {rate} --requests 300 --json -')
+
+    def get(o):
+        p = json.loads(o[o.index('{'):o.rindex('}') + 1])['points'][0]
+        return (f'{p["output_tokens_per_s"]:,.0f} tokens/s, TTFT {p["ttft_s"]["p50"] * 1e3:,.0f} ms, '
+                f'TPOT {p["tpot_s"]["p50"] * 1e3:.1f} ms')
+    return Recipe(cmd, get, slow=True)

@@ -120,6 +120,12 @@ int serveCommand(const ServeArgs& args, std::ostream& out) {
   if (!phase && models::decoderFacts(args.workload.name, facts)) {
     return llmServeCommand(args, out);
   }
+  if (!args.system.empty()) {
+    throw ConfigError({"", 0, 0, "--system"},
+                      "a service on a system of chips is an LLM service: a Hugging Face decoder "
+                      "without --phase; '" + args.workload.name + "' " +
+                          (phase ? "was given --phase" : "is not one"));
+  }
   for (const char* llm : {"--prompt-len", "--output-len", "--max-batch", "--max-tokens", "--chunk",
                           "--kv-block", "--kv-budget", "--slo", "--priority", "--preemption",
                           "--exact"}) {

@@ -1,6 +1,8 @@
 // tessel serve on a decoder LLM: the request stream through the iteration-level scheduler and
 // the paged KV cache (serve/llm/), every iteration timed by the engines.
 #include <algorithm>
+#include <memory>
+#include <optional>
 #include <sstream>
 
 #include "apps/tessel/commands.h"
@@ -10,6 +12,8 @@
 #include "models/workload.h"
 #include "reports/serve/llm_report.h"
 #include "serve/llm/llm_serve.h"
+#include "systems/collective.h"
+#include "systems/system.h"
 #include "util/error.h"
 #include "util/units.h"
 
@@ -98,7 +102,8 @@ std::vector<std::pair<std::string, std::string>> labels(const ServeArgs& a,
                                                         int64_t budget) {
   const bool trace = o.stream.arrivals.kind == serve::llm::ArrivalSpec::Kind::Trace;
   std::vector<std::pair<std::string, std::string>> l = {
-      {"arch_file", a.arch}, {"workload", a.workload.name}, {"dataflow", dataflow},
+      {a.system.empty() ? "arch_file" : "system_file", a.system.empty() ? a.arch : a.system},
+      {"workload", a.workload.name}, {"dataflow", dataflow},
       {"mapper", a.mapper},  {"budget", std::to_string(budget)}, {"arrivals", a.arrivals}};
   if (!trace) {
     l.emplace_back("rate", joined(o.rates));
@@ -110,6 +115,11 @@ std::vector<std::pair<std::string, std::string>> labels(const ServeArgs& a,
   l.emplace_back("max_batch", joined(o.max_batches));
   l.emplace_back("max_tokens", std::to_string(o.max_tokens));
   l.emplace_back("chunk", o.chunks.empty() ? std::to_string(o.max_tokens) : joined(o.chunks));
+  if (!a.system.empty()) {
+    l.emplace_back("tp", std::to_string(a.tp));
+    if (a.ep > 1) l.emplace_back("ep", std::to_string(a.ep));
+    l.emplace_back("dp", std::to_string(a.dp));
+  }
   l.emplace_back("kv_block", std::to_string(o.kv_block));
   if (!a.kv_budget.empty()) l.emplace_back("kv_budget", a.kv_budget);
   if (!a.slo.empty()) l.emplace_back("slo", a.slo);
@@ -124,10 +134,48 @@ std::vector<std::pair<std::string, std::string>> labels(const ServeArgs& a,
   return l;
 }
 
+// The service on a system: each replica `--tp` chips (the first in the topology's order), the
+// decoder built as one chip's share with its collectives timed over them.
+void onSystem(const systems::System& sys, const ServeArgs& args, const serve::llm::LlmServeOptions& o,
+              serve::llm::LlmInputs& in) {
+  const SourceLocation tp{"", 0, 0, "--tp"};
+  if (args.tp * args.dp > sys.count)
+    throw ConfigError(tp, "tp " + std::to_string(args.tp) + " x dp " + std::to_string(args.dp) + " needs " +
+                              std::to_string(args.tp * args.dp) + " chips; " + sys.name + " has " +
+                              std::to_string(sys.count));
+  if (args.ep > 1 && args.tp == 1)
+    throw ConfigError({"", 0, 0, "--ep"}, "a service splits experts over its tensor-parallel group: "
+                                          "--ep must divide --tp");
+  if (args.dp > 1 && o.stream.arrivals.kind == serve::llm::ArrivalSpec::Kind::Trace)
+    throw ConfigError({"", 0, 0, "--dp"}, "a trace's requests are one stream: serve it with one replica");
+  for (serve::llm::CoreMode m : o.modes) {
+    if (m != serve::llm::CoreMode::Fused)
+      throw ConfigError({"", 0, 0, "--cores"}, "a system's chips serve fused (every core as one device)");
+  }
+  std::string why;
+  const systems::Topology group = sys.topology.group(args.tp, why);
+  if (!why.empty()) throw ConfigError(tp, why);
+  in.base.tensor_parallel = args.tp;
+  in.base.expert_parallel = args.ep;
+  // One chip's KV heads: divided among the ranks, or one each when fewer (replicated).
+  in.facts.kv_heads = in.facts.kv_heads >= args.tp ? in.facts.kv_heads / args.tp : 1;
+  auto net = std::make_shared<const systems::Network>(group);
+  const double overhead = sys.collective_overhead_s;
+  in.collective = [net, overhead](const models::Communication& c) {
+    const auto op = systems::parseCollective(c.op);
+    if (!op) throw Error("unknown collective '" + c.op + "' in the graph");
+    const systems::CollectiveCost cost =
+        systems::costCollective({*op, static_cast<double>(c.bytes), ""}, *net, overhead);
+    return serve::llm::CollectiveTime{cost.seconds, cost.energy_pj * 1e-12};
+  };
+  in.chips = args.tp;
+  in.replicas = args.dp;
+}
+
 }  // namespace
 
 int llmServeCommand(const ServeArgs& args, std::ostream& out) {
-  checkOutputs({{"--json", args.json_path}}, {args.arch, args.dataflow});
+  checkOutputs({{"--json", args.json_path}}, {args.arch, args.system, args.dataflow});
   rejectJobOptions(args);
   for (const std::string& g : args.workload.given) {
     if (g != "--dtype" && g != "--expert-load") {
@@ -135,7 +183,9 @@ int llmServeCommand(const ServeArgs& args, std::ostream& out) {
                                            "lengths set every step (--prompt-len, --output-len)");
     }
   }
-  const arch::Accelerator acc = arch::loadFile(args.arch, args.overrides);
+  std::optional<systems::System> sys;
+  if (!args.system.empty()) sys = systems::loadSystem(args.system, args.overrides);
+  const arch::Accelerator acc = sys ? sys->chip : arch::loadFile(args.arch, args.overrides);
   const dataflows::Dataflow df = pickDataflow(args.dataflow, acc);
   const serve::llm::LlmServeOptions options = llmOptions(args);
 
@@ -155,7 +205,13 @@ int llmServeCommand(const ServeArgs& args, std::ostream& out) {
   in.run.plan.mapper_options.objective = args.objective;
   in.run.plan.fusion = dataflows::fusionModeFrom(args.fusion);
   in.run.plan.mapper_options.budget = budget;
-  const serve::llm::LlmResult result = serve::llm::serveLlm(in, options);
+  if (sys) onSystem(*sys, args, options, in);
+  serve::llm::LlmResult result = serve::llm::serveLlm(in, options);
+  if (sys) {
+    result.device = std::to_string(args.tp) + " chips per replica (tp " + std::to_string(args.tp) +
+                    (args.ep > 1 ? ", ep " + std::to_string(args.ep) : "") + ") x " + std::to_string(args.dp) +
+                    " replica" + (args.dp > 1 ? "s" : "") + " of " + sys->name;
+  }
 
   reports::ServeHeader header;
   header.arch_name = acc.name;
@@ -163,6 +219,10 @@ int llmServeCommand(const ServeArgs& args, std::ostream& out) {
   header.cores = acc.cores.count;
   header.workload = args.workload.name;
   header.options = labels(args, options, df.name, budget);
+  if (sys) {
+    header.run_options = " --system " + args.system + " --tp " + std::to_string(args.tp) +
+                         (args.ep > 1 ? " --ep " + std::to_string(args.ep) : "");
+  }
   const bool table = !args.quiet && !isStandardOutput(args.json_path);
   if (table) reports::writeLlmServeTable(result, header, out);
   if (!args.json_path.empty()) {

@@ -205,6 +205,8 @@ int systemRunCommand(const RunArgs& args, std::ostream& out);
 
 struct ServeArgs {
   std::string arch;
+  std::string system;                // a system YAML instead of --arch (an LLM service)
+  int64_t tp = 1, ep = 1, dp = 1;    // with --system: chips per replica, experts over them, replicas
   WorkloadArgs workload;  // its batch is unused: --batch is a list here
   std::string dataflow;
   std::string mapper = "search";

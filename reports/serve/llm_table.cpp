@@ -37,7 +37,7 @@ void writeLlmServeTable(const serve::llm::LlmResult& r, const ServeHeader& h, st
      << ", activations " << gib(m.activation_bytes) << "; KV cache " << gib(m.kv_budget_bytes)
      << " = " << m.kv_blocks << " blocks (" << num(m.kv_bytes_per_token / 1024, 1)
      << " KiB per token)\n";
-  const std::string cores = h.cores > 1 ? " --cores fused" : "";
+  const std::string cores = !h.run_options.empty() ? h.run_options : h.cores > 1 ? " --cores fused" : "";
   os << "one request alone, " << r.alone_prompt << "-token prompt (tessel run --seq "
      << r.alone_prompt << " [--phase decode] --budget " << r.budget << cores
      << ", with its KV length in whole blocks): prefill " << ms(r.prefill_s) << " ms, decode step "

@@ -17,6 +17,7 @@ struct ServeHeader {
   int cores = 1;
   std::string workload;
   std::vector<std::pair<std::string, std::string>> options;  // as given, in order
+  std::string run_options;  // what `tessel run` needs to time a step alone (" --system S --tp 8")
 };
 
 void writeServeTable(const serve::ServeResult& result, const ServeHeader& header, std::ostream& os);

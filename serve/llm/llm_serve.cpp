@@ -63,6 +63,15 @@ LlmMemory memoryOf(const LlmInputs& in, const LlmServeOptions& o, const arch::Ac
   return m;
 }
 
+// Replicas serve the stream side by side: the service's rates are theirs summed (latencies,
+// per-token energy and utilization are each replica's).
+void scaleToReplicas(Metrics& m, double replicas) {
+  for (double* rate : {&m.output_tokens_per_s, &m.requests_per_s, &m.goodput_requests_per_s,
+                       &m.mean_in_system, &m.mean_waiting}) {
+    *rate *= replicas;
+  }
+}
+
 std::vector<LlmPoint> grid(const LlmServeOptions& o, bool trace) {
   std::vector<LlmPoint> points;
   const std::vector<double> rates = trace ? std::vector<double>{0} : o.rates;
@@ -250,6 +259,8 @@ LlmResult serveLlm(const LlmInputs& in, const LlmServeOptions& o) {
   ci.uniform_blocks = in.facts.uniform_blocks;
   ci.window = in.facts.window;
   ci.context = in.facts.max_positions;
+  ci.collective = in.collective;
+  ci.chips = in.chips;
   EngineStepCost cost(ci);
 
   const bool trace = o.stream.arrivals.kind == ArrivalSpec::Kind::Trace;
@@ -258,7 +269,7 @@ LlmResult serveLlm(const LlmInputs& in, const LlmServeOptions& o) {
   std::unique_ptr<Sides> split;
   for (LlmPoint& p : r.points) {
     StreamSpec s = o.stream;
-    s.rate = trace ? 1.0 : p.rate;
+    s.rate = trace ? 1.0 : p.rate / static_cast<double>(in.replicas);
     const std::vector<Request> reqs = generate(s);
     checkContext(reqs, in.facts.max_positions, in.facts.model,
                  trace ? o.stream.arrivals.path : "--prompt-len");
@@ -295,6 +306,7 @@ LlmResult serveLlm(const LlmInputs& in, const LlmServeOptions& o) {
         p.run = simulateDisaggregated(reqs, c, split->d);
       }
       p.metrics = measure(p.run, o.slo, cost.leakageW(), cost.peakMacsPerSecond());
+      if (in.replicas > 1) scaleToReplicas(p.metrics, static_cast<double>(in.replicas));
     } catch (const InfeasibleError& e) {
       p.ok = false;
       p.reason = e.what();

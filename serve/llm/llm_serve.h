@@ -14,6 +14,7 @@
 #include "serve/llm/metrics.h"
 #include "serve/llm/requests.h"
 #include "serve/llm/scheduler.h"
+#include "serve/llm/step_cost.h"
 #include "sim/run.h"
 
 namespace tessel::serve::llm {
@@ -47,6 +48,12 @@ struct LlmInputs {
   const arch::Accelerator* acc = nullptr;  // as loaded; several cores run fused
   const dataflows::Dataflow* dataflow = nullptr;
   sim::RunOptions run;
+  // On a system: each replica `chips` chips (build makes one chip's share), its collectives
+  // timed by `collective`; `replicas` of them share the arrivals evenly (one is simulated at
+  // rate / replicas; the service's throughput is replicas times its own).
+  std::function<CollectiveTime(const models::Communication&)> collective;
+  int64_t chips = 1;
+  int64_t replicas = 1;
 };
 
 struct LlmPoint {

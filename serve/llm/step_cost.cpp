@@ -91,6 +91,14 @@ models::Graph EngineStepCost::buildStep(const models::WorkloadOptions& o) const 
 }
 
 EngineStepCost::Simulated EngineStepCost::simulate(const Key& key) const {
+  const auto add = [](Parts& p, const std::string& op, const StepTime& t) {
+    switch (partOf(op)) {
+      case Part::Tokens: p.tokens = p.tokens + t; break;
+      case Part::Block0: p.block0 = p.block0 + t; break;
+      case Part::Head: p.head = p.head + t; break;
+      case Part::Attention: p.attention = p.attention + t; break;
+    }
+  };
   const auto& [batch, seq, decode, fresh, layers] = key;
   models::WorkloadOptions o = in_.base;
   o.batch = batch;
@@ -112,12 +120,19 @@ EngineStepCost::Simulated EngineStepCost::simulate(const Key& key) const {
                                  sim::Operand::Weight)]);
     const StepTime t{op.cycles / r.clock_hz, op.energyTotal() * 1e-12,
                      static_cast<double>(op.macs), weights};
-    switch (partOf(op.name)) {
-      case Part::Tokens: p.tokens = p.tokens + t; break;
-      case Part::Block0: p.block0 = p.block0 + t; break;
-      case Part::Head: p.head = p.head + t; break;
-      case Part::Attention: p.attention = p.attention + t; break;
-    }
+    add(p, op.name, t);
+  }
+  if (in_.chips > 1) {
+    out.leakage_w *= static_cast<double>(in_.chips);
+    for (StepTime* t : {&p.tokens, &p.block0, &p.head, &p.attention}) t->energy_j *= static_cast<double>(in_.chips);
+  }
+  if (!in_.collective) return out;
+  std::map<std::tuple<std::string, std::string, int64_t>, CollectiveTime> seen;  // per layer alike
+  for (const models::Communication& c : g.communication) {
+    const auto key = std::make_tuple(c.op, c.group, c.bytes);
+    auto it = seen.find(key);
+    if (it == seen.end()) it = seen.emplace(key, in_.collective(c)).first;
+    add(p, g.op(c.after).name, StepTime{it->second.seconds, it->second.energy_j, 0, 0});
   }
   return out;
 }

@@ -53,6 +53,12 @@ class StepCost {
   virtual int64_t shapesEvaluated() const { return 0; }
 };
 
+// A collective a step's graph needs (a tensor-parallel split's), timed over the system's links:
+// seconds, and the links' energy in joules.
+struct CollectiveTime {
+  double seconds = 0, energy_j = 0;
+};
+
 struct EngineCostInputs {
   // The decoder at WorkloadOptions (models::build with the workload's name).
   std::function<models::Graph(const models::WorkloadOptions&)> build;
@@ -69,6 +75,11 @@ struct EngineCostInputs {
   bool uniform_blocks = true;  // and so are its token ops
   int64_t window = 0;          // sliding-window attention reads at most this many keys
   int64_t context = 0;         // the model's positions: a padded KV length stops there (0: none)
+  // A replica of several chips (the decoder built as one chip's share, base.tensor_parallel):
+  // each collective of the step's graph is added to the part its op belongs to, and energy and
+  // leakage count every chip. Empty / 1 on one chip.
+  std::function<CollectiveTime(const models::Communication&)> collective;
+  int64_t chips = 1;
 };
 
 // Grid points: every value up to every_upto, then per_octave points per doubling (from 2^k, a

@@ -112,3 +112,42 @@ TEST(SystemCli, BadSplitsAreNamed) {
 
 }  // namespace
 }  // namespace tessel
+
+namespace tessel {
+namespace {
+
+TEST(SystemCli, AServiceOnAOneChipSystemIsThatChipsService) {
+  // The same chip, as --arch and as a system of one: the same iterations, so the same service.
+  const std::string one = "/tmp/tessel-one-chip-system.yaml";
+  std::ofstream(one) << "system:\n  chip: " << TESSEL_SOURCE_DIR
+                     << "/configs/arch/tpu-v4-like.yaml\n  count: 1\n  topology: {kind: ring}\n"
+                        "  link: {bandwidth: 50 GB/s}\n";
+  const std::string common = " --workload llama-3.2-1b --rate 4 --requests 60 --max-batch 16 --budget 300";
+  const Json a = runJson("serve --arch " + std::string(TESSEL_SOURCE_DIR) + "/configs/arch/tpu-v4-like.yaml" + common);
+  const Json b = runJson("serve --system " + one + common);
+  ASSERT_EQ(a["points"].size(), 1u);
+  ASSERT_EQ(b["points"].size(), 1u);
+  EXPECT_GT(a["points"][0]["output_tokens_per_s"].get<double>(), 0);
+  EXPECT_EQ(a["points"][0], b["points"][0]);  // every metric and the timeline
+}
+
+TEST(SystemCli, ServiceSplitsTheSystemCannotTakeAreNamed) {
+  const std::string serve = "serve --system " + systemFile("tpu-v4-8") + " --workload llama-3.1-70b --rate 1 -q";
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {serve + " --tp 8 --dp 2", "--tp: tp 8 x dp 2 needs 16 chips; tpu-v4-8 has 8"},
+      {serve + " --tp 3", "--tp: a group of 3 ranks does not fill whole inner dimensions"},
+      {serve + " --tp 1 --ep 2", "--ep"},
+      {"serve --system " + systemFile("tpu-v4-8") + " --workload resnet50 -q",
+       "--system: a service on a system of chips is an LLM service"},
+      {"serve --arch " + std::string(TESSEL_SOURCE_DIR) + "/configs/arch/tpu-v4-like.yaml --workload llama-3.2-1b --tp 2 -q",
+       "--tp: splits a service over a system's chips: add --system"},
+  };
+  for (const auto& [args, says] : cases) {
+    const auto r = testing::runTessel(args);
+    EXPECT_EQ(r.code, 2) << args << ": " << r.out;
+    EXPECT_THAT(r.out, HasSubstr(says)) << args;
+  }
+}
+
+}  // namespace
+}  // namespace tessel

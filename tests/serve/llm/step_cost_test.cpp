@@ -159,3 +159,35 @@ TEST(LlmStepCost, TheSameCostsOnOneThreadAsOnTwo) {
 
 }  // namespace
 }  // namespace tessel::serve::llm
+
+namespace tessel::serve::llm {
+namespace {
+
+TEST(LlmStepCost, ATensorParallelStepPaysItsCollectivesAndCountsEveryChip) {
+  // tiny-llama split two ways: each iteration all-reduces the embedding's lookup and twice per
+  // block (3 blocks), and gathers the LM head's logits: 1 + 2 x 3 + 1 = 8 collectives, here
+  // 1 ms each. Energy counts both chips' work and the links' 1 mJ per call.
+  Fixture f;
+  EngineCostInputs in;
+  in.build = [](const models::WorkloadOptions& o) { return models::build(kModel, o); };
+  in.base = f.base();
+  in.base.tensor_parallel = 2;
+  in.acc = &f.acc;
+  in.dataflow = &f.df;
+  in.run = f.run;
+  in.exact = true;
+  in.blocks = 3;
+  EngineStepCost alone(in);
+  in.chips = 2;
+  in.collective = [](const models::Communication&) { return CollectiveTime{1e-3, 1e-3}; };
+  EngineStepCost split(in);
+  for (int64_t kv : {16, 100}) {
+    const StepTime a = alone.of({{kv, 1, true}}), s = split.of({{kv, 1, true}});
+    EXPECT_NEAR(s.seconds - a.seconds, 8e-3, 1e-12) << kv;
+    EXPECT_NEAR(s.energy_j, 2 * a.energy_j + 8e-3, 1e-9) << kv;
+    EXPECT_DOUBLE_EQ(s.macs, a.macs);
+  }
+}
+
+}  // namespace
+}  // namespace tessel::serve::llm
