@@ -110,7 +110,8 @@ int decoderBlock(Builder& b, const DecoderSpec& s, const Step& st, int i, int x,
                  const std::vector<double>& expert_load) {
   const std::string p = "layers." + std::to_string(i);
   b.layer = i;
-  int a = attention(b, s, st, p + ".attn", rmsNorm(b, p + ".input_layernorm", x, s.eps));
+  const int normed = rmsNorm(b, p + ".input_layernorm", x, s.eps);
+  int a = s.mla() ? latentAttention(b, s, st, p + ".attn", normed) : attention(b, s, st, p + ".attn", normed);
   // Row-split o_proj and down_proj leave partial sums on every tensor-parallel rank.
   if (s.tp > 1) communicate(b, "all-reduce", "tp", a, b.g.tensor(a).bytes());
   x = detail::add(b, p + ".attn.residual", x, a);

@@ -20,6 +20,9 @@ struct Step {
 };
 
 int rmsNorm(detail::Builder& b, const std::string& name, int x, float eps);
+// Multi-head latent attention (DecoderSpec::mla); returns o_proj's output [B, S, d]
+// (models/families/mla.cpp).
+int latentAttention(detail::Builder& b, const DecoderSpec& s, const Step& st, const std::string& p, int x);
 // x [B, S, d] -> the residual stream after block i.
 int decoderBlock(detail::Builder& b, const DecoderSpec& s, const Step& step, int i, int x,
                  const std::vector<double>& expert_load);

@@ -83,8 +83,27 @@ void readRope(const Fields& f, DecoderSpec& s) {
   }
 }
 
+// deepseek_v2/v3: multi-head latent attention's ranks and head widths.
+void readLatentAttention(const Fields& f, DecoderSpec& s) {
+  s.q_lora = f.positiveOr("q_lora_rank", 0);  // null (deepseek-v2-lite): a plain q_proj
+  s.kv_lora = f.positive("kv_lora_rank");
+  s.qk_nope = f.positive("qk_nope_head_dim");
+  s.qk_rope = f.positive("qk_rope_head_dim");
+  s.v_head = f.positive("v_head_dim");
+  s.head_dim = s.qk_nope + s.qk_rope;
+  s.kv_heads = s.heads;  // every head has its own keys and values, from the shared latent
+  rejectIfSet(f, "attention_bias", "deepseek with projection biases");
+  if (f.positiveOr("num_nextn_predict_layers", 0) > 0)
+    s.notes.push_back(s.name + ": the multi-token prediction module (num_nextn_predict_layers) is not built; "
+                               "inference runs without it");
+}
+
 // The family's own fields: biases, fusion, windows.
 void readFamily(const Fields& f, const std::string& type, DecoderSpec& s) {
+  if (type == "deepseek_v2" || type == "deepseek_v3") {
+    readLatentAttention(f, s);
+    return;
+  }
   const bool bias = (type == "llama" || type == "gemma") && f.flag("attention_bias", false);
   const bool qwen2 = type == "qwen2" || type == "qwen2_moe";
   s.qkv_bias = bias || qwen2;  // Qwen2 always has q/k/v biases, no o_proj bias

@@ -36,6 +36,12 @@ struct DecoderSpec {
   int64_t shared_ffn = 0;             // qwen2_moe: the sigmoid-gated shared expert (0 = none)
   int64_t sparse_step = 1;            // qwen2_moe: layer i is MoE when (i + 1) % sparse_step == 0
   std::vector<int64_t> dense_layers;  // qwen2_moe mlp_only_layers: dense MLP of ffn instead
+  bool shared_gated = true;           // qwen2_moe's shared expert is sigmoid-gated; deepseek's not
+  // Multi-head latent attention (deepseek_v2/v3) when kv_lora > 0: queries through a q_lora
+  // bottleneck (0: a plain q_proj), keys and values from a kv_lora latent plus one shared
+  // qk_rope-wide rotary key; per head qk_nope + qk_rope for scores, v_head for values.
+  int64_t q_lora = 0, kv_lora = 0, qk_nope = 0, qk_rope = 0, v_head = 0;
+  bool mla() const { return kv_lora > 0; }
   std::vector<std::string> notes;     // for Graph::warnings (what is modeled approximately)
   // One chip's share of a parallel split (shard()): the experts it holds (the first
   // experts_held) and how many chips' tokens reach them (expert parallel with data-parallel

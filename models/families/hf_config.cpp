@@ -14,8 +14,8 @@
 namespace tessel::models::hf {
 namespace {
 
-const std::vector<std::string> kDecoders = {"llama",     "mistral", "mixtral", "qwen2",
-                                            "qwen2_moe", "gemma",   "phi3"};
+const std::vector<std::string> kDecoders = {"llama", "mistral", "mixtral",     "qwen2",      "qwen2_moe",
+                                            "gemma", "phi3",    "deepseek_v2", "deepseek_v3"};
 const std::vector<std::string> kEncoders = {"gpt2", "bert", "vit"};
 
 bool contains(const std::vector<std::string>& list, const std::string& s) {
@@ -133,6 +133,12 @@ bool decoderFactsOf(const std::string& name, DecoderFacts& facts) {
   const DecoderSpec s = parseDecoder(f, type, modelName(name));
   const bool uniform = s.experts == 0 || (s.sparse_step == 1 && s.dense_layers.empty());
   facts = {s.name, s.layers, s.kv_heads, s.head_dim, s.max_positions, s.window, uniform};
+  if (s.mla()) {
+    // The cache holds one latent (kv_lora) and one rotary key (qk_rope) per token, no heads:
+    // as "K and V of one head", half of it each (rounded up).
+    facts.kv_heads = 1;
+    facts.head_dim = (s.kv_lora + s.qk_rope + 1) / 2;
+  }
   return true;
 }
 

@@ -76,7 +76,8 @@ int moe(Builder& b, const DecoderSpec& s, const std::string& p, int x,
         const std::vector<double>& expert_load) {
   const int out = routed(b, s, p, x, expert_load);
   if (s.shared_ffn == 0) return out;
-  return detail::add(b, p + ".shared_add", out, sharedExpert(b, s, p, x));
+  const int shared = s.shared_gated ? sharedExpert(b, s, p, x) : gatedMlp(b, s, p + ".shared_experts", x, s.shared_ffn);
+  return detail::add(b, p + ".shared_add", out, shared);
 }
 
 }  // namespace tessel::models::hf

@@ -47,11 +47,36 @@ void readQwen2Moe(const Fields& f, DecoderSpec& s) {
                     "only, no effect on shapes, MACs or bytes");
 }
 
+// deepseek_v2/v3: n_routed_experts of moe_intermediate_size, n_shared_experts of the same width
+// on every token (one MLP of their summed width, ungated), the first first_k_dense_replace
+// layers dense (intermediate_size).
+void readDeepseekMoe(const Fields& f, DecoderSpec& s) {
+  readRouting(f, "n_routed_experts", s);
+  s.expert_ffn = f.positive("moe_intermediate_size");
+  s.shared_ffn = f.positiveOr("n_shared_experts", 0) * s.expert_ffn;
+  s.shared_gated = false;
+  const int64_t dense = std::min(s.layers, f.positiveOr("first_k_dense_replace", 0));
+  for (int64_t i = 0; i < dense; ++i) s.dense_layers.push_back(i);
+  if (f.positiveOr("moe_layer_freq", 1) != 1) f.fail("moe_layer_freq", "a moe_layer_freq other than 1 is not modeled");
+  for (const char* k : {"topk_method", "n_group", "topk_group", "norm_topk_prob", "scoring_func",
+                        "routed_scaling_factor", "aux_loss_alpha", "seq_aux", "ep_size"}) {
+    f.accept(k);
+  }
+  s.notes.push_back(s.name + ": routing by " + f.text("scoring_func", "softmax") + " scores, " +
+                    f.text("topk_method", "greedy") + " top-" + num(s.top_k) +
+                    " (groups, scaling, renormalization): gate values only, no effect on shapes, "
+                    "MACs or bytes; experts get their expected share of tokens");
+}
+
 }  // namespace
 
 void readExperts(const Fields& f, const std::string& type, DecoderSpec& s) {
   if (type == "qwen2_moe") {
     readQwen2Moe(f, s);
+    return;
+  }
+  if (type == "deepseek_v2" || type == "deepseek_v3") {
+    readDeepseekMoe(f, s);
     return;
   }
   for (const char* k :

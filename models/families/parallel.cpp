@@ -34,7 +34,9 @@ DecoderSpec shard(const DecoderSpec& s, const WorkloadOptions& o) {
   if (tp == 1 && ep == 1) return c;
   divides("--tp", tp, s.heads, s.name + "'s attention heads");
   c.heads = s.heads / tp;
-  if (s.kv_heads >= tp) {
+  if (s.mla()) {
+    c.kv_heads = c.heads;  // each rank's heads from the latent every rank holds
+  } else if (s.kv_heads >= tp) {
     divides("--tp", tp, s.kv_heads, s.name + "'s key/value heads");
     c.kv_heads = s.kv_heads / tp;
   } else {

@@ -415,7 +415,12 @@ const std::vector<Preset>& presets() {
   "vocab_size": 50257
 })"},
   };
-  return list;
+  static const std::vector<Preset> all = [] {
+    std::vector<Preset> v = list;
+    for (const Preset& p : deepseekPresets()) v.push_back(p);
+    return v;
+  }();
+  return all;
 }
 
 }  // namespace tessel::models::hf

@@ -13,5 +13,7 @@ struct Preset {
 };
 
 const std::vector<Preset>& presets();
+// DeepSeek's (presets_deepseek.cpp), part of presets().
+std::vector<Preset> deepseekPresets();
 
 }  // namespace tessel::models::hf

@@ -63,7 +63,8 @@ TEST(FamiliesErrors, BadFields) {
               "num_attention_heads", "does not divide hidden_size 4096");
   expectField(edited(kLlama, "\"model_type\": \"llama\"", "\"model_type\": \"llama4\""),
               "model_type",
-              "supported: llama, mistral, mixtral, qwen2, qwen2_moe, gemma, phi3, gpt2, bert, vit");
+              "supported: llama, mistral, mixtral, qwen2, qwen2_moe, gemma, phi3, deepseek_v2, deepseek_v3, "
+              "gpt2, bert, vit");
   expectField(edited(kLlama, "\"rope_type\": \"llama3\"", "\"rope_type\": \"mystery\""),
               "rope_scaling.rope_type", "is not known");
   expectField(edited(kLlama, "\"use_cache\": true", "\"quantization_config\": {\"bits\": 4}"),
