@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "sim/fabric.h"
 #include "systems/algorithms.h"
 #include "util/error.h"
 
@@ -98,6 +99,25 @@ CollectiveCost costCollective(const CollectiveQuery& q, const Network& net, doub
   for (const std::string& n : algorithmsFor(q.op, net)) known += (known.empty() ? "" : ", ") + n;
   throw ConfigError({}, "algorithm '" + q.algorithm + "' does not run " +
                             std::string(nameOf(q.op)) + " on this group; it runs " + known);
+}
+
+std::optional<double> executeCollective(const CollectiveQuery& q, const Network& net, double overhead_s) {
+  const sim::FabricRunner* runner = sim::fabricRunner();
+  if (!runner) return std::nullopt;
+  if (net.ranks() <= 1) return 0.0;
+  const std::string name = costCollective(q, net, overhead_s).algorithm;
+  for (const Algorithm& a : algorithms()) {
+    if (shownName(a, net) != name || !a.applies(q.op, net)) continue;
+    std::vector<sim::FabricStep> steps;
+    CollectiveCost c;
+    StepCoster sc(net);
+    sc.record(&steps);
+    a.build(q.op, q.bytes, net, sc, c);
+    std::vector<sim::FabricLink> links(static_cast<size_t>(net.links()));
+    for (int id = 0; id < net.links(); ++id) links[static_cast<size_t>(id)].bandwidth = net.link(id).bandwidth;
+    return (c.steps > 0 ? overhead_s : 0.0) + (*runner)(links, steps);
+  }
+  return std::nullopt;
 }
 
 }  // namespace tessel::systems

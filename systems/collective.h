@@ -58,5 +58,9 @@ std::vector<CollectiveCost> costAll(Collective op, double bytes, const Network& 
 // Throws ConfigError (unlocated; the caller names the option) for an algorithm that does not
 // apply, naming those that do.
 CollectiveCost costCollective(const CollectiveQuery& q, const Network& net, double overhead_s);
+// The same algorithm's steps executed by the fabric engine (sim/fabric.h: the SystemC fabric,
+// where messages on a link wait their turn): seconds, the call overhead included. The algorithm
+// is `q.algorithm` or the one costCollective chooses. nullopt in a binary without the fabric.
+std::optional<double> executeCollective(const CollectiveQuery& q, const Network& net, double overhead_s);
 
 }  // namespace tessel::systems

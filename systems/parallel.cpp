@@ -100,7 +100,7 @@ void checkFits(const System& sys, const std::vector<Stage>& stages) {
 // Each collective of the graph over its group (the first tp or ep ranks), in its op's stage;
 // identical calls costed once. Every replica runs its own: links' energy times dp.
 void costCommunication(const System& sys, const models::Graph& g, const Split& split,
-                       const std::vector<int>& stage_of, SystemRun& r) {
+                       const std::vector<int>& stage_of, bool execute, SystemRun& r) {
   std::map<std::tuple<std::string, std::string, int64_t>, std::pair<size_t, CollectiveCost>> seen;
   for (const models::Communication& c : g.communication) {
     const auto key = std::make_tuple(c.op, c.group, c.bytes);
@@ -112,8 +112,13 @@ void costCommunication(const System& sys, const models::Graph& g, const Split& s
       if (!why.empty()) splitError(c.group == "ep" ? "--ep" : "--tp", why);
       const std::optional<Collective> op = parseCollective(c.op);
       if (!op) throw Error("unknown collective '" + c.op + "' in the graph");
-      const CollectiveCost cost =
-          costCollective({*op, static_cast<double>(c.bytes), ""}, Network(placed), sys.collective_overhead_s);
+      const Network net(placed);
+      CollectiveCost cost = costCollective({*op, static_cast<double>(c.bytes), ""}, net, sys.collective_overhead_s);
+      if (execute) {  // the SystemC engine's run: the same steps executed on the fabric
+        const std::optional<double> s =
+            executeCollective({*op, static_cast<double>(c.bytes), cost.algorithm}, net, sys.collective_overhead_s);
+        if (s) cost.seconds = *s;
+      }
       CommRecord rec;
       rec.op = c.op;
       rec.group = c.group;
@@ -201,7 +206,7 @@ SystemRun runOnSystem(const System& sys, const models::Graph& g, const Split& sp
     if (id >= 0) stage = stage_of[static_cast<size_t>(id)];
     r.stages[static_cast<size_t>(stage)].seconds += op.cycles / r.chip.clock_hz;
   }
-  costCommunication(sys, g, split, stage_of, r);
+  costCommunication(sys, g, split, stage_of, options.engine == "systemc", r);
   costPipeline(sys, g, split, stage_of, r);
   for (const Stage& s : r.stages) {
     r.compute_s += s.seconds;

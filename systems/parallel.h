@@ -7,6 +7,9 @@
 // topology's order (the innermost dimensions: inside a node on a hierarchical system); its
 // pipeline stages follow one group after another; replicas after that.
 //
+// With options.engine "systemc" the chip's share runs on the SystemC engine and every collective's
+// steps on the SystemC fabric (sim/fabric.h); else both in closed form.
+//
 // Time of one batch (no micro-batching): every stage's ops in turn on its chips, each
 // collective where the graph needs it (exposed: the next op waits for it), and a send of the
 // hidden state from each stage's first chip to the next's. A pipeline in steady state takes a new

@@ -41,8 +41,24 @@ void StepCoster::account(double scale, CollectiveCost& cost) {
   touched_.clear();
 }
 
+void StepCoster::keep(const Step& step, double scale, int64_t repeat) {
+  if (!record_) return;
+  sim::FabricStep f;
+  f.repeat = repeat;
+  for (const Message& m : step) {
+    if (m.src == m.dst || m.bytes <= 0) continue;
+    sim::FabricMessage fm;
+    net_.route(m.src, m.dst, fm.links);
+    for (int id : fm.links) fm.latency += net_.charged(id) ? net_.link(id).latency : 0.0;
+    fm.bytes = m.bytes * scale;
+    f.messages.push_back(std::move(fm));
+  }
+  if (!f.messages.empty()) record_->push_back(std::move(f));
+}
+
 void StepCoster::add(const Step& step, double repeat, CollectiveCost& cost) {
   if (repeat <= 0) return;
+  keep(step, 1.0, static_cast<int64_t>(repeat));
   const Timing t = time(step);
   if (touched_.empty()) return;
   cost.bandwidth_s += repeat * t.bandwidth_s;
@@ -68,6 +84,7 @@ void StepCoster::addPipelined(const Step& stage, int64_t fill, CollectiveCost& c
     if (least < 0 || t < least) least = t, chunks = c;
   }
   const double steps = f + chunks - 1;
+  keep(stage, 1.0 / chunks, static_cast<int64_t>(steps));
   cost.bandwidth_s += steps * whole.bandwidth_s / chunks;
   cost.latency_s += steps * whole.latency_s;
   cost.steps += static_cast<int64_t>(steps);

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "sim/fabric.h"
 #include "systems/collective.h"
 #include "systems/topology.h"
 
@@ -35,6 +36,9 @@ class StepCoster {
   // Assumed: below 4 KiB a chunk's per-step latency dominates any gain from more chunks.
   static constexpr double kMinChunk = 4096;
 
+  // Every step added from now on is also recorded, routed, for an engine that executes them.
+  void record(std::vector<sim::FabricStep>* steps) { record_ = steps; }
+
  private:
   struct Timing {
     double bandwidth_s = 0;  // the busiest link's bytes over its bandwidth
@@ -44,7 +48,10 @@ class StepCoster {
   Timing time(const Step& step);
   void account(double scale, CollectiveCost& cost);  // loads_ x scale into the totals; clears
 
+  void keep(const Step& step, double scale, int64_t repeat);
+
   const Network& net_;
+  std::vector<sim::FabricStep>* record_ = nullptr;
   std::vector<double> loads_;
   std::vector<double> totals_;  // per link, over the whole collective
   std::vector<int> touched_;

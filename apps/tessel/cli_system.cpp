@@ -19,6 +19,11 @@ void addCollective(CLI::App& app, CollectiveArgs& c, std::function<int()>& actio
   cmd->add_option("--algorithm", c.algorithm,
                   "ring, bidirectional-ring, double-binary-tree, tree, halving-doubling, direct, "
                   "pairwise, scatter-allgather, dimension-ordered, hierarchical (default: the cheapest)");
+  cmd->add_option("--engine", c.engine,
+                  "analytical (the step model), systemc (the steps executed on the SystemC fabric, "
+                  "messages on a link waiting their turn) or both (side by side, the ratio)")
+      ->check(CLI::IsMember({"analytical", "systemc", "both"}))
+      ->capture_default_str();
   cmd->add_option("--json", c.json_path, "write the result as JSON");
   cmd->add_flag("-q,--quiet", c.quiet, "no table on stdout");
   cmd->callback([&] { action = [&] { return tessel::app::collectiveCommand(c, out); }; });

@@ -1,6 +1,7 @@
 // tessel collective: one collective (or a curve over message sizes) on a system's interconnect:
 // its time, the algorithm chosen, steps and bytes per link, as a table or JSON.
 #include <cmath>
+#include <optional>
 #include <nlohmann/json.hpp>
 #include <ostream>
 #include <sstream>
@@ -32,6 +33,7 @@ std::vector<double> sizesOf(const std::string& text) {
   return sizes;
 }
 
+std::string lpadded(const std::string& s, size_t w) { return s.size() >= w ? " " + s : std::string(w - s.size(), ' ') + s; }
 std::string microseconds(double s) { return units::formatWith("%.2f", s * 1e6) + " us"; }
 std::string gbps(double bytes, double s) { return units::formatWith("%.2f", s > 0 ? bytes / s / 1e9 : 0.0); }
 
@@ -62,10 +64,15 @@ nlohmann::ordered_json toJson(const systems::CollectiveCost& c, double bytes, sy
 }
 
 void printOne(const std::vector<systems::CollectiveCost>& all, const systems::CollectiveCost& c,
-              double bytes, systems::Collective op, int ranks, std::ostream& out) {
+              double bytes, systems::Collective op, int ranks, std::optional<double> executed,
+              std::ostream& out) {
   const double algbw = c.seconds > 0 ? bytes / c.seconds : 0;
   out << "  time            " << microseconds(c.seconds) << " (call " << microseconds(c.overhead_s)
-      << ", link latency " << microseconds(c.latency_s) << ", transfer " << microseconds(c.bandwidth_s) << ")\n"
+      << ", link latency " << microseconds(c.latency_s) << ", transfer " << microseconds(c.bandwidth_s) << ")\n";
+  if (executed)
+    out << "  SystemC fabric  " << microseconds(*executed) << " (" << units::formatWith("%.3f", *executed / c.seconds)
+        << "x the step model)\n";
+  out
       << "  algorithm       " << c.algorithm << "\n"
       << "  steps           " << units::formatCount(c.steps)
       << (c.chunks > 1 ? " (in " + units::formatCount(c.chunks) + " chunks)" : "") << "\n"
@@ -116,16 +123,25 @@ int collectiveCommand(const CollectiveArgs& args, std::ostream& out) {
         << shapeOf(placed) << ")\n";
   }
   if (sizes.size() > 1 && !args.quiet)
-    out << "\n        bytes          time  algorithm              algbw GB/s  busbw GB/s\n";
+    out << "\n        bytes          time  algorithm              algbw GB/s  busbw GB/s"
+        << (args.engine != "analytical" ? "       SystemC   ratio" : "") << "\n";
   for (double bytes : sizes) {
     const std::vector<systems::CollectiveCost> all = systems::costAll(*op, bytes, net, sys.collective_overhead_s);
     const systems::CollectiveCost c =
         systems::costCollective({*op, bytes, args.algorithm}, net, sys.collective_overhead_s);
-    points.push_back(toJson(c, bytes, *op, static_cast<int>(group)));
+    std::optional<double> executed;
+    if (args.engine != "analytical") {
+      executed = systems::executeCollective({*op, bytes, c.algorithm}, net, sys.collective_overhead_s);
+      if (!executed) throw ConfigError({"", 0, 0, "--engine"}, "this binary has no SystemC fabric");
+    }
+    nlohmann::ordered_json point = toJson(c, bytes, *op, static_cast<int>(group));
+    if (executed) point["systemc_seconds"] = *executed;
+    if (args.engine == "systemc") point["seconds"] = *executed;  // the engine asked for
+    points.push_back(point);
     if (args.quiet) continue;
     if (sizes.size() == 1) {
       out << "  message         " << units::formatBytes(static_cast<uint64_t>(bytes)) << "\n";
-      printOne(all, c, bytes, *op, static_cast<int>(group), out);
+      printOne(all, c, bytes, *op, static_cast<int>(group), executed, out);
       continue;
     }
     std::ostringstream line;
@@ -135,6 +151,7 @@ int collectiveCommand(const CollectiveArgs& args, std::ostream& out) {
          << std::string(c.algorithm.size() < 22 ? 22 - c.algorithm.size() : 1, ' ')
          << units::formatWith("%10.2f", bytes / c.seconds / 1e9)
          << units::formatWith("%12.2f", bytes / c.seconds * systems::busFactor(*op, static_cast<int>(group)) / 1e9);
+    if (executed) line << lpadded(microseconds(*executed), 14) << units::formatWith("%8.3f", *executed / c.seconds);
     out << line.str() << "\n";
   }
   if (!args.json_path.empty()) {

@@ -196,6 +196,7 @@ struct CollectiveArgs {
   std::string bytes = "1MiB";          // a size, or FROM..TO doubling
   int64_t group = 0;                   // chips taking part (0 = all)
   std::string algorithm;               // empty: the cheapest
+  std::string engine = "analytical";   // analytical | systemc | both
   std::string json_path;
   bool quiet = false;
 };

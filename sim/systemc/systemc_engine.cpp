@@ -10,6 +10,7 @@
 #include "sim/engine.h"
 #include "sim/systemc/fused_run.h"
 #include "sim/systemc/lower/lower.h"
+#include "sim/systemc/modules/fabric.h"
 #include "sim/systemc/platform.h"
 #include "util/error.h"
 
@@ -274,6 +275,9 @@ std::unique_ptr<Engine> makeSystemcEngine(const arch::Accelerator& acc,
 
 }  // namespace
 
-void registerEngine() { sim::registerEngine("systemc", &makeSystemcEngine); }
+void registerEngine() {
+  sim::registerEngine("systemc", &makeSystemcEngine);
+  registerFabric();  // the interconnect's transactions (sim/fabric.h)
+}
 
 }  // namespace tessel::sim::systemc

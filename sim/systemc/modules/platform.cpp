@@ -3,6 +3,7 @@
 #include <memory>
 
 #include "sim/systemc/modules/blocks.h"
+#include "sim/systemc/modules/fabric.h"
 #include "util/error.h"
 
 namespace tessel::sim::systemc {
@@ -126,6 +127,7 @@ Platform& platform() {
     sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO,
                                             sc_core::SC_DO_NOTHING);
     auto* top = new Platform("accelerator");  // lives as long as the simulation kernel
+    elaborateFabric();                          // every module before the one elaboration
     sc_core::sc_start(sc_core::SC_ZERO_TIME);  // elaborate once
     return top;
   }();
@@ -133,6 +135,8 @@ Platform& platform() {
 }
 
 }  // namespace
+
+void ensureElaborated() { platform(); }
 
 void runOnPlatform(const CommandStream& stream, BlockModels& models, OpRun& run) {
   platform().run(stream, models, run);
