@@ -117,12 +117,13 @@ int collectiveCommand(const CollectiveArgs& args, std::ostream& out) {
   const std::vector<double> sizes = sizesOf(args.bytes);
 
   nlohmann::ordered_json points = nlohmann::ordered_json::array();
-  if (!args.quiet) {
+  const bool quiet = args.quiet || isStandardOutput(args.json_path);  // the JSON is the output
+  if (!quiet) {
     out << "system " << sys.name << ": " << sys.count << " x " << sys.chip.name << ", "
         << shapeOf(sys.topology) << " | " << nameOf(*op) << " over " << group << " chips ("
         << shapeOf(placed) << ")\n";
   }
-  if (sizes.size() > 1 && !args.quiet)
+  if (sizes.size() > 1 && !quiet)
     out << "\n        bytes          time  algorithm              algbw GB/s  busbw GB/s"
         << (args.engine != "analytical" ? "       SystemC   ratio" : "") << "\n";
   for (double bytes : sizes) {
@@ -138,7 +139,7 @@ int collectiveCommand(const CollectiveArgs& args, std::ostream& out) {
     if (executed) point["systemc_seconds"] = *executed;
     if (args.engine == "systemc") point["seconds"] = *executed;  // the engine asked for
     points.push_back(point);
-    if (args.quiet) continue;
+    if (quiet) continue;
     if (sizes.size() == 1) {
       out << "  message         " << units::formatBytes(static_cast<uint64_t>(bytes)) << "\n";
       printOne(all, c, bytes, *op, static_cast<int>(group), executed, out);

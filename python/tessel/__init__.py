@@ -14,18 +14,18 @@ Every function runs the command the CLI runs for the same inputs, in a forked wo
 again), with the GIL released; Ctrl-C stops the worker. Errors are the CLI's, as exceptions:
 ConfigError (exit 2) carries ``file``, ``line``, ``column`` and ``yaml_path``.
 """
-from ._api import (Arch, compare, dataflows, load_arch, precision, run, serve, sweep, validate,
-                   workload, xval)
+from ._api import (Arch, collective, compare, dataflows, load_arch, precision, run, serve, sweep,
+                   validate, workload, xval)
 from ._errors import (ConfigError, InfeasibleError, InternalError, TesselError, UsageError)
-from ._results import (CompareResult, Result, RunResult, ServeResult, SweepResult,
-                       ValidateResult, WorkloadInfo, XvalResult)
+from ._results import (CollectiveResult, CompareResult, Result, RunResult, ServeResult,
+                       SweepResult, SystemRunResult, ValidateResult, WorkloadInfo, XvalResult)
 
 __version__ = "0.1.0"
 
 __all__ = [
     "Arch", "load_arch", "run", "xval", "compare", "serve", "validate", "workload", "precision",
-    "sweep", "dataflows",
+    "sweep", "dataflows", "collective",
     "TesselError", "ConfigError", "UsageError", "InfeasibleError", "InternalError",
     "Result", "RunResult", "CompareResult", "XvalResult", "ServeResult", "ValidateResult",
-    "WorkloadInfo", "SweepResult",
+    "WorkloadInfo", "SweepResult", "SystemRunResult", "CollectiveResult",
 ]

@@ -10,8 +10,8 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Union
 
 from ._command import call, call_json, option_args, override_args, override_pairs
 from ._errors import UsageError
-from ._results import (CompareResult, Result, RunResult, ServeResult, SweepResult,
-                       ValidateResult, WorkloadInfo, XvalResult)
+from ._results import (CollectiveResult, CompareResult, Result, RunResult, ServeResult,
+                       SweepResult, SystemRunResult, ValidateResult, WorkloadInfo, XvalResult)
 
 Overrides = Union[Mapping[str, Any], Sequence[str], None]
 
@@ -55,16 +55,39 @@ def _arch_args(arch: Union[Arch, str, os.PathLike], overrides: Overrides = None)
     return ["--arch", os.fspath(arch), *override_args(overrides)]
 
 
-def run(arch: Union[Arch, str], workload: str, *, overrides: Overrides = None,
-        **options: Any) -> RunResult:
+def _target_args(arch: Union[Arch, str, None], system: Optional[str],
+                 overrides: Overrides) -> List[str]:
+    if (arch is None) == (system is None):
+        raise UsageError("give one of arch (one chip) and system= (a system YAML of many)")
+    if system is not None:
+        return ["--system", os.fspath(system), *override_args(overrides)]
+    return _arch_args(arch, overrides)
+
+
+def run(arch: Union[Arch, str, None], workload: str, *, system: Optional[str] = None,
+        overrides: Overrides = None, **options: Any) -> Union[RunResult, SystemRunResult]:
     """Simulates ``workload`` (a name, an .onnx file, a config.json, a SCALE-Sim topology CSV or
     a layer such as ``"gemm:M=64,K=64,N=64"``) on ``arch``. Options are the CLI's, spelled with
     underscores: ``seq=512, phase="decode", engine="systemc", dataflow="os", budget=2000,
     precision_plan="plan.yaml", ideal_memory=True, dim=["batch=1"]``... ``to_dict()`` equals
-    ``tessel run --json`` for the same inputs."""
-    argv = ["run", *_arch_args(arch, overrides), "--workload", workload, *option_args(options)]
+    ``tessel run --json`` for the same inputs. With ``arch=None, system="S.yaml"`` (and ``tp=8,
+    pp=..., ep=..., dp=...`` or ``parallel="auto"``) the model is split over a system's chips and
+    the result is a SystemRunResult."""
+    argv = ["run", *_target_args(arch, system, overrides), "--workload", workload,
+            *option_args(options)]
     got = call_json(argv + ["--json", "-", "--top", "0"])
+    if system is not None:
+        return SystemRunResult(got["document"], got["warnings"])
     return RunResult(got["document"], got["warnings"])
+
+
+def collective(system: Union[str, os.PathLike], op: str = "all-reduce", bytes: str = "1MiB", *,
+               overrides: Overrides = None, **options: Any) -> CollectiveResult:
+    """One collective on a system's interconnect (``tessel collective``): ``group=8,
+    algorithm="ring", engine="both"``; ``bytes="64KiB..16MiB"`` gives a curve (``points``)."""
+    argv = ["collective", "--system", os.fspath(system), *override_args(overrides), "--op", op,
+            "--bytes", str(bytes), *option_args(options)]
+    return _document(CollectiveResult, argv + ["--json", "-"])
 
 
 def xval(arch: Union[Arch, str], workload: str, *, overrides: Overrides = None,
@@ -89,12 +112,14 @@ def compare(arch: Union[Arch, str], workloads: Union[str, Sequence[str]] = ("res
     return _document(CompareResult, argv + ["--json", "-"])
 
 
-def serve(arch: Union[Arch, str], workload: str, *, overrides: Overrides = None,
-          **options: Any) -> ServeResult:
+def serve(arch: Union[Arch, str, None], workload: str, *, system: Optional[str] = None,
+          overrides: Overrides = None, **options: Any) -> ServeResult:
     """A deployed service on a discrete-event timeline (``tessel serve``): a vision service
     (``workers=[1, 2], batch=[1, 4], rate=...``) or, for a decoder without ``phase``, an LLM
-    service with continuous batching (``rate=[2, 4], prompt_len=..., max_batch=...``)."""
-    argv = ["serve", *_arch_args(arch, overrides), "--workload", workload, *option_args(options)]
+    service with continuous batching (``rate=[2, 4], prompt_len=..., max_batch=...``); with
+    ``arch=None, system="S.yaml", tp=8, dp=2`` on replicas of chip groups."""
+    argv = ["serve", *_target_args(arch, system, overrides), "--workload", workload,
+            *option_args(options)]
     return _document(ServeResult, argv + ["--json", "-"])
 
 

@@ -113,6 +113,39 @@ class RunResult(Result):
                 f"{self.energy_pj / 1e9:.6g} mJ>")
 
 
+class SystemRunResult(Result):
+    """`tessel run --system`: a model split over a system's chips: its latency, communication,
+    stages, and one chip's own run (``chip``)."""
+
+    kind = "system run"
+
+    @property
+    def latency_seconds(self) -> float:
+        return self._document["latency_seconds"]
+
+    @property
+    def energy_pj(self) -> float:
+        return self._document["energy_pj"]
+
+    @property
+    def chip(self) -> "RunResult":
+        return RunResult(self._document["chip"])
+
+    def rows(self) -> List[Dict[str, Any]]:
+        """One row per kind of collective."""
+        return [dict(c) for c in self._document["communication"]]
+
+
+class CollectiveResult(Result):
+    """`tessel collective`: one collective (``seconds``, ``algorithm``, ``steps``,
+    ``bytes_per_link``...) or a curve (``points``)."""
+
+    kind = "collective"
+
+    def rows(self) -> List[Dict[str, Any]]:
+        return list(self._document.get("points", [self._document]))
+
+
 class CompareResult(Result):
     """`tessel compare`: every dataflow on every workload."""
 
