@@ -100,9 +100,11 @@ void checkFits(const System& sys, const std::vector<Stage>& stages) {
 // Each collective of the graph over its group (the first tp or ep ranks), in its op's stage;
 // identical calls costed once. Every replica runs its own: links' energy times dp.
 void costCommunication(const System& sys, const models::Graph& g, const Split& split,
-                       const std::vector<int>& stage_of, bool execute, SystemRun& r) {
+                       const std::vector<int>& stage_of, bool execute, Overlap overlap, SystemRun& r) {
   std::map<std::tuple<std::string, std::string, int64_t>, std::pair<size_t, CollectiveCost>> seen;
-  for (const models::Communication& c : g.communication) {
+  const std::vector<OverlapWindow> windows = overlapWindows(g, r.chip);
+  for (size_t i = 0; i < g.communication.size(); ++i) {
+    const models::Communication& c = g.communication[i];
     const auto key = std::make_tuple(c.op, c.group, c.bytes);
     auto it = seen.find(key);
     if (it == seen.end()) {
@@ -130,12 +132,16 @@ void costCommunication(const System& sys, const models::Graph& g, const Split& s
     }
     const CollectiveCost& cost = it->second.second;
     CommRecord& rec = r.communication[it->second.first];
+    const int64_t ranks = c.group == "ep" ? split.ep : split.tp;
+    const double exposed = exposedSeconds(overlap, c.op, cost.seconds, ranks, windows[i]);
     rec.calls += 1;
-    rec.seconds += cost.seconds;
+    rec.seconds += exposed;
+    rec.hidden_s += cost.seconds - exposed;
+    r.hidden_s += cost.seconds - exposed;
     rec.energy_pj += cost.energy_pj * static_cast<double>(split.dp);
     r.link_energy_pj += cost.energy_pj * static_cast<double>(split.dp);
     const int stage = c.after >= 0 ? stage_of[static_cast<size_t>(c.after)] : 0;
-    r.stages[static_cast<size_t>(stage)].communication_s += cost.seconds;
+    r.stages[static_cast<size_t>(stage)].communication_s += exposed;
   }
 }
 
@@ -179,7 +185,7 @@ std::string Split::str() const {
 }
 
 SystemRun runOnSystem(const System& sys, const models::Graph& g, const Split& split,
-                      const dataflows::Dataflow& df, const sim::RunOptions& options) {
+                      const dataflows::Dataflow& df, const sim::RunOptions& options, Overlap overlap) {
   const int layers = blocksOf(g);
   checkSplit(sys, g, split, layers);
   SystemRun r;
@@ -206,7 +212,7 @@ SystemRun runOnSystem(const System& sys, const models::Graph& g, const Split& sp
     if (id >= 0) stage = stage_of[static_cast<size_t>(id)];
     r.stages[static_cast<size_t>(stage)].seconds += op.cycles / r.chip.clock_hz;
   }
-  costCommunication(sys, g, split, stage_of, options.engine == "systemc", r);
+  costCommunication(sys, g, split, stage_of, options.engine == "systemc", overlap, r);
   costPipeline(sys, g, split, stage_of, r);
   for (const Stage& s : r.stages) {
     r.compute_s += s.seconds;

@@ -11,7 +11,7 @@
 // steps on the SystemC fabric (sim/fabric.h); else both in closed form.
 //
 // Time of one batch (no micro-batching): every stage's ops in turn on its chips, each
-// collective where the graph needs it (exposed: the next op waits for it), and a send of the
+// collective where the graph needs it (exposed, the next op waiting for it, unless overlapped), and a send of the
 // hidden state from each stage's first chip to the next's. A pipeline in steady state takes a new
 // batch every `interval_s` (the slowest stage).
 #pragma once
@@ -23,6 +23,7 @@
 #include "dataflows/dataflow.h"
 #include "models/graph.h"
 #include "sim/run.h"
+#include "systems/overlap.h"
 #include "systems/system.h"
 
 namespace tessel::systems {
@@ -40,7 +41,8 @@ struct CommRecord {
   int64_t calls = 0;
   double bytes = 0;        // each call's buffer per rank
   std::string algorithm;
-  double seconds = 0;      // all calls
+  double seconds = 0;      // all calls, exposed
+  double hidden_s = 0;     // all calls, behind the GEMMs (--overlap collective-matmul)
   double energy_pj = 0;    // all calls, all links
   double bytes_per_link = 0;  // the busiest link, one call
 };
@@ -59,6 +61,7 @@ struct SystemRun {
   std::vector<CommRecord> communication;
   double compute_s = 0;        // every stage's ops
   double communication_s = 0;  // the collectives, exposed
+  double hidden_s = 0;         // the collectives' time behind the GEMMs (not in the latency)
   double pipeline_s = 0;       // sends between stages
   double latency_s = 0;        // one batch through the whole
   double interval_s = 0;       // steady state: a batch every interval per replica
@@ -70,7 +73,10 @@ struct SystemRun {
 
 // Throws ConfigError (at --tp/--pp/--ep/--dp) for a split the system cannot hold or the graph
 // does not match, InfeasibleError when a stage's share does not fit a chip's DRAM.
+// `overlap`: CollectiveMatmul hides tensor-parallel collectives behind the GEMMs around them
+// (systems/overlap.h); None leaves every collective exposed.
 SystemRun runOnSystem(const System& system, const models::Graph& chip_graph, const Split& split,
-                      const dataflows::Dataflow& dataflow, const sim::RunOptions& options);
+                      const dataflows::Dataflow& dataflow, const sim::RunOptions& options,
+                      Overlap overlap = Overlap::None);
 
 }  // namespace tessel::systems

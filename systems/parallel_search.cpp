@@ -31,14 +31,14 @@ double score(const SplitCandidate& c, const std::string& objective) {
 SplitSearch searchSplits(const System& sys, int64_t experts,
                          const std::function<models::Graph(const Split&)>& graph_of,
                          const dataflows::Dataflow& df, const sim::RunOptions& options,
-                         const std::string& objective) {
+                         const std::string& objective, Overlap overlap) {
   SplitSearch s;
   for (const Split& split : splitsOf(sys.count, experts)) {
     SplitCandidate c;
     c.split = split;
     SystemRun r;
     try {
-      r = runOnSystem(sys, graph_of(split), split, df, options);
+      r = runOnSystem(sys, graph_of(split), split, df, options, overlap);
       c.ok = true;
       c.latency_s = r.latency_s;
       c.interval_s = r.interval_s;

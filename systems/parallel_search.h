@@ -32,6 +32,6 @@ struct SplitSearch {
 SplitSearch searchSplits(const System& system, int64_t experts,
                          const std::function<models::Graph(const Split&)>& graph_of,
                          const dataflows::Dataflow& dataflow, const sim::RunOptions& options,
-                         const std::string& objective);
+                         const std::string& objective, Overlap overlap = Overlap::None);
 
 }  // namespace tessel::systems

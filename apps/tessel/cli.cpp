@@ -137,6 +137,11 @@ void addRun(CLI::App& app, RunArgs& run, std::function<int()>& action, std::ostr
                   "allow that fits, the best under --objective)")
       ->check(CLI::IsMember({"manual", "auto"}))
       ->capture_default_str();
+  cmd->add_option("--overlap", run.overlap,
+                  "none (every collective exposed) or collective-matmul (tensor-parallel "
+                  "all-reduces split and hidden behind the GEMMs around them) (--system)")
+      ->check(CLI::IsMember({"none", "collective-matmul"}))
+      ->capture_default_str();
   cmd->add_option("--workload", run.workload.name,
                   "gpt2[-small|-medium|-large|-xl], bert[-base|-large], resnet50, "
                   "gemm:M=..,K=..,N=.., conv:H=..,W=..,C=..,K=..,R=..,S=..")
@@ -197,10 +202,11 @@ void addRun(CLI::App& app, RunArgs& run, std::function<int()>& action, std::ostr
   cmd->callback([&, cmd] {
     if ((cmd->count("--arch") > 0) == (cmd->count("--system") > 0))
       throw CLI::ValidationError("--arch, --system", "give one of --arch (one chip) and --system (many)");
-    for (const char* split : {"--tp", "--pp", "--ep", "--dp", "--parallel"}) {
+    for (const char* split : {"--tp", "--pp", "--ep", "--dp", "--parallel", "--overlap"}) {
       if (run.system.empty() && cmd->count(split) > 0)
         throw CLI::ValidationError(split, "splits a model over a system's chips: add --system");
-      if (run.parallel == "auto" && cmd->count(split) > 0 && std::string(split) != "--parallel")
+      if (run.parallel == "auto" && cmd->count(split) > 0 && std::string(split) != "--parallel" &&
+          std::string(split) != "--overlap")
         throw CLI::ValidationError(split, "--parallel auto searches the split; give no " + std::string(split));
     }
     run.workload.given = givenOptions(cmd);

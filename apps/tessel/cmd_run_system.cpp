@@ -45,6 +45,8 @@ void writeSystemTable(const systems::System& sys, const systems::SystemRun& r, c
       << " | split " << s.str() << " (" << s.chips() << " chips)\n\nSystem totals\n"
       << "  latency            " << ms(r.latency_s) << " (compute " << ms(r.compute_s) << ", collectives "
       << ms(r.communication_s) << ", stage sends " << ms(r.pipeline_s) << ")\n";
+  if (r.hidden_s > 0)
+    out << "  overlapped         " << ms(r.hidden_s) << " of collectives behind the GEMMs around them\n";
   if (s.pp > 1) out << "  pipelined          a batch every " << ms(r.interval_s) << " per replica (the slowest stage)\n";
   const uint64_t cap = sys.chip.levels.at(0).capacity_bytes;
   out << "  memory per chip    " << gib(static_cast<double>(r.memory_per_chip))
@@ -53,11 +55,13 @@ void writeSystemTable(const systems::System& sys, const systems::SystemRun& r, c
       << units::formatWith("%.2f", r.chip_energy_pj * 1e-12) << " J, links "
       << units::formatWith("%.3f", r.link_energy_pj * 1e-12) << " J)\n";
   if (!r.communication.empty()) {
-    out << "\nCommunication        calls    bytes each  algorithm              time   busiest link\n";
+    out << "\nCommunication        calls    bytes each  algorithm              time   busiest link"
+        << (r.hidden_s > 0 ? "         hidden" : "") << "\n";
     for (const systems::CommRecord& c : r.communication) {
       out << "  " << pad(c.op + " " + c.group, 17) << lpad(units::formatCount(c.calls), 7)
           << lpad(units::formatBytes(static_cast<uint64_t>(c.bytes)), 14) << "  " << pad(c.algorithm, 18)
-          << lpad(ms(c.seconds), 12) << lpad(units::formatBytes(static_cast<uint64_t>(c.bytes_per_link)), 15) << "\n";
+          << lpad(ms(c.seconds), 12) << lpad(units::formatBytes(static_cast<uint64_t>(c.bytes_per_link)), 15)
+          << (r.hidden_s > 0 ? lpad(ms(c.hidden_s), 15) : std::string()) << "\n";
     }
   }
   if (s.pp > 1) {
@@ -117,6 +121,7 @@ nlohmann::ordered_json systemJson(const systems::System& sys, const systems::Sys
   j["latency_seconds"] = r.latency_s;
   j["compute_seconds"] = r.compute_s;
   j["communication_seconds"] = r.communication_s;
+  j["hidden_communication_seconds"] = r.hidden_s;
   j["pipeline_seconds"] = r.pipeline_s;
   j["interval_seconds"] = r.interval_s;
   j["energy_pj"] = r.energy_pj();
@@ -126,7 +131,8 @@ nlohmann::ordered_json systemJson(const systems::System& sys, const systems::Sys
   nlohmann::ordered_json comm = nlohmann::ordered_json::array();
   for (const systems::CommRecord& c : r.communication) {
     comm.push_back({{"op", c.op}, {"group", c.group}, {"calls", c.calls}, {"bytes", c.bytes},
-                    {"algorithm", c.algorithm}, {"seconds", c.seconds}, {"energy_pj", c.energy_pj},
+                    {"algorithm", c.algorithm}, {"seconds", c.seconds}, {"hidden_seconds", c.hidden_s},
+                    {"energy_pj", c.energy_pj},
                     {"bytes_per_link", c.bytes_per_link}});
   }
   j["communication"] = comm;
@@ -182,7 +188,10 @@ int systemRunCommand(const RunArgs& args, std::ostream& out) {
   options.labels = {{"system_file", args.system}, {"workload", args.workload.name},
                     {"seq", std::to_string(args.workload.seq)}, {"batch", std::to_string(args.workload.batch)},
                     {"phase", args.workload.phase}, {"dataflow", df.name}, {"objective", args.objective},
+                    {"overlap", args.overlap},
                     {"fusion", args.no_fuse ? "none" : args.fusion}};
+  const systems::Overlap overlap =
+      args.overlap == "collective-matmul" ? systems::Overlap::CollectiveMatmul : systems::Overlap::None;
   systems::SplitSearch search;
   systems::SystemRun run;
   if (args.parallel == "auto") {
@@ -190,14 +199,15 @@ int systemRunCommand(const RunArgs& args, std::ostream& out) {
     if (!models::decoderFacts(args.workload.name, facts))
       throw ConfigError({"", 0, 0, "--parallel"}, "parallel splits are modeled for Hugging Face decoders; '" +
                                                      args.workload.name + "' is not one");
-    search = systems::searchSplits(sys, expertsOf(whole), graph_of, df, options, args.objective);
+    search = systems::searchSplits(sys, expertsOf(whole), graph_of, df, options, args.objective, overlap);
     if (search.best < 0)
       throw InfeasibleError("no split of " + args.workload.name + " over " + sys.name + "'s " +
                             std::to_string(sys.count) + " chips fits: " + search.candidates.back().why);
     run = std::move(search.best_run);
   } else {
     const systems::Split split{args.tp, args.pp, args.ep, args.dp};
-    run = systems::runOnSystem(sys, split.tp == 1 && split.ep == 1 ? whole : graph_of(split), split, df, options);
+    run = systems::runOnSystem(sys, split.tp == 1 && split.ep == 1 ? whole : graph_of(split), split, df, options,
+                               overlap);
   }
 
   const bool table = !args.quiet && !isStandardOutput(args.json_path);

@@ -51,6 +51,7 @@ struct RunArgs {
   std::string system;         // a system YAML instead of --arch: the model split over its chips
   int64_t tp = 1, pp = 1, ep = 1, dp = 1;  // the split (--system)
   std::string parallel = "manual";          // manual (--tp ...) | auto (searched)
+  std::string overlap = "none";             // none | collective-matmul (--system)
   std::string precision_plan;          // per-op dtype plan (YAML/JSON), from `tessel precision`
   std::string json_path;
   std::string csv_path;

@@ -236,3 +236,34 @@ TEST(Parallel, TheSearchReturnsTheFastestSplitThatFits) {
 
 }  // namespace
 }  // namespace tessel::systems
+
+namespace tessel::systems {
+namespace {
+
+TEST(Overlap, CollectiveMatmulByHand) {
+  // An all-reduce of 8 ms over 4 ranks: halves of 4 ms; the producer GEMM of 2 ms covers 3/4 of
+  // its time (1.5 ms) of the reduce-scatter, the consumer's 8 ms more than the all-gather, which
+  // keeps its last chunk's quarter (1 ms) exposed: 2.5 + 1 = 3.5 ms.
+  const OverlapWindow w{2e-3, 8e-3};
+  EXPECT_NEAR(exposedSeconds(Overlap::CollectiveMatmul, "all-reduce", 8e-3, 4, w), 3.5e-3, 1e-15);
+  EXPECT_DOUBLE_EQ(exposedSeconds(Overlap::None, "all-reduce", 8e-3, 4, w), 8e-3);
+  // An all-gather has only its consumer; an all-to-all no decomposition.
+  EXPECT_NEAR(exposedSeconds(Overlap::CollectiveMatmul, "all-gather", 8e-3, 4, w), 2e-3, 1e-15);
+  EXPECT_DOUBLE_EQ(exposedSeconds(Overlap::CollectiveMatmul, "all-to-all", 8e-3, 4, w), 8e-3);
+}
+
+TEST(Overlap, HiddenAndExposedAddUpToTheCollectives) {
+  const System sys = systemOf("{kind: ring}", 4);
+  const models::Graph g = models::build("llama-3.2-1b", options("prefill", 256, 1, 2, 4));
+  const dataflows::Dataflow df = dataflows::loadDataflow("ws");
+  const SystemRun plain = runOnSystem(sys, g, {4, 1, 1, 1}, df, quick());
+  const SystemRun over = runOnSystem(sys, g, {4, 1, 1, 1}, df, quick(), Overlap::CollectiveMatmul);
+  EXPECT_NEAR(over.communication_s + over.hidden_s, plain.communication_s, 1e-12);
+  EXPECT_GT(over.hidden_s, 0);
+  EXPECT_GE(over.communication_s, plain.communication_s / 4 - 1e-12);  // a chunk's share stays
+  EXPECT_NEAR(over.latency_s, over.compute_s + over.communication_s, 1e-12);
+  EXPECT_DOUBLE_EQ(over.compute_s, plain.compute_s);
+}
+
+}  // namespace
+}  // namespace tessel::systems
