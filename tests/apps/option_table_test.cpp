@@ -105,6 +105,7 @@ const std::map<std::string, Canonical>& table() {
       {"--ep", {"expert-parallel chips", {}}},
       {"--dp", {"replicas", {}}},
       {"--parallel", {"the split given or searched", {}}},
+      {"--overlap", {"what communication hides behind compute", {}}},
       {"--op", {"the collective", {}}},
       {"--bytes", {"message size or range", {}}},
       {"--group", {"chips in a collective", {}}},
