@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace tessel::systems {
 
@@ -139,31 +140,34 @@ void dimensionOrdered(Collective op, double bytes, const Network& net, StepCoste
   }
 }
 
-// One phase along dimension `d` step by step (as dimHalf takes it), or all-to-all's direct step.
-std::vector<Step> dimSteps(const Network& net, int d, double bytes, bool all_to_all) {
+// One phase along dimension `d` as (step, repeat): as dimHalf takes it, or all-to-all's direct
+// step.
+std::pair<Step, int64_t> dimPhase(const Network& net, int d, double bytes, bool all_to_all) {
   const Groups gs = lines(net, d);
   const size_t m = width(gs);
   const DimKind kind = net.topology().dims[static_cast<size_t>(d)].kind;
   if (all_to_all || kind == DimKind::Switch || kind == DimKind::FullyConnected)
-    return {everyToEvery(gs, bytes / static_cast<double>(m))};
+    return {everyToEvery(gs, bytes / static_cast<double>(m)), 1};
   const bool both = kind == DimKind::Ring;
-  return std::vector<Step>(m - 1, shifted(gs, 1, bytes / static_cast<double>(both ? 2 * m : m), both));
+  return {shifted(gs, 1, bytes / static_cast<double>(both ? 2 * m : m), both), static_cast<int64_t>(m) - 1};
 }
 
 // The buffer in k shares (k dimensions), share j taking the dimensions in the order j, j+1, ...:
 // at every step each share is on another dimension, so every dimension's links work at once
-// (the multi-dimensional rings a torus runs). Steps in lockstep: step t is every share's t-th.
+// (the multi-dimensional rings a torus runs). Steps in lockstep: step t is every share's t-th
+// (runs of equal steps costed once, with their count).
 void rotatedDimensions(Collective op, double bytes, const Network& net, StepCoster& sc, CollectiveCost& c) {
   const int k = static_cast<int>(net.topology().dims.size());
-  std::vector<std::vector<Step>> shares(static_cast<size_t>(k));
+  std::vector<std::vector<std::pair<Step, int64_t>>> shares(static_cast<size_t>(k));
   for (int j = 0; j < k; ++j) {
     std::vector<int> order;
     for (int i = 0; i < k; ++i) order.push_back((j + i) % k);
     std::vector<double> held{bytes / k};
     for (int d : order) held.push_back(held.back() / net.topology().dims[static_cast<size_t>(d)].size);
-    std::vector<Step>& steps = shares[static_cast<size_t>(j)];
+    auto& runs = shares[static_cast<size_t>(j)];
     const auto append = [&](int d, double b, bool a2a) {
-      for (Step& s : dimSteps(net, d, b, a2a)) steps.push_back(std::move(s));
+      auto run = dimPhase(net, d, b, a2a);
+      if (run.second > 0) runs.push_back(std::move(run));
     };
     if (op == Collective::ReduceScatter || op == Collective::AllReduce)
       for (int i = 0; i < k; ++i) append(order[static_cast<size_t>(i)], held[static_cast<size_t>(i)], false);
@@ -172,18 +176,45 @@ void rotatedDimensions(Collective op, double bytes, const Network& net, StepCost
     if (op == Collective::AllToAll)
       for (int i = 0; i < k; ++i) append(order[static_cast<size_t>(i)], bytes / k, true);
   }
-  size_t longest = 0;
-  for (const auto& s : shares) longest = std::max(longest, s.size());
-  for (size_t t = 0; t < longest; ++t) {
+  std::vector<size_t> at(shares.size(), 0);        // each share's current run
+  std::vector<int64_t> done(shares.size(), 0);     // steps of it taken
+  for (;;) {
     Step together;
-    for (const auto& s : shares) {
-      if (t < s.size()) together.insert(together.end(), s[t].begin(), s[t].end());
+    int64_t count = std::numeric_limits<int64_t>::max();
+    for (size_t j = 0; j < shares.size(); ++j) {
+      if (at[j] >= shares[j].size()) continue;
+      const auto& [step, repeat] = shares[j][at[j]];
+      together.insert(together.end(), step.begin(), step.end());
+      count = std::min(count, repeat - done[j]);
     }
-    sc.add(together, 1, c);
+    if (together.empty()) return;
+    sc.add(together, static_cast<double>(count), c);
+    for (size_t j = 0; j < shares.size(); ++j) {
+      if (at[j] >= shares[j].size()) continue;
+      done[j] += count;
+      if (done[j] == shares[j][at[j]].second) ++at[j], done[j] = 0;
+    }
   }
 }
 
 bool powerOfTwo(int n) { return n > 0 && (n & (n - 1)) == 0; }
+
+// Every rank to every other is n(n-1) routed messages a step: beyond about 4 M (2,048 ranks)
+// that alone takes seconds, and the dimension-ordered forms serve such groups anyway.
+constexpr int64_t kMaxPairs = int64_t{1} << 22;
+bool fewPairs(const Network& net) {
+  return static_cast<int64_t>(net.ranks()) * (net.ranks() - 1) <= kMaxPairs;
+}
+
+// The same bound for the dimension-ordered forms' every-to-every steps along one dimension
+// (all-to-all, or a switch or fully connected dimension).
+bool fewDimPairs(Collective op, const Network& net) {
+  for (const Dim& d : net.topology().dims) {
+    const bool pairs = op == Collective::AllToAll || d.kind == DimKind::Switch || d.kind == DimKind::FullyConnected;
+    if (pairs && static_cast<int64_t>(net.ranks()) * (d.size - 1) > kMaxPairs) return false;
+  }
+  return true;
+}
 
 bool reducing(Collective op) {
   return op == Collective::AllReduce || op == Collective::ReduceScatter || op == Collective::AllGather;
@@ -233,7 +264,10 @@ const std::vector<Algorithm>& algorithms() {
          if (op != Collective::AllGather) halvingDoubling(sc, gs, s, false, c);
          if (op != Collective::ReduceScatter) halvingDoubling(sc, gs, s, true, c);
        }},
-      {"direct", [](Collective, const Network&) { return true; },
+      {"direct",
+       [](Collective op, const Network& net) {
+         return op == Collective::SendRecv || op == Collective::Broadcast || fewPairs(net);
+       },
        [](Collective op, double s, const Network& net, StepCoster& sc, CollectiveCost& c) {
          const Groups gs = flat(net);
          if (op == Collective::SendRecv) return sc.add({{0, net.ranks() - 1, s}}, 1, c);
@@ -245,7 +279,7 @@ const std::vector<Algorithm>& algorithms() {
          if (op != Collective::AllGather) directHalf(sc, gs, s, c);  // all-to-all: one of these
          if (op == Collective::AllReduce || op == Collective::AllGather) directHalf(sc, gs, s, c);
        }},
-      {"pairwise", [](Collective op, const Network&) { return op == Collective::AllToAll; },
+      {"pairwise", [](Collective op, const Network& net) { return op == Collective::AllToAll && fewPairs(net); },
        [](Collective, double s, const Network& net, StepCoster& sc, CollectiveCost& c) {
          const Groups gs = flat(net);
          for (size_t k = 1; k < width(gs); ++k) sc.add(shifted(gs, k, s / static_cast<double>(width(gs)), false), 1, c);
@@ -260,12 +294,13 @@ const std::vector<Algorithm>& algorithms() {
        }},
       {"dimension-ordered",
        [](Collective op, const Network& net) {
-         return op != Collective::SendRecv && net.topology().dims.size() >= 2;
+         return op != Collective::SendRecv && net.topology().dims.size() >= 2 && fewDimPairs(op, net);
        },
        dimensionOrdered},
       {"rotated-dimensions",
        [](Collective op, const Network& net) {
-         return (reducing(op) || op == Collective::AllToAll) && net.topology().dims.size() >= 2;
+         return (reducing(op) || op == Collective::AllToAll) && net.topology().dims.size() >= 2 &&
+                fewDimPairs(op, net);
        },
        rotatedDimensions},
   };

@@ -90,7 +90,14 @@ std::vector<CollectiveCost> costAll(Collective op, double bytes, const Network& 
 
 CollectiveCost costCollective(const CollectiveQuery& q, const Network& net, double overhead_s) {
   if (net.ranks() <= 1) return CollectiveCost{"none"};
-  if (q.algorithm.empty()) return costAll(q.op, q.bytes, net, overhead_s).front();
+  if (q.algorithm.empty()) {
+    const std::vector<CollectiveCost> all = costAll(q.op, q.bytes, net, overhead_s);
+    if (all.empty())
+      throw ConfigError({}, std::string(nameOf(q.op)) + " over " + std::to_string(net.ranks()) +
+                                " ranks: no modeled algorithm applies (every-to-every steps of more "
+                                "than 4 M messages are not evaluated)");
+    return all.front();
+  }
   for (const Algorithm& a : algorithms()) {
     if (shownName(a, net) == q.algorithm && a.applies(q.op, net))
       return run(a, q.op, q.bytes, net, overhead_s);

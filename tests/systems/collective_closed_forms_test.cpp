@@ -165,3 +165,17 @@ TEST(CollectiveClosedForms, RotatedDimensionsUseBothDimensionsAtOnce) {
 
 }  // namespace
 }  // namespace tessel::systems
+
+namespace tessel::systems {
+namespace {
+
+TEST(CollectiveClosedForms, EveryToEveryStepsTooLargeToRouteAreRefusedNotRun) {
+  // 65,536 ranks: all-to-all's every-to-every steps would route billions of messages; the
+  // all-reduce still has its dimension-ordered forms.
+  const Network net(grid(DimKind::Ring, {256, 256}));
+  EXPECT_THROW(costCollective({Collective::AllToAll, 1 << 20, ""}, net, kO), ConfigError);
+  EXPECT_EQ(costCollective({Collective::AllReduce, 1 << 20, ""}, net, kO).algorithm, "rotated-dimensions");
+}
+
+}  // namespace
+}  // namespace tessel::systems
