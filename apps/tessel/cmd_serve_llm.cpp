@@ -13,6 +13,7 @@
 #include "reports/serve/llm_report.h"
 #include "serve/llm/llm_serve.h"
 #include "systems/collective.h"
+#include "systems/steps.h"
 #include "systems/system.h"
 #include "util/error.h"
 #include "util/units.h"
@@ -134,6 +135,20 @@ std::vector<std::pair<std::string, std::string>> labels(const ServeArgs& a,
   return l;
 }
 
+// A request's KV cache from a prefill replica (ranks 0 .. tp-1) to its decode replica (the next
+// tp): every chip sends its share to its counterpart at once, over the system's links, as one call
+// (the collective overhead, the routes' latency, the busiest link's bytes).
+std::function<double(double)> kvTransfer(const systems::System& sys, int64_t tp) {
+  auto net = std::make_shared<const systems::Network>(sys.topology);
+  systems::Step one_byte;
+  for (int64_t r = 0; r < tp; ++r) one_byte.push_back({static_cast<int>(r), static_cast<int>(r + tp), 1.0});
+  systems::CollectiveCost c;
+  systems::StepCoster sc(*net);
+  sc.add(one_byte, 1, c);  // the bandwidth term is linear in the bytes
+  const double per_byte = c.bandwidth_s, fixed = sys.collective_overhead_s + c.latency_s;
+  return [per_byte, fixed](double bytes) { return fixed + per_byte * bytes; };
+}
+
 // The service on a system: each replica `--tp` chips (the first in the topology's order), the
 // decoder built as one chip's share with its collectives timed over them.
 void onSystem(const systems::System& sys, const ServeArgs& args, const serve::llm::LlmServeOptions& o,
@@ -146,12 +161,17 @@ void onSystem(const systems::System& sys, const ServeArgs& args, const serve::ll
   if (args.ep > 1 && args.tp == 1)
     throw ConfigError({"", 0, 0, "--ep"}, "a service splits experts over its tensor-parallel group: "
                                           "--ep must divide --tp");
-  if (args.dp > 1 && o.stream.arrivals.kind == serve::llm::ArrivalSpec::Kind::Trace)
-    throw ConfigError({"", 0, 0, "--dp"}, "a trace's requests are one stream: serve it with one replica");
-  for (serve::llm::CoreMode m : o.modes) {
-    if (m != serve::llm::CoreMode::Fused)
-      throw ConfigError({"", 0, 0, "--cores"}, "a system's chips serve fused (every core as one device)");
-  }
+  const bool disaggregated = std::find(o.modes.begin(), o.modes.end(),
+                                       serve::llm::CoreMode::Disaggregated) != o.modes.end();
+  const bool trace = o.stream.arrivals.kind == serve::llm::ArrivalSpec::Kind::Trace;
+  if (trace && args.dp > (disaggregated ? 2 : 1))
+    throw ConfigError({"", 0, 0, "--dp"}, "a trace's requests are one stream: serve it with one replica "
+                                          "(disaggregated: one pair)");
+  if (disaggregated && args.dp % 2 != 0)
+    throw ConfigError({"", 0, 0, "--dp"}, "disaggregated on a system pairs a prefill replica with a decode "
+                                          "replica: --dp must be even, got " + std::to_string(args.dp));
+  if (given(args, "--prefill-cores"))
+    throw ConfigError({"", 0, 0, "--prefill-cores"}, "on a system the sides are replicas (pairs of --tp chips)");
   std::string why;
   const systems::Topology group = sys.topology.group(args.tp, why);
   if (!why.empty()) throw ConfigError(tp, why);
@@ -170,6 +190,7 @@ void onSystem(const systems::System& sys, const ServeArgs& args, const serve::ll
   };
   in.chips = args.tp;
   in.replicas = args.dp;
+  if (disaggregated) in.kv_transfer = kvTransfer(sys, args.tp);
 }
 
 }  // namespace

@@ -51,9 +51,11 @@ RunResult simulateDisaggregated(const std::vector<Request>& requests,
   for (size_t i = 0; i < requests.size(); ++i) {
     if (requests[i].output < 2) continue;
     Request q = requests[i];
-    const double bytes = 2.0 * d.kv_bytes_per_token * static_cast<double>(q.prompt);
-    q.arrival = pre.requests[i].first_token +
-                (d.transfer_bytes_per_s > 0 ? bytes / d.transfer_bytes_per_s : 0.0);
+    const double cached = d.kv_bytes_per_token * static_cast<double>(q.prompt);
+    const double copy = d.transfer ? d.transfer(cached)
+                        : d.transfer_bytes_per_s > 0 ? 2.0 * cached / d.transfer_bytes_per_s
+                                                     : 0.0;
+    q.arrival = pre.requests[i].first_token + copy;
     decodes.push_back(q);
   }
   std::stable_sort(decodes.begin(), decodes.end(),

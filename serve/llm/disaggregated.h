@@ -8,6 +8,7 @@
 // the rest; a request between the two holds neither (its copy is in flight).
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -29,6 +30,9 @@ struct Disaggregation {
   int64_t prefill_blocks = 0, decode_blocks = 0;
   double transfer_bytes_per_s = 0;  // the DRAM's, for the KV copy (read + write)
   double kv_bytes_per_token = 0;
+  // On a system the sides are chip groups and the KV cache goes over the links: seconds for a
+  // request's `bytes` (each chip's share, sent side by side); empty: the DRAM copy above.
+  std::function<double(double bytes)> transfer;
 };
 
 // Both sides simulated, the requests' records merged (arrival and first token from the prefill

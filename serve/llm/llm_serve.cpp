@@ -183,6 +183,27 @@ struct Sides {
   Disaggregation d;
 };
 
+// On a system: a prefill replica and a decode replica, each its chips whole with the DRAM's KV
+// room of the service's memory plan, the KV cache sent over the links.
+std::unique_ptr<Sides> chipSides(const EngineCostInputs& base, const arch::Accelerator& dev,
+                                 const LlmMemory& m, const LlmInputs& in) {
+  auto s = std::make_unique<Sides>();
+  s->prefill_dev = s->decode_dev = dev;
+  EngineCostInputs pi = base, di = base;
+  pi.acc = &s->prefill_dev;
+  di.acc = &s->decode_dev;
+  pi.run.plan.mapper_instance = di.run.plan.mapper_instance = nullptr;
+  s->prefill = std::make_unique<EngineStepCost>(pi);
+  s->decode = std::make_unique<EngineStepCost>(di);
+  s->d.prefill_cores = s->d.decode_cores = static_cast<int>(in.chips);
+  s->d.prefill = s->prefill.get();
+  s->d.decode = s->decode.get();
+  s->d.prefill_blocks = s->d.decode_blocks = m.kv_blocks;
+  s->d.kv_bytes_per_token = m.kv_bytes_per_token;
+  s->d.transfer = in.kv_transfer;
+  return s;
+}
+
 std::unique_ptr<Sides> sides(const LlmServeOptions& o, const EngineCostInputs& base,
                              const arch::Accelerator& acc, const LlmMemory& m,
                              int64_t longest_prompt) {
@@ -231,7 +252,7 @@ LlmResult serveLlm(const LlmInputs& in, const LlmServeOptions& o) {
     }
   }
   for (CoreMode m : o.modes) {
-    if (m == CoreMode::Disaggregated) prefillCores(o, *in.acc);
+    if (m == CoreMode::Disaggregated && !in.kv_transfer) prefillCores(o, *in.acc);
   }
   if (in.facts.max_positions > 0 && o.kv_block > in.facts.max_positions) {
     throw ConfigError({"", 0, 0, "--kv-block"},
@@ -269,7 +290,10 @@ LlmResult serveLlm(const LlmInputs& in, const LlmServeOptions& o) {
   std::unique_ptr<Sides> split;
   for (LlmPoint& p : r.points) {
     StreamSpec s = o.stream;
-    s.rate = trace ? 1.0 : p.rate / static_cast<double>(in.replicas);
+    // Replicas share the arrivals; disaggregated on a system, pairs of them.
+    const int64_t serving =
+        p.mode == CoreMode::Disaggregated && in.kv_transfer ? in.replicas / 2 : in.replicas;
+    s.rate = trace ? 1.0 : p.rate / static_cast<double>(serving);
     const std::vector<Request> reqs = generate(s);
     checkContext(reqs, in.facts.max_positions, in.facts.model,
                  trace ? o.stream.arrivals.path : "--prompt-len");
@@ -284,9 +308,14 @@ LlmResult serveLlm(const LlmInputs& in, const LlmServeOptions& o) {
     if (p.mode == CoreMode::Disaggregated && !split) {
       int64_t longest = 0;
       for (const Request& q : reqs) longest = std::max(longest, q.prompt);
-      split = sides(o, ci, *in.acc, r.memory, longest);
-      r.split = std::to_string(split->d.prefill_cores) + " prefill + " +
-                std::to_string(split->d.decode_cores) + " decode cores";
+      if (in.kv_transfer) {
+        split = chipSides(ci, dev, r.memory, in);
+        r.split = "pairs of a prefill and a decode replica of " + std::to_string(in.chips) + " chips";
+      } else {
+        split = sides(o, ci, *in.acc, r.memory, longest);
+        r.split = std::to_string(split->d.prefill_cores) + " prefill + " +
+                  std::to_string(split->d.decode_cores) + " decode cores";
+      }
     }
     SchedulerConfig c;
     c.max_batch = p.max_batch;
@@ -306,7 +335,7 @@ LlmResult serveLlm(const LlmInputs& in, const LlmServeOptions& o) {
         p.run = simulateDisaggregated(reqs, c, split->d);
       }
       p.metrics = measure(p.run, o.slo, cost.leakageW(), cost.peakMacsPerSecond());
-      if (in.replicas > 1) scaleToReplicas(p.metrics, static_cast<double>(in.replicas));
+      if (serving > 1) scaleToReplicas(p.metrics, static_cast<double>(serving));
     } catch (const InfeasibleError& e) {
       p.ok = false;
       p.reason = e.what();

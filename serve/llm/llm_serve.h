@@ -54,6 +54,10 @@ struct LlmInputs {
   std::function<CollectiveTime(const models::Communication&)> collective;
   int64_t chips = 1;
   int64_t replicas = 1;
+  // Disaggregated on a system: replicas pair up, one prefilling and one decoding, the KV cache of
+  // a request (each chip's share) sent between them in `kv_transfer(bytes)` seconds; each pair
+  // serves rate / (replicas / 2).
+  std::function<double(double bytes)> kv_transfer;
 };
 
 struct LlmPoint {

@@ -137,6 +137,8 @@ TEST(SystemCli, ServiceSplitsTheSystemCannotTakeAreNamed) {
       {serve + " --tp 8 --dp 2", "--tp: tp 8 x dp 2 needs 16 chips; tpu-v4-8 has 8"},
       {serve + " --tp 3", "--tp: a group of 3 ranks does not fill whole inner dimensions"},
       {serve + " --tp 1 --ep 2", "--ep"},
+      {serve + " --tp 4 --dp 1 --cores disaggregated", "--dp: disaggregated on a system pairs a prefill replica"},
+      {serve + " --tp 4 --dp 2 --cores disaggregated --prefill-cores 1", "--prefill-cores: on a system"},
       {"serve --system " + systemFile("tpu-v4-8") + " --workload resnet50 -q",
        "--system: a service on a system of chips is an LLM service"},
       {"serve --arch " + std::string(TESSEL_SOURCE_DIR) + "/configs/arch/tpu-v4-like.yaml --workload llama-3.2-1b --tp 2 -q",

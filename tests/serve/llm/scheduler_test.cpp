@@ -249,3 +249,30 @@ TEST(LlmScheduler, ASlidingWindowHoldsOnlyItsLastTokens) {
 
 }  // namespace
 }  // namespace tessel::serve::llm
+
+#include "serve/llm/disaggregated.h"
+
+namespace tessel::serve::llm {
+namespace {
+
+TEST(LlmDisaggregated, ALinkTransferDelaysTheDecodeSideByItsTime) {
+  // One request of a 100-token prompt and 5 output tokens. Prefill side: its prefill; then the
+  // KV cache (100 tokens x 1,000 B) crosses the links in 2 ms + 1 ns/B = 2.1 ms; the decode side
+  // starts its 4 decode steps then (with the prompt cached).
+  testing::LinearCost pre, dec;
+  Disaggregation d;
+  d.prefill = &pre;
+  d.decode = &dec;
+  d.prefill_blocks = d.decode_blocks = 1000;
+  d.kv_bytes_per_token = 1000;
+  d.transfer = [](double bytes) { return 2e-3 + 1e-9 * bytes; };
+  const RunResult run = simulateDisaggregated(together(1, 100, 5), roomy(), d);
+  const double prefill = pre.secondsOf({{0, 100, true}});
+  double decode = 0;
+  for (int i = 1; i <= 4; ++i) decode += dec.secondsOf({{100 + i - 1, 1, true}});
+  EXPECT_DOUBLE_EQ(run.requests[0].first_token, prefill);
+  EXPECT_NEAR(run.requests[0].finish, prefill + 2.1e-3 + decode, 1e-12);
+}
+
+}  // namespace
+}  // namespace tessel::serve::llm
