@@ -181,6 +181,18 @@ struct Sides {
   arch::Accelerator prefill_dev, decode_dev;
   std::unique_ptr<EngineStepCost> prefill, decode;
   Disaggregation d;
+
+  // Each side's step costs on its own device (each maps with a mapper of its own).
+  void cost(const EngineCostInputs& base) {
+    EngineCostInputs pi = base, di = base;
+    pi.acc = &prefill_dev;
+    di.acc = &decode_dev;
+    pi.run.plan.mapper_instance = di.run.plan.mapper_instance = nullptr;
+    prefill = std::make_unique<EngineStepCost>(pi);
+    decode = std::make_unique<EngineStepCost>(di);
+    d.prefill = prefill.get();
+    d.decode = decode.get();
+  }
 };
 
 // On a system: a prefill replica and a decode replica, each its chips whole with the DRAM's KV
@@ -189,15 +201,8 @@ std::unique_ptr<Sides> chipSides(const EngineCostInputs& base, const arch::Accel
                                  const LlmMemory& m, const LlmInputs& in) {
   auto s = std::make_unique<Sides>();
   s->prefill_dev = s->decode_dev = dev;
-  EngineCostInputs pi = base, di = base;
-  pi.acc = &s->prefill_dev;
-  di.acc = &s->decode_dev;
-  pi.run.plan.mapper_instance = di.run.plan.mapper_instance = nullptr;
-  s->prefill = std::make_unique<EngineStepCost>(pi);
-  s->decode = std::make_unique<EngineStepCost>(di);
+  s->cost(base);
   s->d.prefill_cores = s->d.decode_cores = static_cast<int>(in.chips);
-  s->d.prefill = s->prefill.get();
-  s->d.decode = s->decode.get();
   s->d.prefill_blocks = s->d.decode_blocks = m.kv_blocks;
   s->d.kv_bytes_per_token = m.kv_bytes_per_token;
   s->d.transfer = in.kv_transfer;
@@ -212,16 +217,9 @@ std::unique_ptr<Sides> sides(const LlmServeOptions& o, const EngineCostInputs& b
   auto s = std::make_unique<Sides>();
   s->prefill_dev = sideDevice(acc, p);
   s->decode_dev = sideDevice(acc, k - p);
-  EngineCostInputs pi = base, di = base;
-  pi.acc = &s->prefill_dev;
-  di.acc = &s->decode_dev;
-  pi.run.plan.mapper_instance = di.run.plan.mapper_instance = nullptr;
-  s->prefill = std::make_unique<EngineStepCost>(pi);
-  s->decode = std::make_unique<EngineStepCost>(di);
+  s->cost(base);
   s->d.prefill_cores = p;
   s->d.decode_cores = k - p;
-  s->d.prefill = s->prefill.get();
-  s->d.decode = s->decode.get();
   const int64_t block = o.kv_block;
   s->d.prefill_blocks =
       std::min(m.kv_blocks / 2, (longest_prompt + o.max_tokens + block - 1) / block);
