@@ -115,6 +115,8 @@ int collectiveCommand(const CollectiveArgs& args, std::ostream& out) {
   if (!why.empty()) throw ConfigError({"", 0, 0, "--group"}, why);
   const systems::Network net(placed);
   const std::vector<double> sizes = sizesOf(args.bytes);
+  // An algorithm that does not apply, or a collective none serves, fails before anything prints.
+  systems::costCollective({*op, sizes.front(), args.algorithm}, net, sys.collective_overhead_s);
 
   nlohmann::ordered_json points = nlohmann::ordered_json::array();
   const bool quiet = args.quiet || isStandardOutput(args.json_path);  // the JSON is the output

@@ -64,6 +64,7 @@ TEST(SystemCli, BadCollectiveRequestsAreNamed) {
     const auto r = testing::runTessel(args);
     EXPECT_EQ(r.code, 2) << args << ": " << r.out;
     EXPECT_THAT(r.out, HasSubstr(says)) << args;
+    EXPECT_THAT(r.out, ::testing::Not(HasSubstr("system tpu-v4-pod-64:"))) << args;  // no table first
   }
 }
 
