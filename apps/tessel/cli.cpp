@@ -10,7 +10,6 @@
 #include <cstdlib>
 #include <filesystem>
 #include <new>
-#include <tuple>
 #include <ostream>
 
 #include "apps/tessel/cli_options.h"
@@ -121,27 +120,7 @@ void addObjective(CLI::App* cmd, std::string& objective, double& latency_toleran
 
 void addRun(CLI::App& app, RunArgs& run, std::function<int()>& action, std::ostream& out) {
   CLI::App* cmd = app.add_subcommand("run", "simulate a workload on an accelerator or a system of them");
-  cmd->add_option("--arch", run.arch, "accelerator YAML file (or --system)");
-  cmd->add_option("--system", run.system,
-                  "system YAML (chips, topology, links): a Hugging Face decoder split over its "
-                  "chips by --tp, --pp, --ep, --dp; -p then overrides the system's YAML");
-  for (auto [name, value, what] :
-       {std::tuple{"--tp", &run.tp, "tensor-parallel chips (--system)"},
-        {"--pp", &run.pp, "pipeline stages (--system)"},
-        {"--ep", &run.ep, "expert-parallel chips: dividing --tp, or with --tp 1 (--system)"},
-        {"--dp", &run.dp, "replicas (--system)"}}) {
-    cmd->add_option(name, *value, what)->check(CLI::Range(int64_t{1}, int64_t{65536}))->capture_default_str();
-  }
-  cmd->add_option("--parallel", run.parallel,
-                  "manual (the split --tp, --pp, --ep, --dp give) or auto (every split the chips "
-                  "allow that fits, the best under --objective)")
-      ->check(CLI::IsMember({"manual", "auto"}))
-      ->capture_default_str();
-  cmd->add_option("--overlap", run.overlap,
-                  "none (every collective exposed) or collective-matmul (tensor-parallel "
-                  "all-reduces split and hidden behind the GEMMs around them) (--system)")
-      ->check(CLI::IsMember({"none", "collective-matmul"}))
-      ->capture_default_str();
+  addRunSplit(cmd, run);  // --arch or --system, and the split (cli_system.cpp)
   cmd->add_option("--workload", run.workload.name,
                   "gpt2[-small|-medium|-large|-xl], bert[-base|-large], resnet50, "
                   "gemm:M=..,K=..,N=.., conv:H=..,W=..,C=..,K=..,R=..,S=..")
@@ -200,15 +179,7 @@ void addRun(CLI::App& app, RunArgs& run, std::function<int()>& action, std::ostr
                 "(words, as Timeloop counts them) and the bytes each network carried");
   cmd->add_flag("-q,--quiet", run.quiet, "no table on stdout");
   cmd->callback([&, cmd] {
-    if ((cmd->count("--arch") > 0) == (cmd->count("--system") > 0))
-      throw CLI::ValidationError("--arch, --system", "give one of --arch (one chip) and --system (many)");
-    for (const char* split : {"--tp", "--pp", "--ep", "--dp", "--parallel", "--overlap"}) {
-      if (run.system.empty() && cmd->count(split) > 0)
-        throw CLI::ValidationError(split, "splits a model over a system's chips: add --system");
-      if (run.parallel == "auto" && cmd->count(split) > 0 && std::string(split) != "--parallel" &&
-          std::string(split) != "--overlap")
-        throw CLI::ValidationError(split, "--parallel auto searches the split; give no " + std::string(split));
-    }
+    checkRunSplit(cmd, run);
     run.workload.given = givenOptions(cmd);
     run.scalesim_timing_given = cmd->count("--scalesim-timing") > 0;
     run.mapper_given = cmd->count("--mapper") > 0;

@@ -54,6 +54,21 @@ struct CliArgs {
 // sets `action`. Tests walk the result (one table of option names and meanings).
 void addCommands(CLI::App& app, CliArgs& a, std::function<int()>& action, std::ostream& out);
 
+// --arch FILE or --system FILE (`system_what` says what the system does), and `splits`: options
+// that only a system takes (cli_system.cpp).
+struct SplitOption {
+  const char* name;
+  int64_t* value;
+  const char* what;
+};
+void addTarget(CLI::App* cmd, std::string& arch, std::string& system, const char* system_what,
+               const std::vector<SplitOption>& splits);
+// In a callback: exactly one of --arch and --system; none of `splits` without --system.
+void checkTarget(CLI::App* cmd, const std::vector<const char*>& splits, const std::string& why);
+// `tessel run`'s: the target, --tp/--pp/--ep/--dp, --parallel and --overlap, and their checks.
+void addRunSplit(CLI::App* cmd, RunArgs& run);
+void checkRunSplit(CLI::App* cmd, const RunArgs& run);
+
 // `tessel collective` (cli_system.cpp).
 void addCollective(CLI::App& app, CollectiveArgs& c, std::function<int()>& action, std::ostream& out);
 

@@ -1,6 +1,5 @@
 // `tessel serve`'s options: the per-inference service and the LLM service.
 #include <algorithm>
-#include <tuple>
 
 #include "apps/tessel/cli_options.h"
 
@@ -11,15 +10,11 @@ void addServe(CLI::App& app, ServeArgs& s, std::function<int()>& action, std::os
       "serve",
       "simulate a deployed service: workers, job queues, batching, single or fused cores; on a "
       "decoder LLM, continuous batching with a paged KV cache");
-  cmd->add_option("--arch", s.arch, "accelerator YAML file (or --system)");
-  cmd->add_option("--system", s.system,
-                  "system YAML: an LLM service on replicas of --tp chips each (--dp replicas)");
-  for (auto [name, value, what] :
-       {std::tuple{"--tp", &s.tp, "tensor-parallel chips per replica (--system)"},
-        {"--ep", &s.ep, "expert-parallel chips within --tp (--system)"},
-        {"--dp", &s.dp, "replicas sharing the arrivals (--system)"}}) {
-    cmd->add_option(name, *value, what)->check(CLI::Range(int64_t{1}, int64_t{65536}))->capture_default_str();
-  }
+  addTarget(cmd, s.arch, s.system,
+            "system YAML: an LLM service on replicas of --tp chips each (--dp replicas)",
+            {{"--tp", &s.tp, "tensor-parallel chips per replica (--system)"},
+             {"--ep", &s.ep, "expert-parallel chips within --tp (--system)"},
+             {"--dp", &s.dp, "replicas sharing the arrivals (--system)"}});
   cmd->add_option("--workload", s.workload.name,
                   "resnet50, gpt2 (with --phase decode), ...; a Hugging Face decoder "
                   "(llama-3.1-8b, a config.json) without --phase: an LLM service")
@@ -119,12 +114,7 @@ void addServe(CLI::App& app, ServeArgs& s, std::function<int()>& action, std::os
   cmd->add_option("--json", s.json_path, "write the results as JSON; - = standard output");
   cmd->add_flag("-q,--quiet", s.quiet, "no table on stdout");
   cmd->callback([&, cmd] {
-    if ((cmd->count("--arch") > 0) == (cmd->count("--system") > 0))
-      throw CLI::ValidationError("--arch, --system", "give one of --arch (one chip) and --system (many)");
-    for (const char* split : {"--tp", "--ep", "--dp"}) {
-      if (s.system.empty() && cmd->count(split) > 0)
-        throw CLI::ValidationError(split, "splits a service over a system's chips: add --system");
-    }
+    checkTarget(cmd, {"--tp", "--ep", "--dp"}, "splits a service over a system's chips: add --system");
     s.workload.given = givenOptions(cmd);
     s.workload.given.erase(
         std::remove(s.workload.given.begin(), s.workload.given.end(), "--batch"),
