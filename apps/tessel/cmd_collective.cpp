@@ -130,8 +130,10 @@ int collectiveCommand(const CollectiveArgs& args, std::ostream& out) {
         << (args.engine != "analytical" ? "       SystemC   ratio" : "") << "\n";
   for (double bytes : sizes) {
     const std::vector<systems::CollectiveCost> all = systems::costAll(*op, bytes, net, sys.collective_overhead_s);
+    // The cheapest is the first of `all` (the probe above made sure there is one).
     const systems::CollectiveCost c =
-        systems::costCollective({*op, bytes, args.algorithm}, net, sys.collective_overhead_s);
+        args.algorithm.empty() ? all.front()
+                               : systems::costCollective({*op, bytes, args.algorithm}, net, sys.collective_overhead_s);
     std::optional<double> executed;
     if (args.engine != "analytical") {
       executed = systems::executeCollective({*op, bytes, c.algorithm}, net, sys.collective_overhead_s);
