@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "arch/sparse_support.h"
 #include "util/dtype.h"
 
 namespace tessel::arch {
@@ -242,6 +243,7 @@ struct Accelerator {
   Cores cores;
   Layout layout;
   Technology technology;
+  SparseSupport sparse;  // what the design does with zeros; dense by default
   Silicon silicon;  // derived at load
   // Valid but questionable choices ("the scratchpad cannot hold one full array tile"), each
   // "FILE:LINE:COL: at PATH: message". Not hardware: left out of hash().

@@ -184,6 +184,26 @@ void putRest(Canon& c, const Accelerator& acc) {
   putCoresAndLayout(c, acc);
 }
 
+// A dense design (the default) adds nothing, so designs without a sparsity section keep their
+// hashes; decode_energy alone (derived on every design) is hardware only when something decodes.
+void putSparse(Canon& c, const SparseSupport& s) {
+  if (s.dense()) return;
+  std::string patterns;
+  for (const auto& p : s.structured) patterns += std::to_string(p.n) + ":" + std::to_string(p.m) + ",";
+  c.put("sparsity.structured", std::string_view(patterns));
+  c.put("sparsity.structured_operand", s.structured_operand);
+  c.put("sparsity.skip", s.skip[0] * 1 + s.skip[1] * 2);
+  c.put("sparsity.gate", s.gate[0] * 1 + s.gate[1] * 2);
+  c.put("sparsity.run_bits", s.run_bits);
+  c.put("sparsity.decode_energy", s.decode_pj);
+  for (size_t l = 0; l < s.formats.size(); ++l) {
+    for (size_t t = 0; t < 2; ++t) {
+      if (s.formats[l][t] != SparseFormat::None)
+        c.put("sparsity.format." + std::to_string(l) + "." + std::to_string(t), nameOf(s.formats[l][t]));
+    }
+  }
+}
+
 }  // namespace
 
 std::string Accelerator::canonical() const {
@@ -193,6 +213,7 @@ std::string Accelerator::canonical() const {
   for (const auto& l : levels) putLevel(c, l);
   putArray(c, array);
   putRest(c, *this);
+  putSparse(c, sparse);
   return c.str();
 }
 

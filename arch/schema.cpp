@@ -381,6 +381,8 @@ std::vector<SectionSpec> makeSchema() {
     auto children = levelChildren(key, fanout);
     s.insert(s.begin() + static_cast<std::ptrdiff_t>(i) + 1, children.begin(), children.end());
   }
+  const std::vector<SectionSpec> sparsity = sparsitySections();
+  s.insert(s.end(), sparsity.begin(), sparsity.end());
   return s;
 }
 

@@ -18,5 +18,7 @@ std::vector<ParamSpec> globalBufferParams();
 std::vector<ParamSpec> clusterBufferParams();
 // The sections under a level: its fan-out (when it may have one) and its per-tensor energies.
 std::vector<SectionSpec> levelChildren(const std::string& key, bool fanout);
+// `sparsity:` and its `formats.<level>` children (arch/schema_sparsity.cpp).
+std::vector<SectionSpec> sparsitySections();
 
 }  // namespace tessel::arch

@@ -209,6 +209,10 @@ void deriveSilicon(Building& b) {
   const double pitch = pePitchMm(acc.array);
   deriveNetworks(b, t, pitch);
   deriveSfu(b, t);
+  // Decoding a compressed value: an index compare or add per non-zero (the technology's add).
+  if (!b.isGiven("sparsity.decode_energy")) {
+    acc.sparse.decode_pj = t.int_add.energy_pj * t.dynamicScale();
+  }
   if (!b.isGiven("host.energy_per_byte")) acc.host.energy_pj_per_byte = acc.levels.at(0).read_energy_pj_per_byte;
   acc.silicon = summarize(acc, pitch);
 }

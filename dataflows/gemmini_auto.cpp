@@ -237,9 +237,7 @@ class GemminiAutoMapper final : public Mapper {
     // The tile as a loop nest over the GEMM Gemmini's im2col presents: the engines cost every
     // mapping with the one loop-nest model, whichever mapper chose it.
     Problem gemm = p;
-    gemm.loops = nest::gemmProblem(p.batch, p.m, p.n, p.k, p.input_dtype, p.weight_dtype,
-                                   p.output_dtype);
-    gemm.loops.im2col_unique = p.input_footprint_ratio;
+    gemm.loops = gemmView(p);
     auto hw = std::make_shared<const nest::Hardware>(nest::hardwareOf(acc));
     if (auto m = tileAsNest(r.mapping, gemm, *hw, df)) {
       r.mapping.has_nest = true;

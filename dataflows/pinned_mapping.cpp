@@ -87,11 +87,7 @@ nest::Problem viewOf(yaml::MapReader& top, const Problem& problem) {
   const std::string& v = view->scalar("gemm or nest");
   if (v == "nest") return problem.loops;
   if (v != "gemm") view->fail("expected gemm (the im2col GEMM) or nest (the op's own loops), got '" + v + "'");
-  nest::Problem p = nest::gemmProblem(problem.batch, problem.m, problem.n, problem.k,
-                                      problem.input_dtype, problem.weight_dtype,
-                                      problem.output_dtype);
-  p.im2col_unique = problem.input_footprint_ratio;  // as the search maps this view
-  return p;
+  return gemmView(problem);  // as the search maps this view
 }
 
 // Keeps default to what each level can hold (the PEs: what the dataflow keeps there).

@@ -63,4 +63,12 @@ Problem problemOf(const models::Op& op, const models::Graph& graph) {
   return p;
 }
 
+nest::Problem gemmView(const Problem& p) {
+  nest::Problem g = nest::gemmProblem(p.batch, p.m, p.n, p.k, p.input_dtype, p.weight_dtype,
+                                      p.output_dtype);
+  g.im2col_unique = p.input_footprint_ratio;
+  g.sparsity = p.loops.sparsity;
+  return g;
+}
+
 }  // namespace tessel::dataflows

@@ -40,4 +40,8 @@ struct Problem {
 // The GEMM view of a MatMul, BatchMatMul or Conv2d op. Throws tessel::Error for other kinds.
 Problem problemOf(const models::Op& op, const models::Graph& graph);
 
+// The loops of p's im2col GEMM (what Gemmini's hardware im2col presents the array): a
+// convolution's window flattened into k, the input's unique share kept, its operands' sparsity.
+nest::Problem gemmView(const Problem& p);
+
 }  // namespace tessel::dataflows

@@ -158,7 +158,8 @@ class SearchMapper final : public Mapper {
            std::string(nameOf(p.weight_dtype)) + std::string(nameOf(p.output_dtype)) + "|" +
            std::to_string(constraints.homes[0]) + std::to_string(constraints.homes[1]) +
            std::to_string(constraints.homes[2]) + (constraints.whole_rows ? "w" : "") + "|" +
-           df.name + "|" + acc.hash();
+           df.name + "|" + acc.hash() + "|" + toString(p.loops.sparsity[0]) + "," +
+           toString(p.loops.sparsity[1]);
   }
 
   MapResult mapUncached(const Problem& p, const arch::Accelerator& acc, const Dataflow& df,
@@ -213,8 +214,7 @@ class SearchMapper final : public Mapper {
       // convolution's window flattened into k, so all rows fill); that view starts from the
       // mapping gemmini-auto picks. The better of the two views wins.
       Problem gemm = p;
-      gemm.loops = nest::gemmProblem(p.batch, p.m, p.n, p.k, p.input_dtype, p.weight_dtype, p.output_dtype);
-      gemm.loops.im2col_unique = p.input_footprint_ratio;
+      gemm.loops = gemmView(p);
       views.push_back(gemm.loops);
       nest::SearchOptions go = so;
       const MapResult seed = makeGemminiAutoMapper(o_)->map(gemm, acc, df, constraints);

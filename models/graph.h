@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "util/dtype.h"
+#include "util/sparsity.h"
 
 namespace tessel::models {
 
@@ -48,6 +49,9 @@ struct Tensor {
   // file's constants — Constant nodes, int64 shape tensors, boolean masks — are Weight tensors
   // an op reads, but no parameter.
   bool parameter = true;
+  // How sparse its values are (util/sparsity.h): dense unless the workload says otherwise
+  // (--sparsity, a SCALE-Sim v3 N:M field, an ONNX initializer's zeros).
+  Sparsity sparsity;
 
   int64_t elements() const;
   int64_t bytes() const { return storageBytes(dtype, elements()); }  // scales included

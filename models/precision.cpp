@@ -172,6 +172,7 @@ Graph retype(const Graph& g, const DTypeChoice& choice) {
       const DType stored = choice.stored ? choice.stored(t, want) : want;
       remap[static_cast<size_t>(old_id)] = out.addTensor(t.name, t.shape, stored, t.role);
       out.tensor(remap[static_cast<size_t>(old_id)]).parameter = t.parameter;
+      out.tensor(remap[static_cast<size_t>(old_id)]).sparsity = t.sparsity;
     }
     const int id = remap[static_cast<size_t>(old_id)];
     if (out.tensor(id).dtype == want) return id;
@@ -183,6 +184,7 @@ Graph retype(const Graph& g, const DTypeChoice& choice) {
     conv.kind = conversionKind(out.tensor(id).dtype, want);
     conv.inputs = {id};
     conv.outputs = {out.addTensor(name, out.tensor(id).shape, want, TensorRole::Activation)};
+    out.tensor(conv.outputs[0]).sparsity = out.tensor(id).sparsity;  // a copy keeps its zeros
     conv.layer = out.producerOf(id) >= 0 ? out.op(out.producerOf(id)).layer : -1;
     out.addOp(conv);
     converted[key] = conv.outputs[0];
@@ -196,6 +198,7 @@ Graph retype(const Graph& g, const DTypeChoice& choice) {
     for (size_t i = 0; i < op.outputs.size(); ++i) {
       const Tensor& t = g.tensor(op.outputs[i]);
       copy.outputs[i] = out.addTensor(t.name, t.shape, choice.output(op, i), t.role);
+      out.tensor(copy.outputs[i]).sparsity = t.sparsity;
       remap[static_cast<size_t>(op.outputs[i])] = copy.outputs[i];
     }
     out.addOp(copy);

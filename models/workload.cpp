@@ -190,7 +190,9 @@ void rejectModelFileOptions(const std::string& name, const WorkloadOptions& o, b
 
 }  // namespace
 
-Graph build(const std::string& name, const WorkloadOptions& options) {
+namespace {
+
+Graph buildGraph(const std::string& name, const WorkloadOptions& options) {
   checkOptions(options);
   if (options.tensor_parallel != 1 || options.expert_parallel != 1) {
     DecoderFacts facts;
@@ -251,6 +253,14 @@ Graph build(const std::string& name, const WorkloadOptions& options) {
     return f.build(options);
   }
   unknownWorkload(name);
+}
+
+}  // namespace
+
+Graph build(const std::string& name, const WorkloadOptions& options) {
+  Graph g = buildGraph(name, options);
+  if (!options.sparsity.dense()) applySparsity(g, options.sparsity);
+  return g;
 }
 
 std::vector<std::string> optionsOf(const std::string& name) {

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "models/graph.h"
+#include "models/sparsity.h"
 
 namespace tessel::models {
 
@@ -43,6 +44,10 @@ struct WorkloadOptions {
   // collectives the split needs are Graph::communication.
   int64_t tensor_parallel = 1;
   int64_t expert_parallel = 1;
+  // How sparse the matmuls' and convolutions' weights and inputs are (models/sparsity.h),
+  // applied to the built graph; dense by default. A SCALE-Sim v3 topology's N:M field and an
+  // ONNX file's zero weights set their own unless this says otherwise.
+  SparsitySpec sparsity;
 };
 
 // What an LLM service needs to know of a decoder: its context and its KV cache per token.

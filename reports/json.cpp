@@ -40,6 +40,23 @@ Json perTensor(const std::array<double, sim::kNumOperands>& pj) {
   return out;
 }
 
+// Sparse operands over the run: MACs performed of the dense count, gated, metadata moved. Only
+// when an op has a sparse operand, so a dense run's JSON is as before.
+void addSparseTotals(Json& totals, const sim::RunStats& run) {
+  double performed = 0, gated = 0, metadata = 0;
+  bool any = false;
+  for (const sim::OpStats& op : run.ops) {
+    any = any || op.sparsity.sparse;
+    performed += op.sparsity.sparse ? op.sparsity.effective_macs : static_cast<double>(op.macs);
+    gated += op.sparsity.gated_macs;
+    metadata += op.sparsity.metadata_bytes;
+  }
+  if (!any) return;
+  totals["sparsity"] = {{"effective_macs", roundQuantity(performed)},
+                        {"gated_macs", roundQuantity(gated)},
+                        {"metadata_bytes", roundQuantity(metadata)}};
+}
+
 Json totals(const sim::RunStats& run) {
   Json levels = Json::object();
   for (const std::string& level : run.level_names) levels[level] = run.bytesAt(level);
@@ -72,6 +89,12 @@ Json totals(const sim::RunStats& run) {
           {"static_energy_by_component", leakage},
           {"area_by_component", area},
           {"energy_by_tensor", perTensor(run.energyByOperand())}};
+}
+
+Json totalsOf(const sim::RunStats& run) {
+  Json t = totals(run);
+  addSparseTotals(t, run);
+  return t;
 }
 
 Json breakdown(const sim::RunStats& run) {
@@ -173,6 +196,13 @@ Json opRecord(const sim::OpStats& op) {
             {"loop_nest", op.loop_nest}};
   // Engines that execute commands say what the op's unit waited on.
   if (!op.waits.empty()) j["waits"] = waits;
+  if (op.sparsity.sparse) {
+    j["sparsity"] = {{"inputs", op.sparsity.inputs},
+                     {"weights", op.sparsity.weights},
+                     {"effective_macs", roundQuantity(op.sparsity.effective_macs)},
+                     {"gated_macs", roundQuantity(op.sparsity.gated_macs)},
+                     {"metadata_bytes", roundQuantity(op.sparsity.metadata_bytes)}};
+  }
   j["dtype"] = op.dtype;
   if (!op.weight_dtype.empty()) j["weight_dtype"] = op.weight_dtype;
   return j;
@@ -206,7 +236,7 @@ void writeJson(const sim::RunStats& run, std::ostream& os, int indent) {
   for (const sim::OpStats& op : run.ops) ops.push_back(opRecord(op));
   const Json doc = {{"schema_version", kJsonSchemaVersion},
                     {"metadata", metadata(run)},
-                    {"totals", totals(run)},
+                    {"totals", totalsOf(run)},
                     {"breakdown", breakdown(run)},
                     {"fusion_groups", groupRecords(run)},
                     {"ops", ops}};

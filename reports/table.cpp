@@ -1,6 +1,7 @@
 #include "reports/table.h"
 
 #include <algorithm>
+#include <cmath>
 #include <sstream>
 
 #include "reports/accesses_table.h"
@@ -34,6 +35,26 @@ void writeHeader(const sim::RunStats& run, std::ostream& os) {
   for (const std::string& w : run.mapping_warnings) os << "warning: " << w << "\n";
 }
 
+// With sparse operands: the MACs performed (skipped ones not), gated, and the metadata moved.
+template <class Line>
+void writeSparseLines(const sim::RunStats& run, Line& line) {
+  double performed = 0, gated = 0, metadata = 0;
+  bool any = false;
+  for (const sim::OpStats& op : run.ops) {
+    any = any || op.sparsity.sparse;
+    performed += op.sparsity.sparse ? op.sparsity.effective_macs : static_cast<double>(op.macs);
+    gated += op.sparsity.gated_macs;
+    metadata += op.sparsity.metadata_bytes;
+  }
+  if (!any || run.totalMacs() <= 0) return;
+  const double dense = static_cast<double>(run.totalMacs());
+  line("MACs performed", withCommas(static_cast<int64_t>(std::llround(performed))) + " (" +
+                             percentText(performed / dense) + " % of dense; " +
+                             percentText(gated / dense) + " % more gated)");
+  line("metadata bytes", binaryBytes(static_cast<int64_t>(std::llround(metadata))) +
+                             " moved (all levels)");
+}
+
 void writeTotals(const sim::RunStats& run, std::ostream& os) {
   auto line = [&os](std::string_view label, const std::string& value) {
     os << "  " << padRight(label, kLabel - 2) << value << "\n";
@@ -43,6 +64,7 @@ void writeTotals(const sim::RunStats& run, std::ostream& os) {
   line("cycles", cyclesText(run.totalCycles()));
   line("time", engSeconds(run.seconds()));
   line("MACs", withCommas(run.totalMacs()));
+  writeSparseLines(run, line);
   line("utilization", percentText(run.utilization()) + " %");
   line("DRAM bytes", binaryBytes(dram) + " (" + withCommas(dram) + " B)");
   const double energy = run.energyTotalPj();

@@ -76,6 +76,8 @@ bool eligible(const ChainGroup& c, const std::vector<OpPlan>& plans, const model
     }
     if (op.isGemmLike()) {
       if (p.placement != dataflows::Placement::Array || !p.mapping.has_nest) return false;
+      // The group's closed-form edge traffic counts dense bytes: sparse chains stay unfused.
+      if (p.problem.loops.sparse()) return false;
       if (id == c.last()) continue;
       for (int e : p.epilogue) {
         if (!isMember(c, e)) return false;

@@ -100,6 +100,13 @@ struct OpStats {
   std::vector<LevelAccesses> accesses;  // outermost level first
   std::vector<NetworkTraffic> networks;  // outermost first, the array's NoC last
   double utilization = 0;  // macs / (cycles * PEs * MACs/PE/cycle of its dtype); 0 on the host
+  // Sparse operands (dataflows/nest/sparse.h): their patterns, the MACs performed (skipped ones
+  // not) and gated, and the metadata bytes moved at every level. `sparse` false: all dense.
+  struct Sparse {
+    bool sparse = false;
+    std::string inputs, weights;  // "0.4", "2:4", "dense"
+    double effective_macs = 0, gated_macs = 0, metadata_bytes = 0;
+  } sparsity;
   // Engines that execute commands (systemc): cycles the op's unit (array, SFU, host) stood idle
   // or was held, by what it waited on ("dma: load weights", "dispatch: store queue full",
   // "noc"...), largest first. Empty for the analytical engine.

@@ -39,6 +39,9 @@ models::WorkloadOptions workloadOptions(const Point& p, DType dtype) {
   o.image = wholeNumber(p, "workload.image", o.image);
   o.layers = wholeNumber(p, "workload.layers", o.layers);
   if (!p.value("workload.phase").empty()) o.phase = p.value("workload.phase");
+  if (!p.value("workload.sparsity").empty()) {
+    o.sparsity = models::parseSparsitySpec(p.value("workload.sparsity"), "workload.sparsity");
+  }
   for (const char* option : {"seq", "batch", "image", "layers", "phase"}) {
     if (!p.value(std::string("workload.") + option).empty()) o.given.push_back(std::string("--") + option);
   }

@@ -22,7 +22,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const std::vector<std::string> kWorkloadOptions = {"seq", "batch", "phase", "image", "layers"};
+const std::vector<std::string> kWorkloadOptions = {"seq",    "batch",  "phase",
+                                                   "image",  "layers", "sparsity"};
 
 // The spec itself and the files it names (designs, studies) follow the one rule for input files
 // (util/input_file.h); a named file's error also carries where the spec names it.

@@ -54,6 +54,9 @@ void addWorkloadOptions(CLI::App* cmd, WorkloadArgs& w, bool with_dtype, bool wi
   cmd->add_option("--expert-load", w.expert_load,
                   "mixture-of-experts configs: share of routed tokens per expert, W,W,... "
                   "(default uniform)");
+  cmd->add_option("--sparsity", w.sparsity,
+                  "matmul/conv operands' sparsity: weights=2:4 (N:M along the reduction axis), "
+                  "weights=0.5,inputs=0.4 (densities); default dense");
 }
 
 // The workload options the user gave on `cmd`, so that one a workload does not use is an error.

@@ -45,6 +45,7 @@ std::vector<std::pair<std::string, std::string>> labels(const RunArgs& args,
       {"fusion", args.no_fuse ? "none" : args.fusion},
   };
   if (!args.precision_plan.empty()) l.emplace_back("precision_plan", args.precision_plan);
+  if (!args.workload.sparsity.empty()) l.emplace_back("sparsity", args.workload.sparsity);
   if (!args.mapping_path.empty()) l.emplace_back("mapping", args.mapping_path);
   for (const auto& o : args.overrides) l.emplace_back("override", o);
   if (args.cores != "one") l.emplace_back("cores", args.cores);

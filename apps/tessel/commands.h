@@ -30,6 +30,7 @@ struct WorkloadArgs {
   std::vector<std::string> dims;   // .onnx: "NAME=VALUE" bindings of symbolic dimensions
   bool strict = false;             // .onnx: an op without a model is an error
   std::string expert_load;         // MoE configs: "W,W,..." share of tokens per expert
+  std::string sparsity;            // "weights=2:4,inputs=0.4" (models/sparsity.h); "" = dense
   std::vector<std::string> given;  // the options above the user gave ("--seq", ...)
 };
 

@@ -1,6 +1,7 @@
 #include "dataflows/nest/cost.h"
 
 #include "dataflows/nest/cost_parts.h"
+#include "dataflows/nest/sparse.h"
 
 namespace tessel::dataflows::nest {
 
@@ -35,7 +36,8 @@ std::string checkCapacity(const Problem& p, const Mapping& m, const Hardware& hw
       const DType dt = x == Operand::Input    ? p.input_dtype
                        : x == Operand::Weight ? p.weight_dtype
                                               : (lv.off_chip ? p.output_dtype : hw.accum_dtype);
-      pool[size_t(lv.pool_of[size_t(t)])] += copies * p.footprint(x, tile) * sizeOf(dt);
+      const double stored = p.sparse() ? storedScale(p, hw, l, t) : 1.0;
+      pool[size_t(lv.pool_of[size_t(t)])] += copies * p.footprint(x, tile) * sizeOf(dt) * stored;
     }
     for (size_t k = 0; k < kTensors; ++k) {
       if (lv.pool_bytes[k] >= 0 && pool[k] > lv.pool_bytes[k]) {
@@ -51,6 +53,7 @@ std::string checkCapacity(const Problem& p, const Mapping& m, const Hardware& hw
 Cost evaluate(const Problem& p, const Mapping& m, const Hardware& hw, const CostOptions& o) {
   Cost c;
   c.reason = checkCapacity(p, m, hw);
+  if (c.reason.empty() && p.sparse()) c.reason = checkFormats(p, hw);
   if (!c.reason.empty()) return c;
   c.ok = true;
   c.request_bytes = requestBytes(p, m, hw);
@@ -58,7 +61,16 @@ Cost evaluate(const Problem& p, const Mapping& m, const Hardware& hw, const Cost
   const size_t nl = hw.levels.size();
   c.macs = p.macs();
   countTransfers(p, m, hw, o, nest, c);
-  timeOp(p, m, hw, o, nest, c);
+  const SparseEffect sparse = sparseEffect(p, hw);
+  c.keep_n = sparse.keep_n;
+  c.keep_m = sparse.keep_m;
+  c.effective_macs = static_cast<double>(c.macs) * sparse.mac_density;
+  if (sparse.active) {
+    c.gated_macs = static_cast<double>(c.macs) * (sparse.reduce_keep * sparse.skip_density) -
+                   c.effective_macs;
+    applySparseTransfers(sparse, hw, c);
+  }
+  timeOp(p, m, hw, o, nest, c, sparse);
 
   // Energy: every access at its level's price, every NoC byte, every MAC.
   c.level_energy.assign(nl, 0);
@@ -81,7 +93,17 @@ Cost evaluate(const Problem& p, const Mapping& m, const Hardware& hw, const Cost
     c.tensor_energy[t] += e;
     c.noc_energy += e;
   }
-  c.mac_energy = static_cast<double>(c.macs) * hw.macPj(p.input_dtype);
+  c.mac_energy = c.effective_macs * hw.macPj(p.input_dtype);
+  if (sparse.active) {
+    // The array decodes the non-zeros it reads from a level that keeps them compressed.
+    const size_t a = size_t(hw.array());
+    for (size_t t = 0; t < 2; ++t) {
+      if (sparse.scale[a][t] == 1) continue;
+      const DType dt = t == 0 ? p.input_dtype : p.weight_dtype;
+      c.decoded += c.reads[a][t] / (sparse.scale[a][t] * sizeOf(dt)) * p.sparsity[t].density;
+    }
+    c.mac_energy += c.decoded * hw.sparse.decode_pj;
+  }
   c.energy = c.noc_energy + c.mac_energy;
   for (double e : c.level_energy) c.energy += e;
 
@@ -90,7 +112,8 @@ Cost evaluate(const Problem& p, const Mapping& m, const Hardware& hw, const Cost
     if (o.home[t] == hw.dram) {
       const auto x = static_cast<Operand>(t);
       const DType dt = x == Operand::Input ? p.input_dtype : x == Operand::Weight ? p.weight_dtype : p.output_dtype;
-      unique += p.elements(x) * sizeOf(dt) * (x == Operand::Input ? p.im2col_unique : 1.0);
+      unique += p.elements(x) * sizeOf(dt) * (x == Operand::Input ? p.im2col_unique : 1.0) *
+                (p.sparse() ? storedScale(p, hw, hw.dram, static_cast<int>(t)) : 1.0);
     }
   }
   const double dram_bw = hw.levels[size_t(hw.dram)].bandwidth[0];

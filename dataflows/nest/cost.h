@@ -57,6 +57,14 @@ struct Cost {
   double noc_energy = 0, mac_energy = 0;
   double energy = 0;                     // pJ, everything
   double lower_bound = 0;                // max(compute, unique off-chip bytes / bandwidth)
+  // Sparse operands (sparse.h): MACs performed (a skipped one is not; a gated one is counted in
+  // gated_macs and spends no energy), metadata bytes moved at every level, and how the array's
+  // steps were taken: an accelerated N:M reduction over ceil(C * keep_n / keep_m) elements,
+  // skipping as step_scale steps per dense step (the lockstep group's expected maximum).
+  double effective_macs = 0, gated_macs = 0;
+  double metadata_bytes = 0, decoded = 0;  // decoded: non-zero values the array decodes
+  int keep_n = 1, keep_m = 1;
+  double step_scale = 1;
 
   double dramBytes() const;  // reads + writes at level 0
 };
@@ -86,6 +94,8 @@ double offchipRate(const Hardware& hw, int level, double request_bytes);
 
 // Array steps (MAC slots per PE) of one local tile whose extents are `size`, partial array
 // tiles included: the per-tile share of Cost::steps that a command-level engine times.
-double tileSteps(const Mapping& m, const Hardware& hw, const Factors& size);
+// `sparse`: the evaluated cost, whose keep_n/keep_m and step_scale shape the steps (sparse.h).
+double tileSteps(const Mapping& m, const Hardware& hw, const Factors& size,
+                 const Cost* sparse = nullptr);
 
 }  // namespace tessel::dataflows::nest

@@ -18,8 +18,9 @@ void countTransfers(const Problem& p, const Mapping& m, const Hardware& hw, cons
                     const Nest& nest, Cost& c);
 
 // Fills the time fields of c (steps .. cycles, utilization) from its transfers.
+struct SparseEffect;
 void timeOp(const Problem& p, const Mapping& m, const Hardware& hw, const CostOptions& o,
-            const Nest& nest, Cost& c);
+            const Nest& nest, Cost& c, const SparseEffect& sparse);
 
 // Bytes per element, looked up once per dtype and thread: the cost model asks millions of times
 // per search, and a dtype's size never changes once it exists (registered block-scaled dtypes

@@ -203,6 +203,14 @@ Hardware hardwareOf(const arch::Accelerator& acc) {
   if (!hw.systolic) hw.fill_drain = std::max(0.0, a.pipeline_latency);
   hw.weight_double_buffered = a.weight_double_buffered;
   hw.accum_dtype = a.accum_dtype;
+  hw.sparse = acc.sparse;
+  hw.sparse.formats.clear();  // per nest level instead:
+  for (Level& l : hw.levels) {
+    for (int t = 0; t < 2; ++t) {
+      const int at = l.arch_level[size_t(t)];
+      if (at >= 0) l.format[size_t(t)] = acc.sparse.formatAt(static_cast<size_t>(at), t);
+    }
+  }
   return hw;
 }
 

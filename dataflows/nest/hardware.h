@@ -41,6 +41,8 @@ struct Level {
   double fanout_bandwidth = 0;    // bytes/cycle into one instance; 0 = unlimited
   double fanout_pj = 0;           // per byte per instance reached
   int64_t instances = 1;          // copies of this level in the design (fan-outs above it)
+  // How this level keeps inputs (0) and weights (1) when they are sparse (arch::SparseSupport).
+  std::array<arch::SparseFormat, 2> format{arch::SparseFormat::None, arch::SparseFormat::None};
 };
 
 struct Hardware {
@@ -74,6 +76,7 @@ struct Hardware {
   int local_level = -1;  // the first on-chip level: where the DMA delivers tiles
   int array_level = -1;  // the last shared level, right above the array's fan-out
   int64_t arrays = 1;    // copies of the array (the product of the levels' fan-outs)
+  arch::SparseSupport sparse;  // what the datapath does with zeros (formats: Level::format)
 
   int local() const { return local_level >= 0 ? local_level : firstWhere(false); }
   int array() const { return array_level >= 0 ? array_level : firstWhere(true) - 1; }

@@ -130,8 +130,9 @@ Problem gemmProblem(int64_t batch, int64_t m, int64_t n, int64_t k, DType in, DT
   return p;
 }
 
-Problem problemOf(const models::Op& op, const models::Graph& g) {
-  if (!op.isGemmLike()) throw Error("op '" + op.name + "' is not a GEMM-like op");
+namespace {
+
+Problem shapeOf(const models::Op& op, const models::Graph& g) {
   const DType in = g.tensor(op.inputs.at(0)).dtype;
   const DType w = g.tensor(op.inputs.at(1)).dtype;
   const DType out = g.tensor(op.outputs.at(0)).dtype;
@@ -155,6 +156,15 @@ Problem problemOf(const models::Op& op, const models::Graph& g) {
   p.input_dtype = in;
   p.weight_dtype = w;
   p.output_dtype = out;
+  return p;
+}
+
+}  // namespace
+
+Problem problemOf(const models::Op& op, const models::Graph& g) {
+  if (!op.isGemmLike()) throw Error("op '" + op.name + "' is not a GEMM-like op");
+  Problem p = shapeOf(op, g);
+  p.sparsity = {g.tensor(op.inputs.at(0)).sparsity, g.tensor(op.inputs.at(1)).sparsity};
   return p;
 }
 

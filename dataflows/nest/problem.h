@@ -13,6 +13,7 @@
 
 #include "dataflows/operand.h"
 #include "util/dtype.h"
+#include "util/sparsity.h"
 
 namespace tessel::models {
 class Graph;
@@ -58,6 +59,9 @@ struct Problem {
   DType input_dtype = DType::Int8;
   DType weight_dtype = DType::Int8;
   DType output_dtype = DType::Int8;
+  // How sparse the input (0) and the weights (1) are (util/sparsity.h); outputs are dense.
+  std::array<Sparsity, 2> sparsity{};
+  bool sparse() const { return !sparsity[0].dense() || !sparsity[1].dense(); }
 
   int64_t of(Dim d) const { return extent[at(d)]; }
   int64_t macs() const;

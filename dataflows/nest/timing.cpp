@@ -2,6 +2,7 @@
 #include <cmath>
 
 #include "dataflows/nest/cost_parts.h"
+#include "dataflows/nest/sparse.h"
 
 namespace tessel::dataflows::nest {
 
@@ -42,6 +43,12 @@ double stepsAlong(const Mapping& m, const Hardware& hw, Dim d, int64_t e, int fr
     return static_cast<double>(full) * self(self, child, i + 1) + (rem ? self(self, rem, i + 1) : 0.0);
   };
   return steps(steps, e, 0);
+}
+
+// Elements along d the datapath steps through: an accelerated N:M reduction's kept ones.
+int64_t keptExtent(const Cost& c, Dim d, int64_t e) {
+  if (d != Dim::C || c.keep_m <= 1) return e;
+  return (e * c.keep_n + c.keep_m - 1) / c.keep_m;
 }
 
 // The local tiles of a mapping, grouped by shape: along each dim a tile is full or the
@@ -161,14 +168,14 @@ double overlapped(const Problem& p, const Mapping& m, const Hardware& hw, const 
       const size_t i = at(d);
       size_t j = 0;
       while (j < 2 && sizes[i][j] != 0 && sizes[i][j] != size[i]) ++j;
-      if (j == 2) return tileSteps(m, hw, size);  // not a full/remainder class: no table
+      if (j == 2) return tileSteps(m, hw, size, &c);  // not a full/remainder class: no table
       if (sizes[i][j] == 0) {
         sizes[i][j] = size[i];
-        along[i][j] = stepsAlong(m, hw, d, size[i], hw.local());
+        along[i][j] = stepsAlong(m, hw, d, keptExtent(c, d, size[i]), hw.local());
       }
       steps *= along[i][j];
     }
-    return steps;
+    return steps * c.step_scale;
   };
   double sum = 0;
   for (size_t ki = 0; ki < classes.size(); ++ki) {
@@ -208,7 +215,7 @@ double overlapped(const Problem& p, const Mapping& m, const Hardware& hw, const 
 
 // The array's busy time (c.steps, c.compute, c.array and its parts); returns the local tiles.
 double timeArray(const Problem& p, const Mapping& m, const Hardware& hw, const CostOptions& o,
-                 const Nest& nest, Cost& c) {
+                 const Nest& nest, Cost& c, const SparseEffect& sparse) {
   const int pe = hw.pe(), local = hw.local();
   // Time. The array: steps (partial tiles leave PEs idle), plus on a systolic array what the PE
   // grid measures (tile_timing.h): the stationary tensor swaps S times, each swap streaming
@@ -218,14 +225,19 @@ double timeArray(const Problem& p, const Mapping& m, const Hardware& hw, const C
   // Local tiles follow each other without draining the pipeline: the first preload, the skew
   // and the edge register are paid once per op, not once per tile.
   c.steps = 1;
-  for (Dim d : kAllDims) c.steps *= stepsAlong(m, hw, d, p.of(d), 1);
-  c.compute = static_cast<double>(c.macs) / (static_cast<double>(hw.pes()) * o.mac_rate);
-  c.array = c.steps / o.mac_rate;
+  for (Dim d : kAllDims) c.steps *= stepsAlong(m, hw, d, keptExtent(c, d, p.of(d)), 1);
   double tiles = 1;
   for (Dim d : kAllDims) {
     tiles *= static_cast<double>(ceilDiv(p.of(d), std::min(p.of(d), m.tile(local, d, hw.array()))));
   }
   c.tiles = tiles;
+  if (sparse.skip_density < 1) {
+    c.step_scale = skipScale(p, m, hw, sparse);  // each tile waits for its busiest PE
+    c.steps *= c.step_scale;
+  }
+  c.compute = static_cast<double>(c.macs) * sparse.reduce_keep * sparse.skip_density /
+              (static_cast<double>(hw.pes()) * o.mac_rate);
+  c.array = c.steps / o.mac_rate;
   if (hw.systolic) {
     int stationary = -1;
     for (int t = 0; t < kTensors; ++t) {
@@ -282,17 +294,20 @@ double offchipRate(const Hardware& hw, int level, double request_bytes) {
   return rate;
 }
 
-double tileSteps(const Mapping& m, const Hardware& hw, const Factors& size) {
+double tileSteps(const Mapping& m, const Hardware& hw, const Factors& size, const Cost* sparse) {
   double steps = 1;
-  for (Dim d : kAllDims) steps *= stepsAlong(m, hw, d, size[at(d)], hw.local());
-  return steps;
+  for (Dim d : kAllDims) {
+    const int64_t e = sparse ? keptExtent(*sparse, d, size[at(d)]) : size[at(d)];
+    steps *= stepsAlong(m, hw, d, e, hw.local());
+  }
+  return sparse ? steps * sparse->step_scale : steps;
 }
 
 void timeOp(const Problem& p, const Mapping& m, const Hardware& hw, const CostOptions& o,
-            const Nest& nest, Cost& c) {
+            const Nest& nest, Cost& c, const SparseEffect& sparse) {
   const int local = hw.local();
   const double pes = static_cast<double>(hw.pes());
-  const double tiles = timeArray(p, m, hw, o, nest, c);
+  const double tiles = timeArray(p, m, hw, o, nest, c, sparse);
   // Ports: each on-chip pool and each network move their bytes at their bandwidth, every copy of
   // a level or network in parallel.
   for (int l = local; l <= hw.array(); ++l) {

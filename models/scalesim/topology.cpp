@@ -77,7 +77,7 @@ struct Reader {
 
   Format format(const Row& header) const;
   int64_t number(const Row& row, size_t i, const std::string& path) const;
-  void sparsity(const Row& row, size_t i, const std::string& layer, Graph& g) const;
+  Sparsity sparsity(const Row& row, size_t i, const std::string& layer) const;
   void conv(const Row& row, const std::string& path, const std::string& name, Graph& g) const;
   void gemm(const Row& row, const std::string& path, const std::string& name, Graph& g) const;
 };
@@ -137,8 +137,9 @@ int64_t Reader::number(const Row& row, size_t i, const std::string& path) const 
   return v;
 }
 
-// v3's N:M structured-sparsity ratio: N of every M filter values are non-zero.
-void Reader::sparsity(const Row& row, size_t i, const std::string& layer, Graph& g) const {
+// v3's N:M structured-sparsity ratio: N of every M filter values along the reduction are
+// non-zero; the layer's weights carry it (dense when N = M).
+Sparsity Reader::sparsity(const Row& row, size_t i, const std::string& layer) const {
   const Field& f = row.fields[i];
   const std::string path = layer + ".Sparsity";
   const size_t colon = f.text.find(':');
@@ -158,9 +159,11 @@ void Reader::sparsity(const Row& row, size_t i, const std::string& layer, Graph&
     fail(row.line, f.column, path,
          "sparsity " + f.text + " keeps more values (N) than each block has (M); expected N <= M");
   }
-  if (n == m) return;  // dense
-  g.warnings.push_back(source + ":" + std::to_string(row.line) + ": " + layer + ": SCALE-Sim " +
-                       "sparsity " + f.text + " is not modeled; tessel times the dense layer");
+  if (n == m || m > 64) {
+    if (n == m) return {};
+    fail(row.line, f.column, path, "sparsity " + f.text + " has groups of more than 64 values");
+  }
+  return Sparsity::nm(static_cast<int>(n), static_cast<int>(m));
 }
 
 void checkMacs(const Reader& r, const Row& row, const std::string& path,
@@ -198,8 +201,9 @@ void Reader::conv(const Row& row, const std::string& path, const std::string& na
          "filter width " + std::to_string(s) + " is larger than IFMAP Width " + std::to_string(w) +
              " (SCALE-Sim's IFMAP dims already include any padding)");
   }
+  Sparsity weights;
   if (n == 9 && row.fields[8].text.find(':') != std::string::npos) {
-    sparsity(row, 8, path, g);
+    weights = sparsity(row, 8, path);
   } else if (n == 9) {
     const int64_t stride_w = number(row, 8, path + ".Stride width");
     if (stride_w != stride) {
@@ -233,8 +237,9 @@ void Reader::conv(const Row& row, const std::string& path, const std::string& na
   cs.p = p;
   cs.q = q;
   cs.groups = groups;
-  Op op = detail::makeOp(name, OpKind::Conv2d,
-                         {x, b.weight(name + ".weight", {r, s, c / groups, outputs})});
+  const int wt = b.weight(name + ".weight", {r, s, c / groups, outputs});
+  g.tensor(wt).sparsity = weights;
+  Op op = detail::makeOp(name, OpKind::Conv2d, {x, wt});
   op.conv = cs;
   op.gemm = {groups, batch * p * q, outputs / groups, c / groups * r * s};
   op.macs = op.gemm.macs();
@@ -251,12 +256,14 @@ void Reader::gemm(const Row& row, const std::string& path, const std::string& na
   }
   const int64_t m = number(row, 1, path + ".M"), cols = number(row, 2, path + ".N"),
                 k = number(row, 3, path + ".K");
-  if (n == 5) sparsity(row, 4, path, g);
+  const Sparsity weights = n == 5 ? sparsity(row, 4, path) : Sparsity{};
   checkMacs(*this, row, path, {o.batch, m, cols, k});
   detail::Builder b{g, o.dtype};
   // SCALE-Sim: an M x K ifmap times a K x N filter makes the M x N ofmap.
   const int x = b.input(name + ".ifmap", {o.batch * m, k}, o.dtype);
-  Op op = detail::makeOp(name, OpKind::MatMul, {x, b.weight(name + ".weight", {k, cols})});
+  const int wt = b.weight(name + ".weight", {k, cols});
+  g.tensor(wt).sparsity = weights;
+  Op op = detail::makeOp(name, OpKind::MatMul, {x, wt});
   op.gemm = {1, o.batch * m, cols, k};
   op.macs = op.gemm.macs();
   b.emit(std::move(op), {o.batch * m, cols});

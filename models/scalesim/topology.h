@@ -7,7 +7,8 @@
 //          axis, which tessel realizes as the small symmetric pad ceilPad gives (0 when the
 //          stride divides IFMAP - filter). An optional 9th field is a stride width (v2: an
 //          integer; tessel has one stride, so it must equal Strides) or an N:M sparsity ratio
-//          (v3; N <= M; tessel times the dense layer and says so in a warning); an empty 9th is
+//          (v3; N <= M <= 64: the layer's weights are N:M along the reduction, timed as the design's
+//          `sparsity:` support says); an empty 9th is
 //          absent, and fields past the 9th are ignored (one warning per file), as SCALE-Sim does.
 //          A layer whose name contains "DP" (case-sensitive, SCALE-Sim's test) is depthwise:
 //          SCALE-Sim runs it as Channels one-channel convs of Num Filter filters each, i.e. a

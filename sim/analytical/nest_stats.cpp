@@ -103,6 +103,14 @@ void fillNestStats(OpStats& s, const dataflows::OpPlan& plan, const arch::Accele
   chargeDrains(s, hw, acc);
   s.mapping = mp.flatten();
   s.loop_nest = mp.loopNest(plan.problem);
+  if (nc.problem.sparse()) {
+    s.sparsity.sparse = true;
+    s.sparsity.inputs = toString(nc.problem.sparsity[0]);
+    s.sparsity.weights = toString(nc.problem.sparsity[1]);
+    s.sparsity.effective_macs = c.effective_macs;
+    s.sparsity.gated_macs = c.gated_macs;
+    s.sparsity.metadata_bytes = c.metadata_bytes;
+  }
 }
 
 }  // namespace tessel::sim::analytical

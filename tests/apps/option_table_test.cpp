@@ -46,6 +46,7 @@ const std::map<std::string, Canonical>& table() {
       {"--dim", {"bind an ONNX symbolic dimension", {}}},
       {"--strict", {"an unmodeled op is an error", {}}},
       {"--expert-load", {"share of routed tokens per expert", {}}},
+      {"--sparsity", {"sparse weights and inputs of matmuls and convolutions", {}}},
       {"--precision-plan", {"a per-op dtype plan file", {"--plan"}}},
       {"--precision", {"the number formats to validate", {}}},
       {"--seed", {"random seed", {}}},

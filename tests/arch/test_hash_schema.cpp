@@ -223,6 +223,22 @@ const std::vector<std::string> kParams = {
     "technology.node",
     "technology.table",
     "technology.voltage",
+    "sparsity.structured",
+    "sparsity.structured_operand",
+    "sparsity.skip",
+    "sparsity.gate",
+    "sparsity.run_bits",
+    "sparsity.decode_energy",
+    "sparsity.formats.dram.inputs",
+    "sparsity.formats.dram.weights",
+    "sparsity.formats.l2.inputs",
+    "sparsity.formats.l2.weights",
+    "sparsity.formats.scratchpad.inputs",
+    "sparsity.formats.scratchpad.weights",
+    "sparsity.formats.global_buffer.inputs",
+    "sparsity.formats.global_buffer.weights",
+    "sparsity.formats.cluster_buffer.inputs",
+    "sparsity.formats.cluster_buffer.weights",
 };
 
 std::vector<std::string> schemaPaths() {

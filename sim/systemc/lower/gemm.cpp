@@ -129,7 +129,7 @@ void lowerGemm(const dataflows::OpPlan& plan, const analytical::NestCost& nc, Ge
     if (!sh.known) {
       sh.known = true;
       for (int t = 0; t < 3; ++t) sh.footprint[size_t(t)] = p.footprint(Operand(t), size);
-      sh.steps = nest::tileSteps(m, hw, size);
+      sh.steps = nest::tileSteps(m, hw, size, &c);
       sh.macs = 1;
       for (nest::Dim d : nest::kAllDims) sh.macs *= static_cast<double>(size[nest::at(d)]);
     }

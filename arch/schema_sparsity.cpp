@@ -1,0 +1,124 @@
+// The `sparsity:` rows of the accelerator schema (arch/sparse_support.h): what the datapath
+// accelerates, skips or gates, and the compressed format each storage level keeps inputs and
+// weights in (`sparsity.formats.<level>`).
+#include <algorithm>
+
+#include "arch/schema_levels.h"
+#include "arch/schema_rows.h"
+
+namespace tessel::arch {
+
+namespace {
+
+using T = ValueType;
+
+SparseSupport& sp(Building& b) { return b.acc.sparse; }
+
+const std::vector<std::string>& operandNames() {
+  static const std::vector<std::string> names = {"inputs", "weights"};
+  return names;
+}
+
+const std::vector<std::string>& patternNames() {
+  static const std::vector<std::string> names = {"1:2", "1:4", "2:4", "1:8", "2:8", "4:8"};
+  return names;
+}
+
+std::array<bool, 2> operandsOf(const Value& v) {
+  std::array<bool, 2> on{};
+  for (const std::string& n : v.names) on[n == "weights" ? 1 : 0] = true;
+  return on;
+}
+
+// The format level `kind` keeps `operand` in; a compressed format on a level the design does
+// not have (or one that never holds the operand) is an error at the value.
+Apply formatOf(LevelKind kind, const std::string& level, int operand) {
+  return [kind, level, operand](Building& b, const Value& v) {
+    const SparseFormat f = sparseFormatFrom(v.text);
+    if (f == SparseFormat::None) return;
+    const std::string path = "sparsity.formats." + level + "." + operandNames()[size_t(operand)];
+    size_t at = b.acc.levels.size();
+    for (size_t i = 0; i < b.acc.levels.size(); ++i) {
+      if (b.acc.levels[i].kind == kind) at = i;
+    }
+    if (at == b.acc.levels.size()) {
+      b.fail(path, "this design has no " + level + " to keep " +
+                       operandNames()[size_t(operand)] + " compressed in");
+    }
+    SparseSupport& s = b.acc.sparse;
+    s.formats.resize(b.acc.levels.size(), {SparseFormat::None, SparseFormat::None});
+    s.formats[at][size_t(operand)] = f;
+  };
+}
+
+std::vector<ParamSpec> sparsityParams() {
+  return {
+      among(patternNames(),
+            opt("structured", T::NameList, "[]",
+                "N:M patterns the datapath runs compressed (the reduction takes N/M of its steps)",
+                [](Building& b, const Value& v) {
+                  for (const std::string& p : v.names) {
+                    const auto colon = p.find(':');
+                    sp(b).structured.push_back(
+                        {std::stoi(p.substr(0, colon)), std::stoi(p.substr(colon + 1))});
+                  }
+                })),
+      among(operandNames(),
+            opt("structured_operand", T::Choice, "weights",
+                "the operand whose N:M pattern the datapath accelerates",
+                [](Building& b, const Value& v) {
+                  sp(b).structured_operand = v.text == "weights" ? 1 : 0;
+                })),
+      among(operandNames(),
+            opt("skip", T::NameList, "[]",
+                "operands whose zeros the MACs skip: no cycle, no energy",
+                [](Building& b, const Value& v) { sp(b).skip = operandsOf(v); })),
+      among(operandNames(),
+            opt("gate", T::NameList, "[]",
+                "operands whose zeros the MACs gate: the cycle spent, the energy saved",
+                [](Building& b, const Value& v) { sp(b).gate = operandsOf(v); })),
+      upTo(16, pos(opt("run_bits", T::Integer, "4",
+                       "run_length format: bits per run of zeros (assumed 4)",
+                       into(sp, &SparseSupport::run_bits)))),
+      der("decode_energy", T::Energy, "the technology's 32-bit integer add",
+          "energy per non-zero value decoded or intersected at the array",
+          into(sp, &SparseSupport::decode_pj)),
+  };
+}
+
+std::vector<ParamSpec> formatParams(LevelKind kind, const std::string& level) {
+  std::vector<ParamSpec> rows;
+  for (int operand = 0; operand < 2; ++operand) {
+    rows.push_back(among(sparseFormatNames(),
+                         opt(operandNames()[size_t(operand)], T::Choice, "none",
+                             "how " + level + " keeps " + operandNames()[size_t(operand)],
+                             formatOf(kind, level, operand))));
+  }
+  return rows;
+}
+
+}  // namespace
+
+std::vector<SectionSpec> sparsitySections() {
+  std::vector<SectionSpec> s = {
+      {"sparsity", false, "what the design does with zeros (docs/sparsity.md); absent = dense",
+       sparsityParams(), nullptr},
+      {"sparsity.formats", false, "the compressed format each storage level keeps operands in",
+       {}, nullptr},
+  };
+  const std::pair<LevelKind, const char*> levels[] = {
+      {LevelKind::DRAM, "dram"},
+      {LevelKind::L2, "l2"},
+      {LevelKind::Scratchpad, "scratchpad"},
+      {LevelKind::GlobalBuffer, "global_buffer"},
+      {LevelKind::ClusterBuffer, "cluster_buffer"},
+  };
+  for (const auto& [kind, name] : levels) {
+    s.push_back({std::string("sparsity.formats.") + name, false,
+                 std::string("how the ") + name + " keeps inputs and weights",
+                 formatParams(kind, name), nullptr});
+  }
+  return s;
+}
+
+}  // namespace tessel::arch

@@ -1,0 +1,47 @@
+#include "arch/sparse_support.h"
+
+namespace tessel::arch {
+
+namespace {
+
+constexpr std::array<std::string_view, 6> kFormatNames = {
+    "none", "bitmask", "coordinates", "csr", "run_length", "nm_indices"};
+
+}  // namespace
+
+std::string_view nameOf(SparseFormat f) { return kFormatNames.at(static_cast<size_t>(f)); }
+
+const std::vector<std::string>& sparseFormatNames() {
+  static const std::vector<std::string> names(kFormatNames.begin(), kFormatNames.end());
+  return names;
+}
+
+SparseFormat sparseFormatFrom(std::string_view name) {
+  for (size_t i = 0; i < kFormatNames.size(); ++i) {
+    if (kFormatNames[i] == name) return static_cast<SparseFormat>(i);
+  }
+  return SparseFormat::None;
+}
+
+bool SparseSupport::accelerates(const Sparsity& s, int operand) const {
+  if (!s.structured() || operand != structured_operand) return false;
+  for (const Pattern& p : structured) {
+    if (p.n == s.n && p.m == s.m) return true;
+  }
+  return false;
+}
+
+SparseFormat SparseSupport::formatAt(size_t level, int operand) const {
+  if (level >= formats.size() || operand < 0 || operand > 1) return SparseFormat::None;
+  return formats[level][static_cast<size_t>(operand)];
+}
+
+bool SparseSupport::dense() const {
+  if (!structured.empty() || skip[0] || skip[1] || gate[0] || gate[1]) return false;
+  for (const auto& f : formats) {
+    if (f[0] != SparseFormat::None || f[1] != SparseFormat::None) return false;
+  }
+  return true;
+}
+
+}  // namespace tessel::arch

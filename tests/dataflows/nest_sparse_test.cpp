@@ -1,0 +1,258 @@
+// Sparse operands in the loop-nest cost model (dataflows/nest/sparse.h), against counts derived
+// by hand and a Monte Carlo over random masks: formats' bytes, N:M on a datapath that runs it,
+// gating, skipping with the imbalance of the slowest PE, and density 1 leaving every count alone.
+#include "dataflows/nest/sparse.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+
+#include "tests/dataflows/nest_fixtures.h"
+
+namespace tessel {
+namespace {
+
+using arch::SparseFormat;
+using dataflows::nest::CostOptions;
+using dataflows::nest::evaluate;
+using dataflows::nest::expectedMaxBinomial;
+using dataflows::nest::gemmProblem;
+using dataflows::nest::metadataBytesPerValue;
+using dataflows::nest::Problem;
+using dataflows::nest::storedBytesPerValue;
+using namespace testing;
+
+constexpr size_t kI = 0, kW = 1;
+
+// Bytes per dense int8 value (1 B) for each format:
+//   bitmask, d = 0.5:          0.5 values + 1/8 B of mask                      = 0.625
+//   coordinates, d = 0.25, L = 64: 0.25 values + 0.25 x 6 bits / 8            = 0.4375
+//   csr, as coordinates + a 7-bit pointer (ceil log2 65) per 64 values        = 0.4375 + 7 / 512
+//   nm_indices 2:4: 0.5 values + 0.5 x 2 bits / 8                             = 0.625
+//   run_length, 4-bit runs, d = 0.5: entries = d / (1 - (1 - d)^16) per value, each 1 B + 4 bits
+TEST(NestSparse, FormatsBytesByHand) {
+  const Sparsity half = Sparsity::uniform(0.5), quarter = Sparsity::uniform(0.25);
+  EXPECT_DOUBLE_EQ(storedBytesPerValue(SparseFormat::None, half, 64, 4, 1), 1);
+  EXPECT_DOUBLE_EQ(storedBytesPerValue(SparseFormat::Bitmask, half, 64, 4, 1), 0.625);
+  EXPECT_DOUBLE_EQ(metadataBytesPerValue(SparseFormat::Bitmask, half, 64, 4), 0.125);
+  EXPECT_DOUBLE_EQ(storedBytesPerValue(SparseFormat::Coordinates, quarter, 64, 4, 1), 0.4375);
+  EXPECT_DOUBLE_EQ(storedBytesPerValue(SparseFormat::Csr, quarter, 64, 4, 1), 0.4375 + 7.0 / 512);
+  EXPECT_DOUBLE_EQ(storedBytesPerValue(SparseFormat::NmIndices, Sparsity::nm(2, 4), 64, 4, 1),
+                   0.625);
+  const double entries = 0.5 / (1 - std::pow(0.5, 16));
+  EXPECT_DOUBLE_EQ(storedBytesPerValue(SparseFormat::RunLength, half, 64, 4, 1), entries * 1.5);
+  // bf16 values (2 B): the bitmask is still one bit per value.
+  EXPECT_DOUBLE_EQ(storedBytesPerValue(SparseFormat::Bitmask, half, 64, 4, 2), 1.125);
+}
+
+// A run-length stream's padding, by simulation: zero runs geometric, an explicit zero stored
+// every 2^r positions of a long run; the entries per value agree with the closed form.
+TEST(NestSparse, RunLengthPaddingMatchesASimulatedStream) {
+  std::mt19937_64 rng(7);
+  for (double d : {0.05, 0.2, 0.5}) {
+    std::bernoulli_distribution nz(d);
+    const int r = 3;
+    int64_t entries = 0, run = 0;
+    const int64_t n = 2'000'000;
+    for (int64_t i = 0; i < n; ++i) {
+      if (nz(rng)) {
+        ++entries;
+        run = 0;
+      } else if (++run == (1 << r)) {  // 2^r - 1 zeros in the run field, this zero stored
+        ++entries;
+        run = 0;
+      }
+    }
+    const double per_value = static_cast<double>(entries) / static_cast<double>(n);
+    const double model = storedBytesPerValue(SparseFormat::RunLength, Sparsity::uniform(d), 64, r, 1) /
+                         (1 + r / 8.0);
+    EXPECT_NEAR(per_value, model, 0.01 * model) << "density " << d;
+  }
+}
+
+// E[max of P binomials] against sampling, exact (small w) and normal (large w) branches.
+TEST(NestSparse, ExpectedMaxBinomialMatchesMonteCarlo) {
+  std::mt19937_64 rng(11);
+  for (int64_t w : {8, 64, 500, 10000}) {
+    for (double d : {0.3, 0.5, 0.8}) {
+      for (int64_t pes : {4, 64, 256}) {
+        std::binomial_distribution<int64_t> bin(w, d);
+        double sum = 0;
+        const int trials = 4000;
+        for (int t = 0; t < trials; ++t) {
+          int64_t mx = 0;
+          for (int64_t i = 0; i < pes; ++i) mx = std::max(mx, bin(rng));
+          sum += static_cast<double>(mx);
+        }
+        EXPECT_NEAR(expectedMaxBinomial(w, d, pes), sum / trials, 0.01 * sum / trials)
+            << "w " << w << " d " << d << " pes " << pes;
+      }
+    }
+  }
+  EXPECT_DOUBLE_EQ(expectedMaxBinomial(100, 0.3, 1), 30);
+  EXPECT_DOUBLE_EQ(expectedMaxBinomial(100, 1.0, 64), 100);
+}
+
+// The 4x4x4 GEMM of nest_cost_test on a 2x2 weight-stationary systolic array (rows C:2, cols
+// K:2, buffer K:2 C:2, pe P:4), int8.
+struct Fixture {
+  Hardware hw = tinyNest(2, 2, true);
+  Problem p = gemmProblem(1, 4, 4, 4, DType::Int8, DType::Int8, DType::Int8);
+  Mapping m;
+  Fixture() {
+    m = nestMapping(hw, kOnes, {}, dims({{Dim::K, 2}, {Dim::C, 2}}), {Dim::K, Dim::C},
+                    dims({{Dim::P, 4}}), {Dim::P}, dims({{Dim::C, 2}}), dims({{Dim::K, 2}}));
+    m.levels[2].keeps = {false, true, false};
+  }
+  dataflows::nest::Cost run() const {
+    CostOptions o;
+    o.ideal_memory = true;
+    return evaluate(p, m, hw, o);
+  }
+};
+
+// Density 1 on a design with every mechanism on: the dense counts, exactly.
+TEST(NestSparse, DenseOperandsCostAsBefore) {
+  Fixture dense;
+  const auto a = dense.run();
+  Fixture f;
+  f.hw.sparse.skip = {true, true};
+  f.hw.sparse.structured = {{2, 4}};
+  f.hw.levels[0].format = {SparseFormat::Bitmask, SparseFormat::NmIndices};
+  f.hw.levels[1].format = {SparseFormat::Bitmask, SparseFormat::Bitmask};
+  const auto b = f.run();
+  ASSERT_TRUE(a.ok && b.ok);
+  EXPECT_EQ(a.cycles, b.cycles);
+  EXPECT_EQ(a.energy, b.energy);
+  EXPECT_EQ(a.reads, b.reads);
+  EXPECT_EQ(a.writes, b.writes);
+  EXPECT_EQ(b.metadata_bytes, 0);
+  EXPECT_EQ(b.effective_macs, 64);
+}
+
+// 2:4 weights on a datapath that runs 2:4: the reduction (C = 4) keeps ceil(4 x 2 / 4) = 2
+// elements, which the rows' C:2 take in one pass instead of two, so the 16 dense steps become
+// 8 (64 MACs -> 32 on 4 PEs); the array time is 8 + 2 + 2 + 1 = 13 (nest_cost_test: 16 + 5).
+// DRAM keeps the weights as nm_indices: 16 dense bytes -> 8 values + 8 x 2 bits = 10 B read, of
+// which 2 B metadata; the buffer keeps them dense (16 B). MAC energy 32 x 1 pJ, plus a decode
+// per non-zero the array reads from a compressed level: none (the buffer is uncompressed).
+TEST(NestSparse, TwoFourOnASupportingDatapathHalvesTheSteps) {
+  Fixture f;
+  f.p.sparsity[kW] = Sparsity::nm(2, 4);
+  f.hw.sparse.structured = {{2, 4}};
+  f.hw.levels[0].format[kW] = SparseFormat::NmIndices;
+  const auto c = f.run();
+  ASSERT_TRUE(c.ok) << c.reason;
+  EXPECT_EQ(c.steps, 8);
+  EXPECT_EQ(c.array, 13);
+  EXPECT_EQ(c.reads[0][kW], 10);
+  EXPECT_EQ(c.metadata_bytes, 2);
+  EXPECT_EQ(c.writes[1][kW], 16);
+  EXPECT_EQ(c.effective_macs, 32);
+  EXPECT_DOUBLE_EQ(c.mac_energy, 32);
+  // The same data on a datapath without 2:4 support: every step taken, only the bytes shrink.
+  Fixture g = f;
+  g.hw.sparse.structured.clear();
+  const auto d = g.run();
+  EXPECT_EQ(d.steps, 16);
+  EXPECT_EQ(d.reads[0][kW], 10);
+  EXPECT_EQ(d.effective_macs, 64);
+}
+
+// Gating half the weights: every step still taken (cycles unchanged), the MACs' energy and the
+// PE's weight reads (64 B at 1 pJ) halved: 32 + 32 pJ saved.
+TEST(NestSparse, GatingChangesEnergyOnly) {
+  Fixture dense;
+  const auto a = dense.run();
+  Fixture f;
+  f.p.sparsity[kW] = Sparsity::uniform(0.5);
+  f.hw.sparse.gate = {false, true};
+  const auto c = f.run();
+  ASSERT_TRUE(c.ok);
+  EXPECT_EQ(c.cycles, a.cycles);
+  EXPECT_EQ(c.steps, a.steps);
+  EXPECT_DOUBLE_EQ(c.mac_energy, 32);
+  EXPECT_DOUBLE_EQ(c.reads[2][kW], 32);
+  EXPECT_DOUBLE_EQ(a.energy - c.energy, 32 + 32);
+  EXPECT_EQ(c.gated_macs, 32);
+}
+
+// Skipping zero weights on a spatial array, against a Monte Carlo over random weight masks that
+// walks the mapping: GEMM m = 16, n = 4, k = 64 on 2 x 4 PEs, rows C:2, cols K:4, two local
+// tiles along P (DRAM P:2), each PE running P:8 x C:32 of one output channel per tile. A PE's
+// tile reads its 32 weights 8 times each, so its steps are 8 x (non-zeros among them); the
+// array starts the next tile when its slowest PE is done: a tile takes 8 x the maximum over the
+// 8 PEs, who read distinct weights.
+TEST(NestSparse, SkippingWaitsForTheBusiestPe) {
+  const Hardware base = tinyNest(2, 4, false);  // PEs keep nothing: operands come each MAC
+  for (double d : {0.2, 0.5, 0.7}) {
+    Hardware hw = base;
+    hw.sparse.skip = {false, true};
+    Problem p = gemmProblem(1, 16, 4, 64, DType::Int8, DType::Int8, DType::Int8);
+    p.sparsity[kW] = Sparsity::uniform(d);
+    Mapping m = nestMapping(hw, dims({{Dim::P, 2}}), {Dim::P}, kOnes, {},
+                            dims({{Dim::P, 8}, {Dim::C, 32}}), {Dim::P, Dim::C},
+                            dims({{Dim::C, 2}}), dims({{Dim::K, 4}}));
+    m.levels[2].keeps = {false, false, false};
+    CostOptions o;
+    o.ideal_memory = true;
+    const auto c = evaluate(p, m, hw, o);
+    ASSERT_TRUE(c.ok) << c.reason;
+    std::mt19937_64 rng(3);
+    std::bernoulli_distribution nz(d);
+    double sum = 0;
+    const int trials = 20000;
+    for (int t = 0; t < trials; ++t) {
+      int weights[4][64];
+      for (auto& row : weights) {
+        for (int& x : row) x = nz(rng) ? 1 : 0;
+      }
+      double steps = 0;
+      for (int tile = 0; tile < 2; ++tile) {  // the same weights in both P tiles
+        int slowest = 0;
+        for (int r = 0; r < 2; ++r) {
+          for (int k = 0; k < 4; ++k) {
+            int n = 0;
+            for (int ci = 0; ci < 32; ++ci) n += weights[k][r * 32 + ci];
+            slowest = std::max(slowest, n);
+          }
+        }
+        steps += 8.0 * slowest;
+      }
+      sum += steps;
+    }
+    const double monte_carlo = sum / trials;
+    EXPECT_NEAR(c.steps, monte_carlo, 0.02 * monte_carlo) << "density " << d;
+    EXPECT_GT(c.steps, 2 * 8 * 32 * d);  // more than the mean: the imbalance counts
+    EXPECT_DOUBLE_EQ(c.effective_macs, 16.0 * 4 * 64 * d);
+  }
+}
+
+// nm_indices hold N:M data only: an unstructured operand kept that way has no mapping.
+TEST(NestSparse, NmIndicesRejectUnstructuredData) {
+  Fixture f;
+  f.p.sparsity[kW] = Sparsity::uniform(0.5);
+  f.hw.levels[0].format[kW] = SparseFormat::NmIndices;
+  const auto c = f.run();
+  EXPECT_FALSE(c.ok);
+  EXPECT_NE(c.reason.find("nm_indices"), std::string::npos) << c.reason;
+}
+
+// A compressed level holds more of a sparse operand: capacity counts stored bytes. The buffer
+// keeps the whole problem, double-buffered: 2 x (16 B of inputs + 16 B of weights + 16 int32
+// sums) = 192 B dense; with the weights at 2:4 in nm_indices (10 B) 180 B.
+TEST(NestSparse, CapacityCountsCompressedFootprints) {
+  Fixture f;
+  f.hw.levels[1].pool_bytes = {2 * (16 + 16 + 64) - 1, -1, -1};  // a byte short of dense
+  const auto dense = f.run();
+  EXPECT_FALSE(dense.ok);
+  f.p.sparsity[kW] = Sparsity::nm(2, 4);
+  f.hw.levels[1].format[kW] = SparseFormat::NmIndices;
+  const auto c = f.run();
+  EXPECT_TRUE(c.ok) << c.reason;
+}
+
+}  // namespace
+}  // namespace tessel
