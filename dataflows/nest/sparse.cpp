@@ -204,30 +204,32 @@ int64_t sparseExtent(const SparseEffect& e, Dim d, int64_t elements) {
 void applySparseTransfers(const SparseEffect& e, const Hardware& hw, Cost& c) {
   if (!e.active) return;
   const int array = hw.array();
+  // Expected bytes, rounded to whole bytes as a transfer moves them (both engines spread these).
+  const auto scale = [](double& bytes, double by) { bytes = std::round(bytes * by); };
   for (size_t l = 0; l < hw.levels.size(); ++l) {
     const Level& lv = hw.levels[l];
     for (size_t t = 0; t < 2; ++t) {
       if (lv.per_pe) {
         // Operand reads feeding the MACs happen only for the MACs that do; what arrives is
         // what the array's level sends.
-        c.reads[l][t] *= e.mac_density;
+        scale(c.reads[l][t], e.mac_density);
         const double in = e.scale[size_t(array)][t];
-        c.writes[l][t] *= in;
-        c.fills[l][t] *= in;
+        scale(c.writes[l][t], in);
+        scale(c.fills[l][t], in);
         continue;
       }
       const double s = e.scale[l][t];
       c.metadata_bytes += (c.reads[l][t] + c.writes[l][t]) * e.metadata[l][t];
-      c.reads[l][t] *= s;
-      c.writes[l][t] *= s;
-      c.fills[l][t] *= s;
-      c.fanout_sent[l][t] *= s;
-      c.fanout_delivered[l][t] *= s;
+      scale(c.reads[l][t], s);
+      scale(c.writes[l][t], s);
+      scale(c.fills[l][t], s);
+      scale(c.fanout_sent[l][t], s);
+      scale(c.fanout_delivered[l][t], s);
     }
   }
   for (size_t t = 0; t < 2; ++t) {
-    c.noc_bytes[t] *= e.scale[size_t(array)][t];
-    c.delivered[t] *= e.scale[size_t(array)][t];
+    scale(c.noc_bytes[t], e.scale[size_t(array)][t]);
+    scale(c.delivered[t], e.scale[size_t(array)][t]);
   }
 }
 
