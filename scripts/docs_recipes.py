@@ -496,3 +496,43 @@ def _system_serve(spec):
         return (f'{p["output_tokens_per_s"]:,.0f} tokens/s, TTFT {p["ttft_s"]["p50"] * 1e3:,.0f} ms, '
                 f'TPOT {p["tpot_s"]["p50"] * 1e3:.1f} ms')
     return Recipe(cmd, get, slow=True)
+
+
+# Designs for docs/sparsity.md and the README's sparse rows: a shipped design with `-p` what-ifs.
+SPARSE_DESIGNS = {
+    'dense': [],
+    # a 2:4 datapath (as NVIDIA's sparse tensor cores) and the weights kept as 2:4 values + indices
+    '2to4': ['sparsity.structured=[2:4]', 'sparsity.formats.dram.weights=nm_indices',
+             'sparsity.formats.l2.weights=nm_indices',
+             'sparsity.formats.scratchpad.weights=nm_indices'],
+    # and twice VMEM's ports and the feed into the MXUs (a 2:4 MXU reads two input rows a cycle)
+    '2to4wide': ['sparsity.structured=[2:4]', 'sparsity.formats.dram.weights=nm_indices',
+                 'sparsity.formats.l2.weights=nm_indices',
+                 'sparsity.formats.scratchpad.weights=nm_indices', 'scratchpad.banks=16',
+                 'accumulator.banks=16', 'scratchpad.fanout.bandwidth=2048B/cycle'],
+    # eyeriss-like without its zero gating and run-length coding
+    'nogate': ['sparsity.gate=[]', 'sparsity.formats.dram.inputs=none'],
+    # eyeriss-like skipping zero inputs instead of gating them
+    'skip': ['sparsity.gate=[]', 'sparsity.skip=[inputs]'],
+}
+
+
+@recipe('sparse')
+def _sparse(spec):
+    """`sparse:ARCH/DESIGN/WORKLOAD/PHASE/SEQ/BATCH/SPARSITY`: time, energy and DRAM bytes of a
+    run on a shipped design with the SPARSE_DESIGNS overrides named DESIGN; PHASE, SEQ and BATCH
+    `-` to leave out, SPARSITY `w2:4` (weights), `i0.4` (inputs) or `-` (dense)."""
+    arch, design, workload, phase, seq, batch, sparsity = spec.split('/')
+    args = [f'--{k} {v}' for k, v in (('phase', phase), ('seq', seq), ('batch', batch)) if v != '-']
+    if sparsity != '-':
+        args.append(f"--sparsity {'weights' if sparsity[0] == 'w' else 'inputs'}={sparsity[1:]}")
+    overrides = ' '.join(f"-p '{o}'" for o in SPARSE_DESIGNS[design])
+    cmd = (f'run --arch configs/arch/{arch}.yaml --workload {workload} {" ".join(args)} '
+           f'{overrides} --json -')
+
+    def get(o):
+        t = jtotals(o)
+        ms = t['seconds'] * 1e3
+        time = f'{ms:,.1f} ms' if ms < 1000 else f'{ms / 1e3:,.2f} s'
+        return f'{time}, {t["energy_pj"] / 1e12:,.2f} J, {t["dram_bytes"] / 2**30:,.2f} GiB'
+    return Recipe(cmd, get, slow=True)

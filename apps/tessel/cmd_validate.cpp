@@ -1,6 +1,8 @@
 // tessel validate: run a workload on the functional executor in a lower precision (or a mixed
 // plan) and compare every op and the output with the FP32 run of the same graph and data. With a
 // list of formats, the FP32 reference runs once and each format gets one row of output metrics.
+// With --sparsity, the weights it makes sparse run magnitude-pruned against the dense reference,
+// and the report says how dense they came out and how many zeros the GEMMs' inputs held.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -15,6 +17,7 @@
 #include "apps/tessel/validate_formats.h"
 #include "apps/tessel/workload_args.h"
 #include "kernels/validation/validate.h"
+#include "models/sparsity.h"
 #include "models/workload.h"
 #include "util/error.h"
 
@@ -77,17 +80,38 @@ struct FormatRun {
   kernels::ValidationReport report;
 };
 
-ordered_json toJson(const ValidateArgs& a, const std::vector<FormatRun>& runs) {
+// What --sparsity asked for and what the pruned weights came to; reported only when given, so
+// a run without it prints what it always has.
+struct SparsityFacts {
+  bool given = false;
+  models::SparsitySpec spec;
+  kernels::ZeroCount weights;  // the pruned weights as the executor reads them in FP32
+};
+
+ordered_json sparsityJson(const SparsityFacts& s) {
+  ordered_json j{{"weights", toString(s.spec.weights)}, {"inputs", toString(s.spec.inputs)}};
+  j["weights_density"] = s.weights.values > 0 ? ordered_json(s.weights.density()) : ordered_json();
+  j["pruned_tensors"] = s.weights.tensors;
+  return j;
+}
+
+ordered_json toJson(const ValidateArgs& a, const std::vector<FormatRun>& runs,
+                    const SparsityFacts& sparsity) {
   ordered_json j;
   j["workload"] = a.workload.name;
   if (runs.size() == 1) {  // the single-format report
     j["graph"] = runs[0].report.graph;
     formatJson(runs[0].format, j);
     optionsJson(a, j);
+    if (sparsity.given) {
+      j["sparsity"] = sparsityJson(sparsity);
+      j["sparsity"]["input_zeros"] = runs[0].report.gemm_input_zeros.zeroFraction();
+    }
     resultJson(runs[0].report, j);
     return j;
   }
   optionsJson(a, j);
+  if (sparsity.given) j["sparsity"] = sparsityJson(sparsity);
   j["reference"] = "fp32";
   ordered_json formats = ordered_json::array();
   for (const FormatRun& r : runs) {
@@ -95,6 +119,7 @@ ordered_json toJson(const ValidateArgs& a, const std::vector<FormatRun>& runs) {
     f["format"] = r.format.label;
     formatJson(r.format, f);
     f["graph"] = r.report.graph;
+    if (sparsity.given) f["input_zeros"] = r.report.gemm_input_zeros.zeroFraction();
     resultJson(r.report, f);
     formats.push_back(f);
   }
@@ -109,12 +134,44 @@ std::string metricsText(const kernels::ErrorMetrics& e) {
   return b;
 }
 
-void writeTable(const kernels::ValidationReport& r, std::ostream& out) {
+std::string counted(int64_t n, const std::string& noun) {
+  return std::to_string(n) + " " + noun + (n == 1 ? "" : "s");
+}
+
+// One line under the table's title: the pattern, how dense the pruned weights came out, and that
+// the reference is dense.
+void writeSparsity(const SparsityFacts& s, std::ostream& out) {
+  if (!s.given) return;
+  char b[256];
+  out << "sparsity: weights " << toString(s.spec.weights);
+  if (s.weights.tensors > 0) {
+    std::snprintf(b, sizeof b, " (magnitude-pruned per output channel: density %.4f over ",
+                  s.weights.density());
+    out << b << counted(s.weights.tensors, "tensor") << "; the FP32 reference is dense)";
+  }
+  out << ", inputs " << toString(s.spec.inputs) << "\n";
+}
+
+std::string percent(const kernels::ZeroCount& z) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%.2f%%", 100.0 * z.zeroFraction());
+  return b;
+}
+
+void writeInputZeros(const SparsityFacts& s, const kernels::ZeroCount& z, std::ostream& out) {
+  if (!s.given) return;
+  out << "matmul/conv input activations: " << percent(z) << " zeros (" << counted(z.values, "value")
+      << " read by " << counted(z.tensors, "op") << ")\n";
+}
+
+void writeTable(const kernels::ValidationReport& r, const SparsityFacts& sparsity,
+                std::ostream& out) {
   char b[512];
   int dw = 5;  // the dtype column fits the longest name (fp8_e4m3, int4_g128_fp16 ...)
   for (const kernels::OpReport& o : r.ops)
     dw = std::max(dw, static_cast<int>(nameOf(o.dtype).size()));
   out << r.graph << "\n";
+  writeSparsity(sparsity, out);
   std::snprintf(b, sizeof b, "%-32s %-12s %-*s %11s %10s %10s %9s %8s\n", "op", "kind", dw, "dtype",
                 "max_abs", "rel_l2", "cosine", "sqnr_db", "clipped");
   out << b;
@@ -136,10 +193,12 @@ void writeTable(const kernels::ValidationReport& r, std::ostream& out) {
         << r.output.kl << " nats\n";
   out << "saturation: " << r.saturation.clipped() << " of " << r.saturation.total
       << " values clipped\n";
+  writeInputZeros(sparsity, r.gemm_input_zeros, out);
 }
 
 // One row per format: the output's error against FP32 (and the task metrics for logits).
-void writeSummary(const std::vector<FormatRun>& runs, std::ostream& out) {
+void writeSummary(const std::vector<FormatRun>& runs, const SparsityFacts& sparsity,
+                  std::ostream& out) {
   size_t w = 6;
   for (const FormatRun& r : runs) w = std::max(w, r.format.label.size());
   const int width = static_cast<int>(w);
@@ -147,6 +206,7 @@ void writeSummary(const std::vector<FormatRun>& runs, std::ostream& out) {
   char b[512];
   out << runs.front().report.graph << "\n"
       << "output " << runs.front().report.output.tensor << " against FP32, one row per format\n";
+  writeSparsity(sparsity, out);
   std::snprintf(b, sizeof b, "%-*s %11s %10s %10s %9s%s %8s\n", width, "format", "max_abs",
                 "rel_l2", "cosine", "sqnr_db", logits ? "     top1    kl_nats" : "", "clipped");
   out << b;
@@ -160,6 +220,12 @@ void writeSummary(const std::vector<FormatRun>& runs, std::ostream& out) {
     out << b;
   }
   if (logits) out << "top-1 agreement and KL over " << runs.front().report.output.rows << " rows\n";
+  if (!sparsity.given) return;
+  out << "matmul/conv input activations' zeros:";
+  for (const FormatRun& r : runs)
+    out << (&r == &runs.front() ? " " : ", ") << r.format.label << " "
+        << percent(r.report.gemm_input_zeros);
+  out << "\n";
 }
 
 }  // namespace
@@ -175,6 +241,9 @@ int validateCommand(const ValidateArgs& a, std::ostream& out) {
   for (const FormatRun& r : runs) (void)kernels::lowerGraph(graph, r.format.lowering);
   const kernels::Calibration cal = kernels::calibrationNamed(a.exec.calibration, a.exec.percentile);
   kernels::WeightStore weights{kernels::SyntheticData(a.exec.seed)};
+  SparsityFacts sparsity;
+  sparsity.given = !a.workload.sparsity.empty();
+  if (sparsity.given) sparsity.spec = models::parseSparsitySpec(a.workload.sparsity);
   {
     ProgressLine progress("validate");
     const kernels::ReferenceRun ref =
@@ -183,12 +252,13 @@ int validateCommand(const ValidateArgs& a, std::ostream& out) {
       const models::Graph lowered = kernels::lowerGraph(ref.graph, r.format.lowering);
       r.report = kernels::validate(ref, lowered, weights, opt, progress.callback());
     }
+    if (sparsity.given) sparsity.weights = kernels::prunedWeights(ref.graph, weights);
   }
   const bool table = !a.quiet && !isStandardOutput(a.json_path);
-  if (table && runs.size() == 1) writeTable(runs.front().report, out);
-  if (table && runs.size() > 1) writeSummary(runs, out);
+  if (table && runs.size() == 1) writeTable(runs.front().report, sparsity, out);
+  if (table && runs.size() > 1) writeSummary(runs, sparsity, out);
   if (!a.json_path.empty()) {
-    writeOutput(a.json_path, toJson(a, runs).dump(2) + "\n", out);
+    writeOutput(a.json_path, toJson(a, runs, sparsity).dump(2) + "\n", out);
     if (table) out << "JSON report: " << a.json_path << "\n";
   }
   return 0;

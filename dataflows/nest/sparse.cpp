@@ -146,6 +146,7 @@ SparseEffect sparseEffect(const Problem& p, const Hardware& hw) {
     if (sp.accelerates(s, t)) {
       e.keep_n = s.n;
       e.keep_m = s.m;
+      e.structured_operand = t;
       e.reduce_keep = s.density;
       e.mac_density *= s.density;
     } else if (sp.skip[size_t(t)]) {
@@ -230,6 +231,19 @@ void applySparseTransfers(const SparseEffect& e, const Hardware& hw, Cost& c) {
   for (size_t t = 0; t < 2; ++t) {
     scale(c.noc_bytes[t], e.scale[size_t(array)][t]);
     scale(c.delivered[t], e.scale[size_t(array)][t]);
+  }
+  if (e.reduce_keep < 1) {
+    // An accelerated N:M reduction takes N/M of its passes: the partial sums on chip come and go
+    // that much less often (the outputs leaving the chip do not change).
+    constexpr size_t out = 2;
+    for (size_t l = 0; l < hw.levels.size(); ++l) {
+      if (hw.levels[l].off_chip) continue;
+      for (auto* v : {&c.reads[l][out], &c.writes[l][out], &c.fills[l][out], &c.updates[l][out]}) {
+        scale(*v, e.reduce_keep);
+      }
+    }
+    scale(c.noc_bytes[out], e.reduce_keep);
+    scale(c.delivered[out], e.reduce_keep);
   }
 }
 

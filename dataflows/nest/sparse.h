@@ -35,6 +35,7 @@ struct SparseEffect {
   bool active = false;      // an operand is sparse
   double reduce_keep = 1;   // an accelerated N:M operand: steps along C over ceil(C * n / m)
   int keep_n = 1, keep_m = 1;
+  int structured_operand = -1;  // the operand compressed (0 inputs, 1 weights), -1 none
   double skip_density = 1;  // MACs left when the array skips zeros (the product of densities)
   std::array<double, 2> skipped{1, 1};  // per operand: the density the array skips, 1 = none
   double mac_density = 1;   // MACs that spend energy (skipped and gated ones do not)

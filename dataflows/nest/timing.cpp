@@ -246,7 +246,14 @@ double timeArray(const Problem& p, const Mapping& m, const Hardware& hw, const C
     c.swaps = tiles;
     double preload = 0;
     if (stationary >= 0) {
-      c.swaps = std::max(tiles, nest.fills(static_cast<Operand>(stationary), nest.cut(pe)));
+      double fills = nest.fills(static_cast<Operand>(stationary), nest.cut(pe));
+      // A stationary N:M operand the datapath runs compressed: each PE tile holds the kept
+      // values of M/N times the reduction, so the reduction needs that many fewer swaps.
+      if (c.keep_m > 1 && stationary == sparse.structured_operand) {
+        fills = std::ceil(fills * static_cast<double>(keptExtent(c, Dim::C, p.of(Dim::C))) /
+                          static_cast<double>(p.of(Dim::C)));
+      }
+      c.swaps = std::max(tiles, fills);
       const double stream = c.array / c.swaps;
       const double rows = hw.rows;
       // period - m: double-buffered, max(m, R) - m; single, (m + R - 1) - m.

@@ -1,7 +1,9 @@
 #include "kernels/validation/validate.h"
 
+#include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "kernels/gemm/isa/ceiling.h"
 #include "util/error.h"
@@ -43,6 +45,32 @@ bool isLogits(const models::Graph& g, const std::string& output) {
   return output == "lm_head" || (output == "fc" && g.findOp("avgpool") >= 0);
 }
 
+namespace {
+
+// `g` with every tensor dense: what the reference runs.
+models::Graph denseCopy(const models::Graph& g) {
+  models::Graph dense = g;
+  for (const models::Tensor& t : g.tensors()) dense.tensor(t.id).sparsity = Sparsity();
+  return dense;
+}
+
+// The zeros of the GEMM inputs `readers` lists (gemmInputs) that the run never wrote (graph
+// inputs), from the reference: the same synthetic data.
+ZeroCount unwrittenInputs(const models::Graph& g, const std::map<int, int>& readers,
+                          const std::vector<char>& seen, const ReferenceRun& ref) {
+  ZeroCount z;
+  for (const auto& [id, n] : readers) {
+    if (seen[static_cast<size_t>(id)]) continue;
+    if (const std::shared_ptr<const Tensor> t = ref.find(g.tensor(id).name)) {
+      const ZeroCount one = countZeros(*t);
+      for (int i = 0; i < n; ++i) z += one;
+    }
+  }
+  return z;
+}
+
+}  // namespace
+
 ReferenceRun runReference(const models::Graph& graph, WeightStore& weights,
                           const Calibration& calibration, const Progress& progress) {
   (void)isaCeiling();  // a bad TESSEL_ISA fails before any work
@@ -57,7 +85,8 @@ ReferenceRun runReference(const models::Graph& graph, WeightStore& weights,
     ref.activations[t.name] = v;
     ref.ranges.record(t.name, *v);
   }
-  Executor exec(ref.graph, weights);  // unfused: every op's output exists to compare with
+  const models::Graph dense = denseCopy(ref.graph);
+  Executor exec(dense, weights);  // unfused: every op's output exists to compare with
   const auto total = static_cast<int64_t>(ref.graph.ops().size());
   exec.run([&](const models::Op& op, const std::shared_ptr<const Tensor>& out) {
     const std::string& name = ref.graph.tensor(op.outputs.at(0)).name;
@@ -98,9 +127,17 @@ ValidationReport validate(const ReferenceRun& ref, const models::Graph& lowered,
   }
   Executor exec(lowered, weights, options, &ref.ranges);
   std::shared_ptr<const Tensor> output;
+  const std::map<int, int> gemm_inputs = gemmInputs(lowered);
+  std::vector<char> seen(lowered.tensors().size(), 0);
   const RunResult run = exec.run([&](const models::Op& op, const std::shared_ptr<const Tensor>& t) {
-    const std::string& name = lowered.tensor(op.outputs.at(0)).name;
+    const int id = op.outputs.at(0);
+    const std::string& name = lowered.tensor(id).name;
     if (name == ref.output) output = t;
+    if (auto it = gemm_inputs.find(id); it != gemm_inputs.end() && !seen[static_cast<size_t>(id)]) {
+      seen[static_cast<size_t>(id)] = 1;
+      const ZeroCount one = countZeros(*t);
+      for (int i = 0; i < it->second; ++i) rep.gemm_input_zeros += one;
+    }
     const std::shared_ptr<const Tensor> want = ref.find(name);
     OpReport& o = rep.ops[static_cast<size_t>(op.id)];
     o.compared = want != nullptr;
@@ -113,6 +150,7 @@ ValidationReport validate(const ReferenceRun& ref, const models::Graph& lowered,
     o.saturation = r.saturation;
     rep.saturation += r.saturation;
   }
+  rep.gemm_input_zeros += unwrittenInputs(lowered, gemm_inputs, seen, ref);
   if (!output) throw Error("validate: '" + lowered.name + "' did not produce '" + ref.output + "'");
   rep.output = compareOutput(ref, lowered, *output);
   return rep;

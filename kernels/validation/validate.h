@@ -1,6 +1,8 @@
 // Numerics validation: the FP32 run of a graph on synthetic data is the reference; a lowered
 // variant of the graph (models::applyPrecision) runs on the same data, and each op's output and
-// the model's output are compared with the reference.
+// the model's output are compared with the reference. The reference always runs the dense
+// weights: a graph whose weights are sparse (--sparsity weights=2:4) runs them pruned
+// (WeightStore), so the comparison measures what pruning (and the precision) cost.
 #pragma once
 
 #include <memory>
@@ -11,13 +13,15 @@
 #include "kernels/executor/executor.h"
 #include "kernels/validation/metrics.h"
 #include "kernels/validation/progress.h"
+#include "kernels/validation/sparsity_stats.h"
 #include "models/precision.h"
 
 namespace tessel::kernels {
 
 // The FP32 run: every op output and float input, and INT8 scales calibrated on them.
 struct ReferenceRun {
-  models::Graph graph;  // the all-FP32 graph that ran
+  // The all-FP32 graph: its tensors' sparsity is kept for lowering, but it ran with dense weights.
+  models::Graph graph;
   std::unordered_map<std::string, std::shared_ptr<const Tensor>> activations;  // by tensor name
   ActivationRanges ranges;
   std::string output;  // name of the model's output tensor (the last op's)
@@ -25,7 +29,8 @@ struct ReferenceRun {
   std::shared_ptr<const Tensor> find(const std::string& name) const;
 };
 
-// Runs `graph` in FP32 (whatever dtypes it was built with) and keeps everything it computes.
+// Runs `graph` in FP32 (whatever dtypes it was built with) with every tensor dense, and keeps
+// everything it computes.
 ReferenceRun runReference(const models::Graph& graph, WeightStore& weights,
                           const Calibration& calibration = {}, const Progress& progress = {});
 
@@ -57,6 +62,9 @@ struct ValidationReport {
   std::vector<OpReport> ops;  // ops of the lowered graph, in graph order
   OutputReport output;
   SaturationStats saturation;  // over all ops
+  // Zeros in the activations the MatMul and Conv2d ops read (their first input) in this run,
+  // once per reading op (sparsity_stats.h).
+  ZeroCount gemm_input_zeros;
 };
 
 // The output-level comparison (also used by the precision search).

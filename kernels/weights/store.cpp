@@ -5,6 +5,7 @@
 #include "kernels/numeric/calibrate.h"
 #include "kernels/numeric/float_format.h"
 #include "kernels/validation/metrics.h"
+#include "kernels/weights/prune.h"
 #include "kernels/weights/weight_formats.h"
 #include "util/error.h"
 
@@ -13,6 +14,11 @@ namespace tessel::kernels {
 namespace {
 
 using models::OpKind;
+
+// A weight whose sparsity says it is pruned (models/sparsity.h sets it on GEMM weights only).
+bool prunes(const models::Tensor& t) {
+  return t.role == models::TensorRole::Weight && !t.sparsity.dense();
+}
 
 std::optional<int> axisForUse(const models::Graph& g, int id) {
   for (int c : g.consumersOf(id)) {
@@ -68,11 +74,13 @@ std::string WeightStore::key(const models::Graph& g, int id, const std::string& 
   // Name, shape and recipe fix the values: GPT-2's and BERT's [1, 16] input_ids differ.
   std::string k = t.name + "[";
   for (int64_t d : t.shape) k += std::to_string(d) + ",";
+  // Pruned weights (prune.h) are keyed apart from the dense ones: same name, other values.
+  const std::string sparse = prunes(t) ? "~" + toString(t.sparsity) : "";
   // A model file's weights are its own: keyed by the file (its source object), not a recipe.
   if (g.weight_values && t.role == models::TensorRole::Weight)
-    return k + "]file@" + std::to_string(reinterpret_cast<uintptr_t>(g.weight_values.get())) + "|" +
-           what;
-  return k + "]" + data_.recipe(g, id).str() + "|" + what;
+    return k + "]file@" + std::to_string(reinterpret_cast<uintptr_t>(g.weight_values.get())) +
+           sparse + "|" + what;
+  return k + "]" + data_.recipe(g, id).str() + sparse + "|" + what;
 }
 
 std::shared_ptr<const Tensor> WeightStore::raw(const models::Graph& g, int id) {
@@ -91,17 +99,22 @@ std::shared_ptr<const Tensor> WeightStore::raw(const models::Graph& g, int id) {
   }
   auto& slot = tensors_[key(g, id, file ? "file" : "raw")];
   if (slot) return slot;
+  Tensor v;
   if (!file) {
-    slot = std::make_shared<const Tensor>(data_.generate(g, id));
+    v = data_.generate(g, id);
   } else if (static_cast<int64_t>(file->size()) != t.elements()) {
     throw Error("weight '" + t.name + "': the model file holds " + std::to_string(file->size()) +
                 " values for " + std::to_string(t.elements()) + " elements");
   } else if (t.dtype == DType::Int32) {
     std::vector<int32_t> ids(file->begin(), file->end());
-    slot = std::make_shared<const Tensor>(Tensor::fromInt32(t.shape, std::move(ids)));
+    v = Tensor::fromInt32(t.shape, std::move(ids));
   } else {
-    slot = std::make_shared<const Tensor>(Tensor::fromFloats(t.shape, std::move(*file)));
+    v = Tensor::fromFloats(t.shape, std::move(*file));
   }
+  if (prunes(t) && v.isFloat()) {  // every other form of the weight derives from these values
+    if (const std::optional<PruneLayout> l = pruneLayout(g, id)) pruneInPlace(v, *l, t.sparsity);
+  }
+  slot = std::make_shared<const Tensor>(std::move(v));
   return slot;
 }
 

@@ -1,7 +1,10 @@
 // Weights and inputs of graphs, generated once per tensor and prepared once per use: raw FP32
 // values, their FP16/BF16 roundings, symmetric per-channel INT8 quantizations and the packed
 // GEMM operands. One store serves every precision variant and prefix of a graph: entries are keyed
-// by tensor name and shape, which applyPrecision keeps. Not thread-safe.
+// by tensor name, shape and sparsity, which applyPrecision keeps. A MatMul or Conv2d weight whose
+// sparsity is not dense (--sparsity weights=2:4) is magnitude-pruned (prune.h) as it is made, and
+// every form of it (roundings, quantizations, packed operands) derives from the pruned values.
+// Not thread-safe.
 #pragma once
 
 #include <map>
@@ -21,7 +24,7 @@ class WeightStore {
   explicit WeightStore(SyntheticData data = SyntheticData()) : data_(data) {}
   const SyntheticData& data() const { return data_; }
 
-  // FP32 values (Int32 ids) of an Input or Weight tensor.
+  // FP32 values (Int32 ids) of an Input or Weight tensor; a sparse weight's pruned.
   std::shared_ptr<const Tensor> raw(const models::Graph& g, int id);
   // A weight in `dtype` (weight_formats.h): FP32, rounded to a float format, block-scaled along
   // its reduction axis, or INT8/INT4 symmetric per channel along weightAxis() (per tensor when it

@@ -134,7 +134,8 @@ TEST(NestSparse, DenseOperandsCostAsBefore) {
 
 // 2:4 weights on a datapath that runs 2:4: the reduction (C = 4) keeps ceil(4 x 2 / 4) = 2
 // elements, which the rows' C:2 take in one pass instead of two, so the 16 dense steps become
-// 8 (64 MACs -> 32 on 4 PEs); the array time is 8 + 2 + 2 + 1 = 13 (nest_cost_test: 16 + 5).
+// 8 (64 MACs -> 32 on 4 PEs); the array time is 8 + 2 + 2 + 1 = 13 (nest_cost_test: 16 + 5),
+// the PEs holding 2 weight tiles in turn instead of 4.
 // DRAM keeps the weights as nm_indices: 16 dense bytes -> 8 values + 8 x 2 bits = 10 B read, of
 // which 2 B metadata; the buffer keeps them dense (16 B). MAC energy 32 x 1 pJ, plus a decode
 // per non-zero the array reads from a compressed level: none (the buffer is uncompressed).
@@ -150,6 +151,10 @@ TEST(NestSparse, TwoFourOnASupportingDatapathHalvesTheSteps) {
   EXPECT_EQ(c.reads[0][kW], 10);
   EXPECT_EQ(c.metadata_bytes, 2);
   EXPECT_EQ(c.writes[1][kW], 16);
+  // One reduction pass instead of two: the buffer takes 16 updates of 4 B (dense 32) and reads
+  // back none before the final drain of 16 sums (64 B; dense 64 + 64).
+  EXPECT_EQ(c.writes[1][2], 64);
+  EXPECT_EQ(c.reads[1][2], 64);
   EXPECT_EQ(c.effective_macs, 32);
   EXPECT_DOUBLE_EQ(c.mac_energy, 32);
   // The same data on a datapath without 2:4 support: every step taken, only the bytes shrink.

@@ -1,0 +1,45 @@
+// Magnitude pruning of a GEMM weight to a Sparsity, per output channel along its reduction axis:
+// what `--sparsity weights=2:4` (or weights=0.5) makes of the synthetic or loaded weights before
+// the executor reads them (and before any quantization, so zeros stay zeros).
+//   N:M      in each group of M consecutive values of a channel's reduction axis, the N of
+//            largest |w| stay (ties: the lower index); a last partial group of g < M values keeps
+//            min(N, g).
+//   density  per channel, the round(d * fan_in) values of largest |w| stay (at least 1; half
+//            rounds away from zero; ties: the lower index).
+// Deterministic; O(n log n) at worst per channel.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "kernels/numeric/tensor.h"
+#include "models/graph.h"
+#include "util/sparsity.h"
+
+namespace tessel::kernels {
+
+// Where a weight's output channels and reduction axis lie: element (b, r, c) -- batch b,
+// reduction index r, output channel c -- sits at (b * reduction + r) * channels + c when
+// channels_last (MatMul [K, N], conv HWIO), at (b * channels + c) * reduction + r otherwise
+// (a transposed MatMul's [N, K], a channels-first conv's [K, C, R, S]).
+struct PruneLayout {
+  int64_t batch = 1, reduction = 1, channels = 1;
+  bool channels_last = true;
+};
+
+// A MatMul weight [..., K, N] ([..., N, K] when transposed): leading dims are batches.
+PruneLayout matmulLayout(const std::vector<int64_t>& shape, bool transposed);
+// A Conv2d weight [R, S, C, K] (reduction R*S*C in that order), [K, C, R, S] channels first.
+PruneLayout convLayout(const std::vector<int64_t>& shape, bool channels_first);
+// The layout of tensor `id` as the first MatMul or Conv2d that reads it as its weights (directly
+// or through conversion ops) sees it; nullopt when none does.
+std::optional<PruneLayout> pruneLayout(const models::Graph& g, int id);
+
+// Prunes one channel's reduction list of `n` contiguous values in place (dense: unchanged).
+void pruneRun(float* values, int64_t n, const Sparsity& s);
+// A float tensor pruned channel by channel. Throws Error when the layout does not cover it.
+void pruneInPlace(Tensor& w, const PruneLayout& layout, const Sparsity& s);
+Tensor pruneWeight(const Tensor& w, const PruneLayout& layout, const Sparsity& s);
+
+}  // namespace tessel::kernels
