@@ -23,12 +23,14 @@ SparseFormat sparseFormatFrom(std::string_view name) {
   return SparseFormat::None;
 }
 
-bool SparseSupport::accelerates(const Sparsity& s, int operand) const {
-  if (!s.structured() || operand != structured_operand) return false;
+const SparseSupport::Pattern* SparseSupport::acceleratedAs(const Sparsity& s, int operand) const {
+  if (!s.structured() || operand != structured_operand) return nullptr;
+  const Pattern* best = nullptr;
   for (const Pattern& p : structured) {
-    if (p.n == s.n && p.m == s.m) return true;
+    const bool fits = p.m % s.m == 0 && s.n * (p.m / s.m) <= p.n;
+    if (fits && (!best || p.n * best->m < best->n * p.m)) best = &p;
   }
-  return false;
+  return best;
 }
 
 SparseFormat SparseSupport::formatAt(size_t level, int operand) const {

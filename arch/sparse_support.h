@@ -48,7 +48,11 @@ struct SparseSupport {
   // formats[level][operand]: how Accelerator::levels[level] keeps inputs (0) and weights (1).
   std::vector<std::array<SparseFormat, 2>> formats;
 
-  bool accelerates(const Sparsity& s, int operand) const;
+  // The pattern of `structured` that runs data `s` of `operand`: one whose groups hold the
+  // data's (N:M data fits n:m when M divides m and N x m / M <= n: 1:4 data runs as 2:4), the
+  // one keeping fewest; nullptr when none does (or `s` is not N:M).
+  const Pattern* acceleratedAs(const Sparsity& s, int operand) const;
+  bool accelerates(const Sparsity& s, int operand) const { return acceleratedAs(s, operand); }
   SparseFormat formatAt(size_t level, int operand) const;
   bool dense() const;  // nothing skipped, gated, compressed or accelerated
 };

@@ -2,9 +2,65 @@
 
 #include <sstream>
 
+#include <algorithm>
+#include <utility>
+
+#include "models/weight_layout.h"
 #include "util/error.h"
 
 namespace tessel::models {
+
+namespace {
+
+// Every group of m consecutive values along each channel's reduction holds at most n non-zeros.
+bool fitsPattern(const std::vector<float>& v, const WeightLayout& l, int n, int m) {
+  if (l.reduction % m != 0) return false;  // a partial group would say nothing of the pattern
+  for (int64_t b = 0; b < l.batch; ++b) {
+    for (int64_t c = 0; c < l.channels; ++c) {
+      for (int64_t g0 = 0; g0 < l.reduction; g0 += m) {
+        int kept = 0;
+        for (int64_t r = g0; r < std::min<int64_t>(g0 + m, l.reduction); ++r) {
+          kept += v[static_cast<size_t>(l.index(b, r, c))] != 0.0f;
+        }
+        if (kept > n) return false;
+      }
+    }
+  }
+  return true;
+}
+
+void measureWeights(Graph& g) {
+  if (!g.weight_values) {
+    throw ConfigError({"", 0, 0, "--sparsity"},
+                      "weights=measured reads the weights' own zeros, and this workload has no "
+                      "weight values (an ONNX file with its initializers has)");
+  }
+  for (const Op& op : g.ops()) {
+    if (!isWeightOperand(op, op.inputs.size() > 1 ? op.inputs[1] : -1)) continue;
+    Tensor& w = g.tensor(op.inputs[1]);
+    const std::optional<WeightLayout> layout = weightLayout(g, w.id);
+    const auto values = g.weight_values->values(w.name);
+    if (!values || !layout) {
+      g.warnings.push_back("--sparsity weights=measured: '" + w.name +
+                           "' has no values in the file; it stays dense");
+      continue;
+    }
+    w.sparsity = measureSparsity(*values, *layout);
+  }
+}
+
+}  // namespace
+
+Sparsity measureSparsity(const std::vector<float>& values, const WeightLayout& layout) {
+  size_t zeros = 0;
+  for (float x : values) zeros += x == 0.0f;
+  if (zeros == 0 || values.empty()) return {};
+  constexpr std::pair<int, int> kPatterns[] = {{1, 8}, {1, 4}, {2, 8}, {1, 2}, {2, 4}, {4, 8}};
+  for (const auto& [n, m] : kPatterns) {
+    if (fitsPattern(values, layout, n, m)) return Sparsity::nm(n, m);
+  }
+  return Sparsity::uniform(1.0 - static_cast<double>(zeros) / static_cast<double>(values.size()));
+}
 
 SparsitySpec parseSparsitySpec(const std::string& text, const std::string& what) {
   SparsitySpec spec;
@@ -23,6 +79,10 @@ SparsitySpec parseSparsitySpec(const std::string& text, const std::string& what)
     const int i = key == "weights" ? 0 : 1;
     if (seen[i]) throw ConfigError(at, key + " is given twice");
     seen[i] = true;
+    if (i == 0 && part.substr(eq + 1) == "measured") {
+      spec.weights_measured = true;
+      continue;
+    }
     std::string why;
     Sparsity s;
     if (!parseSparsity(part.substr(eq + 1), s, why)) throw ConfigError(at, key + ": " + why);
@@ -34,6 +94,7 @@ SparsitySpec parseSparsitySpec(const std::string& text, const std::string& what)
 std::string toString(const SparsitySpec& s) {
   if (s.dense()) return "dense";
   std::string out;
+  if (s.weights_measured) out = "weights=measured";
   if (!s.weights.dense()) out = "weights=" + toString(s.weights);
   if (!s.inputs.dense()) out += (out.empty() ? "" : ",") + std::string("inputs=") + toString(s.inputs);
   return out;
@@ -45,6 +106,7 @@ bool isWeightOperand(const Op& op, int tensor) {
 }
 
 void applySparsity(Graph& g, const SparsitySpec& spec) {
+  if (spec.weights_measured) measureWeights(g);
   for (const Op& op : g.ops()) {
     if (op.kind != OpKind::MatMul && op.kind != OpKind::Conv2d) continue;
     if (!spec.weights.dense() && isWeightOperand(op, op.inputs.at(1))) {

@@ -5,15 +5,20 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "models/graph.h"
+#include "models/weight_layout.h"
 #include "util/sparsity.h"
 
 namespace tessel::models {
 
 struct SparsitySpec {
   Sparsity weights, inputs;
-  bool dense() const { return weights.dense() && inputs.dense(); }
+  // weights=measured: each weight's own zeros, read from the model file's values (an ONNX
+  // file's initializers): the sparsest N:M pattern every group satisfies, else its density.
+  bool weights_measured = false;
+  bool dense() const { return weights.dense() && inputs.dense() && !weights_measured; }
 };
 
 // "weights=2:4", "weights=0.5,inputs=0.4", "inputs=60%". ConfigError naming `what` (the option
@@ -30,5 +35,11 @@ void applySparsity(Graph& g, const SparsitySpec& spec);
 // Where a GEMM-like op's operand runs along its reduction axis: true when `op` reads `tensor`
 // as its weights (MatMul/Conv2d input 1).
 bool isWeightOperand(const Op& op, int tensor);
+
+// What the values of a weight laid out as `layout` are: the sparsest of 1:8, 1:4, 2:8, 1:2,
+// 2:4, 4:8 (fewest non-zeros kept, then the shortest group) whose M divides the reduction and
+// that every group of every channel satisfies (at most N non-zeros), else their density (dense
+// when none is zero).
+Sparsity measureSparsity(const std::vector<float>& values, const WeightLayout& layout);
 
 }  // namespace tessel::models

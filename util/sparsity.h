@@ -3,6 +3,7 @@
 // unstructured with a density (the fraction of values that are non-zero).
 #pragma once
 
+#include <ostream>
 #include <string>
 #include <string_view>
 
@@ -25,5 +26,7 @@ struct Sparsity {
 // with `why` set (a sentence naming the bad text) on anything else.
 bool parseSparsity(std::string_view text, Sparsity& out, std::string& why);
 std::string toString(const Sparsity& s);  // "2:4", "0.5", "dense"
+// For test failures: the text above.
+inline void PrintTo(const Sparsity& s, std::ostream* os) { *os << toString(s); }
 
 }  // namespace tessel

@@ -143,12 +143,13 @@ SparseEffect sparseEffect(const Problem& p, const Hardware& hw) {
   for (int t = 0; t < 2; ++t) {
     const Sparsity& s = p.sparsity[size_t(t)];
     if (s.dense()) continue;
-    if (sp.accelerates(s, t)) {
-      e.keep_n = s.n;
-      e.keep_m = s.m;
+    if (const arch::SparseSupport::Pattern* hw_pattern = sp.acceleratedAs(s, t)) {
+      // The datapath computes n of every m (1:4 data on a 2:4 datapath: 2 of 4, one a zero).
+      e.keep_n = hw_pattern->n;
+      e.keep_m = hw_pattern->m;
       e.structured_operand = t;
-      e.reduce_keep = s.density;
-      e.mac_density *= s.density;
+      e.reduce_keep = static_cast<double>(hw_pattern->n) / hw_pattern->m;
+      e.mac_density *= e.reduce_keep;
     } else if (sp.skip[size_t(t)]) {
       e.skip_density *= s.density;
       e.skipped[size_t(t)] = s.density;

@@ -13,12 +13,6 @@ namespace {
 
 using models::OpKind;
 
-int64_t product(const std::vector<int64_t>& shape, size_t from, size_t to) {
-  int64_t n = 1;
-  for (size_t i = from; i < to; ++i) n *= shape[i];
-  return n;
-}
-
 // |v| as the pruning key; NaN ranks below every number (pruned first) so the order stays strict.
 float magnitude(float v) { return std::isnan(v) ? -1.0f : std::fabs(v); }
 
@@ -37,45 +31,6 @@ void keepLargest(float* v, int64_t n, int64_t keep, std::vector<int64_t>& order)
 }
 
 }  // namespace
-
-PruneLayout matmulLayout(const std::vector<int64_t>& shape, bool transposed) {
-  PruneLayout l;
-  if (shape.size() < 2) {  // a vector: one channel whose reduction is the whole tensor
-    l.reduction = product(shape, 0, shape.size());
-    return l;
-  }
-  const size_t r = shape.size();
-  l.batch = product(shape, 0, r - 2);
-  l.reduction = transposed ? shape[r - 1] : shape[r - 2];
-  l.channels = transposed ? shape[r - 2] : shape[r - 1];
-  l.channels_last = !transposed;
-  return l;
-}
-
-PruneLayout convLayout(const std::vector<int64_t>& shape, bool channels_first) {
-  PruneLayout l;
-  if (shape.empty()) return l;
-  l.channels_last = !channels_first;
-  l.channels = channels_first ? shape.front() : shape.back();
-  l.reduction =
-      channels_first ? product(shape, 1, shape.size()) : product(shape, 0, shape.size() - 1);
-  return l;
-}
-
-std::optional<PruneLayout> pruneLayout(const models::Graph& g, int id) {
-  const std::vector<int64_t>& shape = g.tensor(id).shape;
-  for (int c : g.consumersOf(id)) {
-    const models::Op& op = g.op(c);
-    if (op.kind == OpKind::Quantize || op.kind == OpKind::Dequantize) {
-      if (auto l = pruneLayout(g, op.outputs.at(0))) return l;
-      continue;
-    }
-    const bool is_weight = op.inputs.size() > 1 && op.inputs[1] == id;
-    if (op.kind == OpKind::MatMul && is_weight) return matmulLayout(shape, op.transpose_b);
-    if (op.kind == OpKind::Conv2d && is_weight) return convLayout(shape, op.channels_first);
-  }
-  return std::nullopt;
-}
 
 void pruneRun(float* values, int64_t n, const Sparsity& s) {
   if (s.dense() || n <= 0) return;

@@ -15,26 +15,22 @@
 
 #include "kernels/numeric/tensor.h"
 #include "models/graph.h"
+#include "models/weight_layout.h"
 #include "util/sparsity.h"
 
 namespace tessel::kernels {
 
-// Where a weight's output channels and reduction axis lie: element (b, r, c) -- batch b,
-// reduction index r, output channel c -- sits at (b * reduction + r) * channels + c when
-// channels_last (MatMul [K, N], conv HWIO), at (b * channels + c) * reduction + r otherwise
-// (a transposed MatMul's [N, K], a channels-first conv's [K, C, R, S]).
-struct PruneLayout {
-  int64_t batch = 1, reduction = 1, channels = 1;
-  bool channels_last = true;
-};
-
-// A MatMul weight [..., K, N] ([..., N, K] when transposed): leading dims are batches.
-PruneLayout matmulLayout(const std::vector<int64_t>& shape, bool transposed);
-// A Conv2d weight [R, S, C, K] (reduction R*S*C in that order), [K, C, R, S] channels first.
-PruneLayout convLayout(const std::vector<int64_t>& shape, bool channels_first);
-// The layout of tensor `id` as the first MatMul or Conv2d that reads it as its weights (directly
-// or through conversion ops) sees it; nullopt when none does.
-std::optional<PruneLayout> pruneLayout(const models::Graph& g, int id);
+// Where a weight's output channels and reduction axis lie (models/weight_layout.h).
+using PruneLayout = models::WeightLayout;
+inline PruneLayout matmulLayout(const std::vector<int64_t>& shape, bool transposed) {
+  return models::matmulWeightLayout(shape, transposed);
+}
+inline PruneLayout convLayout(const std::vector<int64_t>& shape, bool channels_first) {
+  return models::convWeightLayout(shape, channels_first);
+}
+inline std::optional<PruneLayout> pruneLayout(const models::Graph& g, int id) {
+  return models::weightLayout(g, id);
+}
 
 // Prunes one channel's reduction list of `n` contiguous values in place (dense: unchanged).
 void pruneRun(float* values, int64_t n, const Sparsity& s);
