@@ -248,7 +248,37 @@ struct Design {
   int64_t rows = 0, cols = 0, ifmap_kib = 0, filter_kib = 0, ofmap_kib = 0, bandwidth = 0;
   std::string dataflow;
   bool user_bandwidth = false;
+  // v3 [sparsity] SparsitySupport: the array runs the topology's N:M filters compressed, every
+  // N < BlockSize (or every pattern tessel has), the filters kept as SparseRep says.
+  std::vector<std::string> patterns;
+  std::string weight_format;
 };
+
+// SparsitySupport = true: N:M patterns of M = BlockSize (0 or absent: all of them) and the
+// format SparseRep names (CSR and CSC index each kept value and point at each fiber: csr;
+// Blocked ELLPACK keeps each block's values with their in-block indices: nm_indices).
+void readSparsity(const Cfg& cfg, Design& d, std::vector<std::string>& notes) {
+  const Entry* support = cfg.find("sparsity", "SparsitySupport");
+  if (!support || (support->value != "true" && support->value != "True")) return;
+  const Entry* block = cfg.find("sparsity", "BlockSize");
+  const int64_t m = block ? cfg.integer(*block, "sparsity", 0, 16) : 0;
+  for (int mm : {2, 4, 8, 16}) {
+    if (m != 0 && m != mm) continue;
+    for (int n = 1; n < mm; ++n) d.patterns.push_back(std::to_string(n) + ":" + std::to_string(mm));
+  }
+  if (d.patterns.empty()) {
+    cfg.fail(block->line, block->column, "sparsity.BlockSize",
+             "expected 2, 4, 8 or 16 (the M of the N:M patterns the array runs), got " + block->value);
+  }
+  d.weight_format = "csr";
+  if (const Entry* rep = cfg.find("sparsity", "SparseRep")) {
+    const std::string r = cfg.choice(*rep, "sparsity", {"csr", "csc", "ellpack_block"});
+    d.weight_format = r == "ellpack_block" ? "nm_indices" : "csr";
+  }
+  notes.push_back("[sparsity] SparsitySupport: the array runs the topology's N:M filters "
+                  "compressed (sparsity.structured, M = " + (m ? std::to_string(m) : "any") +
+                  "), the filters kept as " + d.weight_format + " in DRAM and the scratchpad");
+}
 
 Design readDesign(const Cfg& cfg, const std::string& source, std::vector<std::string>& notes) {
   const std::string ap = "architecture_presets";
@@ -283,6 +313,7 @@ Design readDesign(const Cfg& cfg, const std::string& source, std::vector<std::st
                     "); run with --ideal-memory for CALC's stall-free timing");
   }
   checkIgnored(cfg);
+  readSparsity(cfg, d, notes);
   return d;
 }
 
@@ -297,10 +328,6 @@ void ignoredNotes(const Cfg& cfg, std::vector<std::string>& notes) {
   }
   if (cfg.sections.count("layout") != 0) {
     notes.push_back("[layout] (v3 custom data layouts and SRAM banking) is not mapped");
-  }
-  const Entry* sparse = cfg.find("sparsity", "SparsitySupport");
-  if (sparse && lower(sparse->value) == "true") {
-    notes.push_back("[sparsity] SparsitySupport is true, but tessel times dense layers");
   }
   const Entry* ram = cfg.find("run_presets", "UseRamulatorTrace");
   if (ram && lower(ram->value) == "true") {
@@ -347,6 +374,13 @@ std::string render(const Design& d, const std::string& source,
     << "  weight_dtype: int8\n"
     << "  accum_dtype: int8          # 1-byte ofmap words, as SCALE-Sim counts them\n"
     << "  dataflows: [" << df << "]             # Dataflow\n";
+  if (!d.patterns.empty()) {
+    y << "sparsity:                    # [sparsity] SparsitySupport\n  structured: [";
+    for (size_t i = 0; i < d.patterns.size(); ++i) y << (i ? ", " : "") << '"' << d.patterns[i] << '"';
+    y << "]\n  formats:\n"
+      << "    dram: {weights: " << d.weight_format << "}        # SparseRep\n"
+      << "    scratchpad: {weights: " << d.weight_format << "}\n";
+  }
   return y.str();
 }
 

@@ -19,8 +19,15 @@ const std::vector<std::string>& operandNames() {
   return names;
 }
 
+// Every N:M with M a power of two up to 16 and 1 <= N < M.
 const std::vector<std::string>& patternNames() {
-  static const std::vector<std::string> names = {"1:2", "1:4", "2:4", "1:8", "2:8", "4:8"};
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> v;
+    for (int m : {2, 4, 8, 16}) {
+      for (int n = 1; n < m; ++n) v.push_back(std::to_string(n) + ":" + std::to_string(m));
+    }
+    return v;
+  }();
   return names;
 }
 

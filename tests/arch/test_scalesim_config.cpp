@@ -86,6 +86,21 @@ TEST(ScalesimConfig, AssumptionsNameWhatIsIgnored) {
   }
 }
 
+// v3's [sparsity]: SparsitySupport with BlockSize 8 runs every n:8 compressed, and SparseRep
+// ellpack_block keeps the filters as values with their in-block indices (nm_indices).
+TEST(ScalesimConfig, SparsitySupportBecomesTheDesignsSparsity) {
+  const Accelerator a = loadFile(kData + "v3_sparsity.cfg");
+  ASSERT_EQ(a.sparse.structured.size(), 7u);
+  EXPECT_TRUE(a.sparse.accelerates(Sparsity::nm(4, 8), 1));
+  EXPECT_TRUE(a.sparse.accelerates(Sparsity::nm(2, 4), 1));  // 2 of 4 fits 4 of 8
+  ASSERT_TRUE(a.sparse.accelerates(Sparsity::nm(3, 4), 1));
+  EXPECT_EQ(a.sparse.acceleratedAs(Sparsity::nm(3, 4), 1)->n, 6);  // 3 of 4 runs as 6 of 8
+  EXPECT_EQ(a.sparse.formatAt(0, 1), SparseFormat::NmIndices);  // DRAM
+  // Without it, the same design is dense.
+  const Accelerator dense = loadFile(kData + "v3_google.cfg");
+  EXPECT_TRUE(dense.sparse.dense());
+}
+
 struct Bad {
   std::string cfg;
   int line, column;
