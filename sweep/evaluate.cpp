@@ -78,7 +78,8 @@ const models::Graph& PointEvaluator::graph(const Point& point, int dtype) {
   const models::WorkloadOptions o = workloadOptions(point, static_cast<DType>(dtype));
   const std::string key = point.workload + "|" + std::to_string(o.seq) + "|" +
                           std::to_string(o.batch) + "|" + std::to_string(o.image) + "|" +
-                          std::to_string(o.layers) + "|" + o.phase + "|" + std::to_string(dtype);
+                          std::to_string(o.layers) + "|" + o.phase + "|" + std::to_string(dtype) +
+                          "|" + toString(o.sparsity);
   auto& slot = graphs_[key];
   if (!slot) slot = std::make_unique<models::Graph>(models::build(point.workload, o));
   return *slot;
