@@ -43,18 +43,11 @@ Json perTensor(const std::array<double, sim::kNumOperands>& pj) {
 // Sparse operands over the run: MACs performed of the dense count, gated, metadata moved. Only
 // when an op has a sparse operand, so a dense run's JSON is as before.
 void addSparseTotals(Json& totals, const sim::RunStats& run) {
-  double performed = 0, gated = 0, metadata = 0;
-  bool any = false;
-  for (const sim::OpStats& op : run.ops) {
-    any = any || op.sparsity.sparse;
-    performed += op.sparsity.sparse ? op.sparsity.effective_macs : static_cast<double>(op.macs);
-    gated += op.sparsity.gated_macs;
-    metadata += op.sparsity.metadata_bytes;
-  }
-  if (!any) return;
-  totals["sparsity"] = {{"effective_macs", roundQuantity(performed)},
-                        {"gated_macs", roundQuantity(gated)},
-                        {"metadata_bytes", roundQuantity(metadata)}};
+  const sim::RunStats::SparseTotals t = run.sparseTotals();
+  if (!t.any) return;
+  totals["sparsity"] = {{"effective_macs", roundQuantity(t.performed_macs)},
+                        {"gated_macs", roundQuantity(t.gated_macs)},
+                        {"metadata_bytes", roundQuantity(t.metadata_bytes)}};
 }
 
 Json totals(const sim::RunStats& run) {

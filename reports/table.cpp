@@ -38,15 +38,9 @@ void writeHeader(const sim::RunStats& run, std::ostream& os) {
 // With sparse operands: the MACs performed (skipped ones not), gated, and the metadata moved.
 template <class Line>
 void writeSparseLines(const sim::RunStats& run, Line& line) {
-  double performed = 0, gated = 0, metadata = 0;
-  bool any = false;
-  for (const sim::OpStats& op : run.ops) {
-    any = any || op.sparsity.sparse;
-    performed += op.sparsity.sparse ? op.sparsity.effective_macs : static_cast<double>(op.macs);
-    gated += op.sparsity.gated_macs;
-    metadata += op.sparsity.metadata_bytes;
-  }
-  if (!any || run.totalMacs() <= 0) return;
+  const sim::RunStats::SparseTotals t = run.sparseTotals();
+  if (!t.any || run.totalMacs() <= 0) return;
+  const double performed = t.performed_macs, gated = t.gated_macs, metadata = t.metadata_bytes;
   const double dense = static_cast<double>(run.totalMacs());
   line("MACs performed", withCommas(static_cast<int64_t>(std::llround(performed))) + " (" +
                              percentText(performed / dense) + " % of dense; " +

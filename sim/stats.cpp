@@ -177,6 +177,17 @@ int64_t RunStats::registerFileBytes() const {
   return sumOf(ops, &OpStats::register_file_bytes, "the RF bytes");
 }
 
+RunStats::SparseTotals RunStats::sparseTotals() const {
+  SparseTotals t;
+  for (const OpStats& op : ops) {
+    t.any = t.any || op.sparsity.sparse;
+    t.performed_macs += op.sparsity.sparse ? op.sparsity.effective_macs : static_cast<double>(op.macs);
+    t.gated_macs += op.sparsity.gated_macs;
+    t.metadata_bytes += op.sparsity.metadata_bytes;
+  }
+  return t;
+}
+
 int64_t RunStats::nocBytes() const { return sumOf(ops, &OpStats::noc_bytes, "the NoC bytes"); }
 
 std::vector<std::pair<std::string, double>> RunStats::energyByComponent() const {

@@ -204,6 +204,13 @@ struct RunStats {
   double utilization() const;  // cycle-weighted mean of the ops' utilization, <= 1
   int64_t bytesAt(std::string_view level) const;
   int64_t registerFileBytes() const;
+  // Sparse operands over the run (OpStats::sparsity): MACs performed (a dense op's all), gated,
+  // metadata bytes moved; `any` false when every op is dense.
+  struct SparseTotals {
+    bool any = false;
+    double performed_macs = 0, gated_macs = 0, metadata_bytes = 0;
+  };
+  SparseTotals sparseTotals() const;
   int64_t nocBytes() const;
   // Energy per component (dram, scratchpad, register_file, array, noc, sfu, host...), in the
   // order components first appear, then "static" (leakage x time): they sum to energyTotalPj().

@@ -88,6 +88,12 @@ inline sim::RunStats sampleRun() {
   qkv.loop_nest = "for k in 0..12\n  for i in 0..4";
   // What the systemc engine fills (the only one that does): the unit's waits, largest first.
   qkv.waits = {{"noc", 250}, {"dma: load weights", 50}};
+  // 2:4 weights on a datapath that runs them: half the MACs performed, 2-bit indices moved.
+  qkv.sparsity.sparse = true;
+  qkv.sparsity.inputs = "dense";
+  qkv.sparsity.weights = "2:4";
+  qkv.sparsity.effective_macs = static_cast<double>(qkv.macs) / 2;
+  qkv.sparsity.metadata_bytes = 96;
 
   sim::OpStats softmax =
       op(1, "h0.softmax", OpKind::Softmax, OpClass::Softmax, sim::Placement::Sfu);
