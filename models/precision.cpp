@@ -14,9 +14,9 @@ DType PrecisionPlan::dtypeOf(const std::string& op_name) const { return precisio
 
 OpPrecision PrecisionPlan::precisionOf(const std::string& op_name) const {
   for (auto it = ops.rbegin(); it != ops.rend(); ++it) {
-    if (it->op == op_name) return {it->dtype, it->weights, it->dequantize};
+    if (it->op == op_name) return {it->dtype, it->weights, it->dequantize, it->sparsity};
   }
-  return {default_dtype, default_weights, default_dequantize};
+  return {default_dtype, default_weights, default_dequantize, default_sparsity};
 }
 
 void PrecisionPlan::set(const std::string& op_name, DType dtype) { set(op_name, OpPrecision{dtype, {}, {}}); }
@@ -24,11 +24,11 @@ void PrecisionPlan::set(const std::string& op_name, DType dtype) { set(op_name, 
 void PrecisionPlan::set(const std::string& op_name, const OpPrecision& p) {
   for (auto& e : ops) {
     if (e.op == op_name) {
-      e.dtype = p.dtype, e.weights = p.weights, e.dequantize = p.dequantize;
+      e.dtype = p.dtype, e.weights = p.weights, e.dequantize = p.dequantize, e.sparsity = p.sparsity;
       return;
     }
   }
-  ops.push_back({op_name, p.dtype, {}, p.weights, p.dequantize});
+  ops.push_back({op_name, p.dtype, {}, p.weights, p.dequantize, p.sparsity});
 }
 
 namespace {
@@ -52,6 +52,13 @@ OpPrecision parsePrecisionNode(const yaml::Node& node) {
     if (s != "datapath" && s != "op") d->fail("expected datapath or op, got '" + s + "'");
     if (!p.weights) d->fail("dequantize applies to weights stored in another dtype: give weights too");
     p.dequantize = s == "op" ? Dequantize::Op : Dequantize::Datapath;
+  }
+  if (auto sp = m.find("sparsity")) {
+    const std::string& s = sp->scalar("an N:M pattern such as 2:4, a density, or dense");
+    Sparsity parsed;
+    std::string why;
+    if (s != "dense" && !parseSparsity(s, parsed, why)) sp->fail(why);
+    p.sparsity = parsed;
   }
   m.finish();
   if (p.weights == p.dtype) p.weights.reset();
@@ -89,6 +96,7 @@ PrecisionPlan parsePlan(const yaml::Document& doc) {
   if (auto d = top.find("default")) {
     const OpPrecision p = parsePrecisionNode(*d);
     plan.default_dtype = p.dtype, plan.default_weights = p.weights, plan.default_dequantize = p.dequantize;
+    plan.default_sparsity = p.sparsity;
     plan.default_where = d->where();
   }
   if (auto ops = top.find("ops")) {
@@ -96,7 +104,7 @@ PrecisionPlan parsePlan(const yaml::Document& doc) {
       yaml::MapReader unique(*ops);  // an op listed twice is an error, not "the last wins"
       for (const auto& [key, value] : ops->entries()) {
         const OpPrecision p = parsePrecisionNode(value);
-        plan.ops.push_back({key.scalar(), p.dtype, key.where(), p.weights, p.dequantize});
+        plan.ops.push_back({key.scalar(), p.dtype, key.where(), p.weights, p.dequantize, p.sparsity});
       }
     }
   }
@@ -140,20 +148,27 @@ std::string quotedName(const std::string& name) {
 
 std::string precisionText(const OpPrecision& p) {
   const std::string dtype(nameOf(p.dtype));
-  if (!p.weights) return dtype;
-  return "{dtype: " + dtype + ", weights: " + std::string(nameOf(*p.weights)) +
-         (p.dequantize == Dequantize::Op ? ", dequantize: op}" : "}");
+  if (!p.weights && !p.sparsity) return dtype;
+  std::string out = "{dtype: " + dtype;
+  if (p.weights) out += ", weights: " + std::string(nameOf(*p.weights));
+  if (p.weights && p.dequantize == Dequantize::Op) out += ", dequantize: op";
+  if (p.sparsity) out += ", sparsity: \"" + toString(*p.sparsity) + "\"";
+  return out + "}";
 }
 
 }  // namespace
 
 std::string toYaml(const PrecisionPlan& plan) {
   std::string out =
-      "default: " + precisionText({plan.default_dtype, plan.default_weights, plan.default_dequantize}) + "\nops:";
+      "default: " +
+      precisionText({plan.default_dtype, plan.default_weights, plan.default_dequantize,
+                     plan.default_sparsity}) +
+      "\nops:";
   if (plan.ops.empty()) return out + " {}\n";
   out += "\n";
   for (const auto& e : plan.ops) {
-    out += "  " + quotedName(e.op) + ": " + precisionText({e.dtype, e.weights, e.dequantize}) + "\n";
+    out += "  " + quotedName(e.op) + ": " +
+           precisionText({e.dtype, e.weights, e.dequantize, e.sparsity}) + "\n";
   }
   return out;
 }
@@ -206,6 +221,29 @@ Graph retype(const Graph& g, const DTypeChoice& choice) {
   return out;
 }
 
+namespace {
+
+// The plan's weight sparsity on each matmul's and convolution's weights, through any conversion
+// between them (a weight widened by a Dequantize op keeps its zeros).
+void applyPlanSparsity(Graph& g, const PrecisionPlan& plan) {
+  for (const Op& op : g.ops()) {
+    if ((op.kind != OpKind::MatMul && op.kind != OpKind::Conv2d) || op.inputs.size() < 2) continue;
+    const std::optional<Sparsity> s = plan.precisionOf(op.name).sparsity;
+    if (!s) continue;
+    std::vector<int> path{op.inputs[1]};
+    for (int producer = g.producerOf(path.back()); producer >= 0;
+         producer = g.producerOf(path.back())) {
+      const Op& p = g.op(producer);
+      if (p.kind != OpKind::Quantize && p.kind != OpKind::Dequantize) break;
+      path.push_back(p.inputs.at(0));
+    }
+    if (g.tensor(path.back()).role != TensorRole::Weight) continue;  // activations keep theirs
+    for (int t : path) g.tensor(t).sparsity = *s;
+  }
+}
+
+}  // namespace
+
 Graph applyPrecision(const Graph& g, const PrecisionPlan& plan) {
   std::vector<std::string> names;
   for (const Op& op : g.ops()) names.push_back(op.name);
@@ -233,7 +271,9 @@ Graph applyPrecision(const Graph& g, const PrecisionPlan& plan) {
   choice.stored = [&](const Tensor& t, DType first_read) {
     return stored_weights[static_cast<size_t>(t.id)].value_or(first_read);
   };
-  return retype(g, choice);
+  Graph out = retype(g, choice);
+  applyPlanSparsity(out, plan);
+  return out;
 }
 
 }  // namespace tessel::models

@@ -28,8 +28,12 @@ struct OpPrecision {
   DType dtype = DType::Int8;
   std::optional<DType> weights;
   Dequantize dequantize = Dequantize::Datapath;
+  // How sparse a matmul's or convolution's weights are (N:M or a density, docs/sparsity.md);
+  // unset = as the workload says (--sparsity), `dense` (engaged, dense) = not sparse.
+  std::optional<Sparsity> sparsity;
   bool operator==(const OpPrecision& o) const {
-    return dtype == o.dtype && weights == o.weights && dequantize == o.dequantize;
+    return dtype == o.dtype && weights == o.weights && dequantize == o.dequantize &&
+           sparsity == o.sparsity;
   }
   bool operator!=(const OpPrecision& o) const { return !(*this == o); }
 };
@@ -41,10 +45,12 @@ struct PrecisionPlan {
     SourceLocation where;  // where the plan said so (for errors)
     std::optional<DType> weights;  // see OpPrecision
     Dequantize dequantize = Dequantize::Datapath;
+    std::optional<Sparsity> sparsity;  // see OpPrecision
   };
   DType default_dtype = DType::Int8;
   std::optional<DType> default_weights;
   Dequantize default_dequantize = Dequantize::Datapath;
+  std::optional<Sparsity> default_sparsity;
   SourceLocation default_where;  // where `default:` was given (empty when left out)
   std::vector<Entry> ops;        // overrides of the default, in file order
 

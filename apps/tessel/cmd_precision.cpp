@@ -150,6 +150,13 @@ int precisionCommand(const PrecisionArgs& a, std::ostream& out) {
   if (a.arch.empty() && !a.overrides.empty()) {
     throw ConfigError({"", 0, 0, "-p"}, "-p overrides a key of the --arch design; give --arch");
   }
+  // The search ranks dtypes against a dense FP32 reference: a pruned model's error would be
+  // charged to every plan alike, the all-FP32 one included. Measure sparsity with validate.
+  if (!a.workload.sparsity.empty()) {
+    throw ConfigError({"", 0, 0, "--sparsity"},
+                      "tessel precision searches dtypes for a dense model; measure what a sparsity "
+                      "costs with `tessel validate --sparsity ...` (with --precision or --plan)");
+  }
   // The design is read before the search: a bad file fails in a moment, not after minutes.
   const std::optional<arch::Accelerator> acc =
       a.arch.empty() ? std::nullopt : std::optional<arch::Accelerator>(arch::loadFile(a.arch, a.overrides));

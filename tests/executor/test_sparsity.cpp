@@ -158,5 +158,12 @@ TEST(ExecutorSparsityCli, BadPatternExitsTwo) {
   }
 }
 
+// The precision search ranks dtypes of a dense model: asked with a sparsity, it says where to go.
+TEST(ExecutorSparsityCli, PrecisionSendsSparsityToValidate) {
+  const auto r = runTessel("precision --workload gemm:M=16,K=32,N=16 --tolerance 0.01 --sparsity weights=2:4");
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_NE(r.out.find("tessel validate --sparsity"), std::string::npos) << r.out;
+}
+
 }  // namespace
 }  // namespace tessel::kernels

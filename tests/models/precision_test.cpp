@@ -75,6 +75,37 @@ TEST(ModelsPrecision, WeightOnlyEntries) {
   EXPECT_EQ(g.tensor(g.op(g.findOp("wte")).inputs.at(1)).dtype, DType::BF16);
 }
 
+// A plan may say how sparse each matmul's weights are: the default for all, an op's own, or
+// `dense` to keep one dense (here the tied LM head); a weight a Dequantize op widens keeps it.
+TEST(ModelsPrecision, SparsityPerOpAndByDefault) {
+  const PrecisionPlan p = parsePrecisionPlan(
+      "default: {dtype: bf16, sparsity: \"2:4\"}\n"
+      "ops:\n  h0.mlp.fc: {dtype: bf16, weights: int8, dequantize: op, sparsity: 0.5}\n"
+      "  lm_head: {dtype: bf16, sparsity: dense}\n",
+      "sparse.yaml");
+  const PrecisionPlan back = parsePrecisionPlan(toYaml(p), "back.yaml");
+  for (const char* op : {"h0.attn.qkv", "h0.mlp.fc", "lm_head"}) {
+    EXPECT_EQ(back.precisionOf(op), p.precisionOf(op)) << op;
+  }
+  WorkloadOptions o;
+  o.seq = 16;
+  o.layers = 1;
+  o.dtype = DType::BF16;
+  const Graph g = applyPrecision(build("gpt2", o), p);
+  const auto weightOf = [&](const char* op) { return g.tensor(g.op(g.findOp(op)).inputs.at(1)); };
+  EXPECT_EQ(weightOf("h0.attn.qkv").sparsity, Sparsity::nm(2, 4));
+  EXPECT_TRUE(weightOf("lm_head").sparsity.dense());
+  const Tensor& fc = weightOf("h0.mlp.fc");  // the Dequantize op's output, and its int8 source
+  EXPECT_EQ(fc.sparsity, Sparsity::uniform(0.5));
+  EXPECT_EQ(g.tensor(g.op(g.producerOf(fc.id)).inputs.at(0)).sparsity, Sparsity::uniform(0.5));
+  try {
+    parsePrecisionPlan("default: {dtype: bf16, sparsity: 5:4}", "p.yaml");
+    FAIL() << "5:4 parsed";
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("p.yaml:1:"), std::string::npos) << e.what();
+  }
+}
+
 TEST(ModelsPrecision, WeightOnlyErrorsAreLocated) {
   const auto error = [](const std::string& text) {
     try {
