@@ -22,6 +22,8 @@ std::string quoted(const std::string& s) { return "'" + s + "'"; }
 std::string nounFor(const std::string& key) {
   if (key == "dataflows") return "dataflow";
   if (key == "holds" || key == "register_file") return "tensor";
+  if (key == "skip" || key == "gate") return "operand";
+  if (key == "structured") return "N:M pattern";
   return "op";
 }
 

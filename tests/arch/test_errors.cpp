@@ -52,6 +52,29 @@ TEST(ArchErrorTest, WrongTypes) {
                 ": at 'array.weight_double_buffered': expected true or false, got 'yes'");
 }
 
+// The sparsity section (line 16 of the tiny config plus it): a pattern, an operand, a format
+// and a level the design lacks, each located at its value.
+TEST(ArchErrorTest, SparsityMistakesAreLocated) {
+  const std::string pattern = "sparsity: {structured: [\"3:5\"]}";
+  EXPECT_THAT(loadError(tinyPlus({pattern})),
+              StartsWith("tiny.yaml:16:" + std::to_string(col(pattern, "\"3:5\"")) +
+                         ": at 'sparsity.structured[0]': unknown N:M pattern '3:5'"));
+  const std::string operand = "sparsity: {skip: [outputs]}";
+  EXPECT_THAT(loadError(tinyPlus({operand})),
+              StartsWith("tiny.yaml:16:" + std::to_string(col(operand, "outputs")) +
+                         ": at 'sparsity.skip[0]': unknown operand 'outputs'; accepted: inputs, "
+                         "weights"));
+  const std::string format = "sparsity: {formats: {dram: {weights: zip}}}";
+  EXPECT_THAT(loadError(tinyPlus({format})),
+              StartsWith("tiny.yaml:16:" + std::to_string(col(format, "zip")) +
+                         ": at 'sparsity.formats.dram.weights': unknown value 'zip'"));
+  const std::string level = "sparsity: {formats: {l2: {inputs: bitmask}}}";
+  EXPECT_EQ(loadError(tinyPlus({level})),
+            "tiny.yaml:16:" + std::to_string(col(level, "bitmask")) +
+                ": at 'sparsity.formats.l2.inputs': this design has no l2 to keep inputs "
+                "compressed in");
+}
+
 TEST(ArchErrorTest, WrongUnit) {
   EXPECT_THAT(loadError(tinyWith(4, "  bandwidth: 16 B/clk")),
               StartsWith("tiny.yaml:4:14: at 'dram.bandwidth': unknown unit 'B/clk' in "
