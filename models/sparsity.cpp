@@ -69,6 +69,9 @@ SparsitySpec parseSparsitySpec(const std::string& text, const std::string& what)
   if (text.empty()) throw ConfigError(at, "expected weights=PATTERN and/or inputs=PATTERN");
   std::stringstream parts(text);
   std::string part;
+  if (text.back() == ',') {
+    throw ConfigError(at, "ends with a comma; expected weights=PATTERN and/or inputs=PATTERN");
+  }
   while (std::getline(parts, part, ',')) {
     const auto eq = part.find('=');
     const std::string key = part.substr(0, eq);

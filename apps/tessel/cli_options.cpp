@@ -56,7 +56,8 @@ void addWorkloadOptions(CLI::App* cmd, WorkloadArgs& w, bool with_dtype, bool wi
                   "(default uniform)");
   cmd->add_option("--sparsity", w.sparsity,
                   "matmul/conv operands' sparsity: weights=2:4 (N:M along the reduction axis), "
-                  "weights=0.5,inputs=0.4 (densities); default dense");
+                  "weights=0.5,inputs=0.4 (densities); default dense")
+      ->each([&w](const std::string&) { w.sparsity_given = true; });
 }
 
 // The workload options the user gave on `cmd`, so that one a workload does not use is an error.

@@ -31,6 +31,7 @@ struct WorkloadArgs {
   bool strict = false;             // .onnx: an op without a model is an error
   std::string expert_load;         // MoE configs: "W,W,..." share of tokens per expert
   std::string sparsity;            // "weights=2:4,inputs=0.4" (models/sparsity.h); "" = dense
+  bool sparsity_given = false;     // --sparsity written (an empty value is then an error)
   std::vector<std::string> given;  // the options above the user gave ("--seq", ...)
 };
 

@@ -37,7 +37,8 @@ inline models::WorkloadOptions toWorkloadOptions(const WorkloadArgs& a, DType fa
   o.strict = a.strict;
   for (const std::string& d : a.dims) o.dims.push_back(parseDim(d));
   o.expert_load = parseExpertLoad(a.expert_load);
-  if (!a.sparsity.empty()) o.sparsity = models::parseSparsitySpec(a.sparsity);
+  // Given empty (--sparsity ""), it is refused by the parser, not read as dense.
+  if (!a.sparsity.empty() || a.sparsity_given) o.sparsity = models::parseSparsitySpec(a.sparsity);
   o.dtype = fallback;
   if (!a.dtype.empty()) {
     const auto t = parseDType(a.dtype);

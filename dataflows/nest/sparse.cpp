@@ -93,8 +93,9 @@ double expectedMaxBinomial(int64_t w, double d, int64_t pes) {
     }
     for (int64_t x = 0; x < w; ++x) {
       const double t = std::min(1.0, above[size_t(x)]);
-      e += 1 - std::exp(static_cast<double>(pes) * std::log1p(-t));
+      e -= std::expm1(static_cast<double>(pes) * std::log1p(-t));  // 1 - (1 - t)^pes, exactly
     }
+    e = std::max(e, mean);  // a maximum is never below the mean (rounding at tiny densities)
   } else {
     const double sd = std::sqrt(mean * (1 - d));
     e = std::min(static_cast<double>(w), mean + sd * expectedMaxNormal(pes));
@@ -196,11 +197,6 @@ double skipScale(const Problem& p, const Mapping& m, const Hardware& hw, const S
     scale *= expectedMaxBinomial(w, d, streams) / static_cast<double>(w);
   }
   return scale;
-}
-
-int64_t sparseExtent(const SparseEffect& e, Dim d, int64_t elements) {
-  if (d != Dim::C || e.keep_m <= 1) return elements;
-  return (elements * e.keep_n + e.keep_m - 1) / e.keep_m;
 }
 
 void applySparseTransfers(const SparseEffect& e, const Hardware& hw, Cost& c) {

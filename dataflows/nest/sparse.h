@@ -61,8 +61,4 @@ void applySparseTransfers(const SparseEffect& e, const Hardware& hw, Cost& c);
 // without datapath support keeps exactly N of every M: d.
 double skipScale(const Problem& p, const Mapping& m, const Hardware& hw, const SparseEffect& e);
 
-// Array steps along d for e elements, as the sparse datapath takes them (an accelerated N:M
-// operand's reduction compressed).
-int64_t sparseExtent(const SparseEffect& e, Dim d, int64_t elements);
-
 }  // namespace tessel::dataflows::nest

@@ -92,6 +92,11 @@ TEST(NestSparse, ExpectedMaxBinomialMatchesMonteCarlo) {
     }
   }
   EXPECT_DOUBLE_EQ(expectedMaxBinomial(100, 0.3, 1), 30);
+  // A vanishing density: 1 - (1 - t)^pes underflows in plain arithmetic; the maximum stays at
+  // or above the mean (16 x 1e-300) and is finite.
+  const double tiny = expectedMaxBinomial(16, 1e-300, 64);
+  EXPECT_GE(tiny, 16 * 1e-300);
+  EXPECT_LT(tiny, 1e-290);
   EXPECT_DOUBLE_EQ(expectedMaxBinomial(100, 1.0, 64), 100);
 }
 

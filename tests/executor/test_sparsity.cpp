@@ -152,7 +152,8 @@ TEST(ExecutorSparsityCli, BadPatternExitsTwo) {
                        "group has (M); expected N <= M"),
             std::string::npos)
       << r.out;
-  for (const char* bad : {"weights=2:4,weights=1:4", "bias=2:4", "weights=0", "weights=2:x"}) {
+  for (const char* bad : {"weights=2:4,weights=1:4", "bias=2:4", "weights=0", "weights=2:x",
+                          "weights=2:4,", "''", "weights=2:4,,inputs=0.5"}) {
     const auto b = runTessel(kGemm + " --sparsity " + bad);
     EXPECT_EQ(b.code, 2) << bad << "\n" << b.out;
   }
