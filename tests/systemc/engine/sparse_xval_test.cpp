@@ -10,6 +10,7 @@
 #include "sim/run.h"
 #include "sim/systemc/systemc_engine.h"
 #include "tests/systemc/engine/fixtures.h"
+#include "tests/systemc/engine/xval_summary.h"
 #include "tests/systemc/in_child.h"
 
 namespace tessel::sim::systemc {
@@ -63,16 +64,8 @@ TEST_P(SparseXval, BytesIdenticalCyclesWithinTolerance) {
       dense += static_cast<double>(op.macs);
       performed += op.sparsity.sparse ? op.sparsity.effective_macs : static_cast<double>(op.macs);
     }
-    std::ostringstream out;
-    out << x.byteMismatches() << " " << x.beyondTolerance() << " "
-        << (std::abs(x.ratio() - 1) <= kRunTolerance) << " " << (performed < dense);
-    for (const auto& op : x.ops) {
-      if (std::abs(op.ratio - 1) > kOpTolerance || !op.bytes_equal) {
-        out << " | " << op.name << " " << op.ratio << (op.bytes_equal ? "" : " bytes differ");
-      }
-    }
-    out << " | run ratio " << x.ratio();
-    return out.str();
+    return testing::xvalHead(x, kRunTolerance) + " " + std::to_string(performed < dense) +
+           testing::xvalTail(x, kOpTolerance);
   });
   ASSERT_TRUE(r.ok) << r.output;
   EXPECT_EQ(r.output.substr(0, 8), "0 0 1 1 ") << r.output;

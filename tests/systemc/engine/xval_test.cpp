@@ -8,6 +8,7 @@
 #include "sim/run.h"
 #include "sim/systemc/systemc_engine.h"
 #include "tests/systemc/engine/fixtures.h"
+#include "tests/systemc/engine/xval_summary.h"
 #include "tests/systemc/in_child.h"
 
 namespace tessel::sim::systemc {
@@ -33,16 +34,8 @@ TEST_P(SystemcXval, BytesIdenticalCyclesWithinTolerance) {
     o.engine = "systemc";
     const RunStats s = evaluatePlans(*p.graph, p.acc, p.dataflow, p.plans, o);
     const reports::Xval x = reports::crossCheck(a, s, kOpTolerance);
-    std::ostringstream out;
-    out << x.byteMismatches() << " " << x.beyondTolerance() << " "
-        << (std::abs(x.ratio() - 1) <= kRunTolerance) << " " << x.ops.size();
-    for (const auto& op : x.ops) {
-      if (std::abs(op.ratio - 1) > kOpTolerance || !op.bytes_equal) {
-        out << " | " << op.name << " " << op.ratio << (op.bytes_equal ? "" : " bytes differ");
-      }
-    }
-    out << " | run ratio " << x.ratio();
-    return out.str();
+    return testing::xvalHead(x, kRunTolerance) + " " + std::to_string(x.ops.size()) +
+           testing::xvalTail(x, kOpTolerance);
   });
   ASSERT_TRUE(r.ok) << r.output;
   EXPECT_EQ(r.output.substr(0, 6), "0 0 1 ") << r.output;
