@@ -19,7 +19,7 @@ OpPrecision PrecisionPlan::precisionOf(const std::string& op_name) const {
   return {default_dtype, default_weights, default_dequantize, default_sparsity};
 }
 
-void PrecisionPlan::set(const std::string& op_name, DType dtype) { set(op_name, OpPrecision{dtype, {}, {}}); }
+void PrecisionPlan::set(const std::string& op_name, DType dtype) { set(op_name, OpPrecision{dtype, {}, {}, {}}); }
 
 void PrecisionPlan::set(const std::string& op_name, const OpPrecision& p) {
   for (auto& e : ops) {
@@ -42,7 +42,7 @@ DType parseDTypeNode(const yaml::Node& node) {
 
 // `bf16` or {dtype: bf16, weights: int4, dequantize: datapath | op}.
 OpPrecision parsePrecisionNode(const yaml::Node& node) {
-  if (!node.isMap()) return {parseDTypeNode(node), {}, {}};
+  if (!node.isMap()) return {parseDTypeNode(node), {}, {}, {}};
   yaml::MapReader m(node);
   OpPrecision p;
   p.dtype = parseDTypeNode(m.require("dtype", "the dtype the op computes in"));

@@ -46,6 +46,7 @@ void measureWeights(Graph& g) {
       continue;
     }
     w.sparsity = measureSparsity(*values, *layout);
+    w.sparsity.measured = true;
   }
 }
 

@@ -12,6 +12,9 @@ namespace tessel {
 struct Sparsity {
   double density = 1.0;  // fraction of non-zero values; n / m for an N:M pattern
   int n = 0, m = 0;      // N:M when m > 0
+  // The values already hold these zeros (read from a model file: --sparsity weights=measured),
+  // so nothing prunes them. Where the pattern came from, not part of it: == ignores it.
+  bool measured = false;
 
   bool structured() const { return m > 0; }
   bool dense() const { return !structured() && density >= 1.0; }

@@ -114,7 +114,7 @@ namespace {
 // Each candidate op's output error with only it lowered, in each format; kSame for a format that
 // is `from` on this op (a weight-only pair on an op without weights, say): nothing to lower.
 void measureAlone(const ReferenceRun& ref, const SearchOptions& o, Prober& probe, SearchResult& res) {
-  const models::OpPrecision from{o.from, {}, {}};
+  const models::OpPrecision from{o.from, {}, {}, {}};
   for (const models::Op& op : ref.graph.ops()) {
     if (!isCandidate(op.kind)) continue;
     OpSensitivity s{op.name, op.kind, {}, -1, std::numeric_limits<double>::infinity(), false};
@@ -204,7 +204,7 @@ std::optional<models::OpPrecision> parseCandidate(const std::string& text) {
   const size_t slash = text.find('/');
   const auto dtype = parseDType(text.substr(0, slash));
   if (!dtype) return std::nullopt;
-  models::OpPrecision p{*dtype, {}, {}};
+  models::OpPrecision p{*dtype, {}, {}, {}};
   if (slash != std::string::npos) {
     p.weights = parseDType(text.substr(slash + 1));
     if (!p.weights) return std::nullopt;

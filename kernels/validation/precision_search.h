@@ -23,7 +23,7 @@ enum class SearchMetric : uint8_t {
 struct SearchOptions {
   // The lower formats, cheapest first (the user's order); a candidate's `weights` applies to
   // ops with a weight operand (matmuls, convolutions); on others it is its plain dtype.
-  std::vector<models::OpPrecision> to{models::OpPrecision{DType::Int8, {}, {}}};
+  std::vector<models::OpPrecision> to{models::OpPrecision{DType::Int8, {}, {}, {}}};
   DType from = DType::FP32;  // what ops not lowered compute in
   SearchMetric metric = SearchMetric::RelL2;
   double tolerance = 0.01;

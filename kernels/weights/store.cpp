@@ -15,9 +15,11 @@ namespace {
 
 using models::OpKind;
 
-// A weight whose sparsity says it is pruned (models/sparsity.h sets it on GEMM weights only).
+// A weight whose sparsity says it is pruned (models/sparsity.h sets it on GEMM weights only);
+// measured zeros are the file's own, and pruning to their mean density per channel would zero
+// values of the denser channels.
 bool prunes(const models::Tensor& t) {
-  return t.role == models::TensorRole::Weight && !t.sparsity.dense();
+  return t.role == models::TensorRole::Weight && !t.sparsity.dense() && !t.sparsity.measured;
 }
 
 std::optional<int> axisForUse(const models::Graph& g, int id) {

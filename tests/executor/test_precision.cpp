@@ -65,7 +65,7 @@ TEST(ExecutorPrecision, PlanMeetsToleranceValidatesAndReadsBack) {
 // tolerance admits every candidate.
 TEST(ExecutorPrecision, Fp16LowersEverything) {
   SearchOptions o = options(1e-2);
-  o.to = {models::OpPrecision{DType::FP16, {}, {}}};
+  o.to = {models::OpPrecision{DType::FP16, {}, {}, {}}};
   const SearchResult r = search(smallGraph("gpt2"), o);
   for (const OpSensitivity& s : r.ops) EXPECT_TRUE(s.lowered) << s.op;
 }
@@ -76,7 +76,7 @@ TEST(ExecutorPrecision, Fp16LowersEverything) {
 // head to requantize at every probe) keeps it quick.
 TEST(ExecutorPrecision, SeveralFormatsCheapestThatFitsFirst) {
   SearchOptions o = options(1e-2);
-  o.to = {models::OpPrecision{DType::Int8, {}, {}}, models::OpPrecision{DType::FP16, {}, {}}};
+  o.to = {models::OpPrecision{DType::Int8, {}, {}, {}}, models::OpPrecision{DType::FP16, {}, {}, {}}};
   const SearchResult r = search(smallGraph("bert", 8), o);
   EXPECT_LE(r.error, 1e-2);
   int int8 = 0, fp16 = 0;

@@ -87,6 +87,20 @@ TEST(ExecutorSparsity, QuantizedAfterPruning) {
   EXPECT_GT(validate(ref, low, store(), {}).output.error.rel_l2, 0.2);  // as in FP32 above
 }
 
+// Measured zeros (weights=measured) are the values' own: the store does not prune them again,
+// here a synthetic Gaussian weight marked 50 % dense keeps every value.
+TEST(ExecutorSparsity, MeasuredWeightsAreNotPrunedAgain) {
+  models::Graph g = smallGraph("gpt2");
+  int marked = -1;
+  for (const models::Tensor& t : g.tensors()) {
+    if (t.role == models::TensorRole::Weight && pruneLayout(g, t.id) && t.name != "wte") marked = t.id;
+  }
+  ASSERT_GE(marked, 0);
+  g.tensor(marked).sparsity = Sparsity::uniform(0.5);
+  g.tensor(marked).sparsity.measured = true;
+  EXPECT_EQ(countZeros(*store().raw(g, marked)).zeros, 0) << g.tensor(marked).name;
+}
+
 // ResNet-50's convs read ReLU outputs: the zeros validate counts are those of the reference's
 // tensors (the FP32 run computes the same bits), summed once per reading MatMul/Conv2d.
 TEST(ExecutorSparsity, InputZerosCountedPerReadingOp) {

@@ -51,6 +51,7 @@ TEST(OnnxSparsity, MeasuredPatternIsTheSparsestEveryGroupSatisfies) {
   std::vector<float> one(16, 1.0f);
   one[5] = 0.0f;
   EXPECT_EQ(weightsOf(matmulWith(one, "weights=measured")), Sparsity::uniform(15.0 / 16));
+  EXPECT_TRUE(weightsOf(matmulWith(one, "weights=measured")).measured);  // the executor keeps them
   EXPECT_TRUE(weightsOf(matmulWith(std::vector<float>(16, 1.0f), "weights=measured")).dense());
 }
 
