@@ -63,6 +63,12 @@ double spaceSize(const Problem& p, const Hardware& hw, const Constraints& c);
 std::vector<Mapping> pairMoves(const Mapping& m, const Problem& p, const Hardware& hw,
                                const Constraints& c);
 
+// The L2 as a tiling level: the loops above the local memories moved into the L2 but for a few
+// blocks of one dim left at DRAM, the L2 keeping blocks of tensors it kept no tile of (each set
+// that fits half of it), so while the L2's loops turn those blocks come from DRAM once.
+std::vector<Mapping> l2Blocks(const Mapping& m, const Problem& p, const Hardware& hw,
+                              const Constraints& c);
+
 // `m` under every outer order of `dram_orders` (restricted to its dims) and local order.
 std::vector<Mapping> allOrders(const Mapping& m, const Problem& p, const Hardware& hw,
                                const Constraints& c,

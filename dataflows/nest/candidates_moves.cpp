@@ -1,6 +1,7 @@
 // Moves through the mapper's space from one mapping: one dim's tile or PE factor changed
 // (neighbours), two traded against each other, buffering and bypasses flipped (pairMoves).
 #include <algorithm>
+#include <array>
 #include <cstdint>
 
 #include "dataflows/nest/candidates.h"
@@ -86,6 +87,101 @@ std::vector<Mapping> neighbours(const Mapping& m, const Problem& p, const Hardwa
   return out;
 }
 
+
+namespace {
+
+// Bytes the L2's kept tiles take in each of its pools.
+std::array<double, kTensors> l2Pools(const Mapping& m, const Problem& p, const Hardware& hw) {
+  const int l2 = hw.l2;
+  const Level& lv = hw.levels[size_t(l2)];
+  Factors tile;
+  for (Dim d : kAllDims) tile[at(d)] = m.tile(l2, d, hw.array());
+  std::array<double, kTensors> pool{};
+  for (size_t t = 0; t < kTensors; ++t) {
+    if (!m.levels[size_t(l2)].keeps[t]) continue;
+    const auto x = static_cast<Operand>(t);
+    const DType dt = x == Operand::Input ? p.input_dtype : x == Operand::Weight ? p.weight_dtype : p.output_dtype;
+    pool[size_t(lv.pool_of[t])] += p.footprint(x, tile) * bytesOf(dt);
+  }
+  return pool;
+}
+
+// Within half of each pool, as the whole tensors the skeleton keeps there: the planner's resident
+// activations take the other half.
+bool l2Fits(const Mapping& m, const Problem& p, const Hardware& hw) {
+  const std::array<double, kTensors> pool = l2Pools(m, p, hw);
+  const Level& lv = hw.levels[size_t(hw.l2)];
+  for (size_t k = 0; k < kTensors; ++k) {
+    if (lv.pool_bytes[k] >= 0 && pool[k] > lv.pool_bytes[k] / 2) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+std::vector<Mapping> l2Blocks(const Mapping& m, const Problem& p, const Hardware& hw,
+                              const Constraints& c) {
+  std::vector<Mapping> out;
+  const int l2 = hw.l2;
+  if (l2 <= 0 || l2 >= hw.local()) return out;
+  for (int l = 1; l < hw.local(); ++l) {
+    for (Dim d : kAllDims) {
+      if (l != l2 && m.levels[size_t(l)].factor[at(d)] > 1) return out;  // a cluster level's loops
+    }
+  }
+  Factors outer = kOnes;
+  for (Dim d : kAllDims) outer[at(d)] = m.levels[0].factor[at(d)] * m.levels[size_t(l2)].factor[at(d)];
+  std::vector<size_t> extra;  // tensors the L2 may keep besides what it keeps now
+  for (size_t t = 0; t < kTensors; ++t) {
+    if (hw.levels[size_t(l2)].can_hold[t] && !m.levels[size_t(l2)].keeps[t]) extra.push_back(t);
+  }
+  if (extra.empty()) return out;
+  // Keep sets: each extra tensor alone, and all of them (the fit check drops what is too big).
+  std::vector<std::vector<size_t>> sets;
+  for (size_t t : extra) sets.push_back({t});
+  if (extra.size() > 1) sets.push_back(extra);
+  for (Dim d : kAllDims) {
+    if (outer[at(d)] <= 1) continue;
+    for (int64_t inner : tileSizes(outer[at(d)], 1, 6)) {
+      if (inner >= outer[at(d)]) continue;
+      Mapping x = m;
+      for (Dim e : kAllDims) {
+        x.levels[size_t(l2)].factor[at(e)] = e == d ? inner : outer[at(e)];
+        x.levels[0].factor[at(e)] = e == d ? ceilDiv(outer[at(d)], inner) : 1;
+      }
+      x.levels[0].order = {d};
+      for (const std::vector<size_t>& set : sets) {
+        Mapping y = x;
+        for (size_t t : set) y.levels[size_t(l2)].keeps[t] = true;
+        if (!l2Fits(y, p, hw) || !checkCapacity(p, y, hw).empty()) continue;
+        // The L2's loops ordered so each tensor in turn stays in the local memories while the
+        // loops it does not depend on turn inside (what streams past the L2 is read least).
+        for (size_t t = 0; t < kTensors; ++t) {
+          Mapping z = y;
+          auto& order = z.levels[size_t(l2)].order;
+          order.clear();
+          for (bool relevant : {true, false}) {
+            for (Dim e : kAllDims) {
+              if (z.levels[size_t(l2)].factor[at(e)] > 1 &&
+                  Problem::relevant(static_cast<Operand>(t), e) == relevant) {
+                order.push_back(e);
+              }
+            }
+          }
+          conformOrders(z, c, hw);
+          if (std::none_of(out.begin(), out.end(), [&](const Mapping& w) {
+                return w.levels[size_t(l2)].order == z.levels[size_t(l2)].order &&
+                       w.levels[size_t(l2)].factor == z.levels[size_t(l2)].factor &&
+                       w.levels[size_t(l2)].keeps == z.levels[size_t(l2)].keeps;
+              })) {
+            out.push_back(std::move(z));
+          }
+        }
+      }
+    }
+  }
+  return out;
+}
 
 std::vector<Mapping> pairMoves(const Mapping& m, const Problem& p, const Hardware& hw,
                                const Constraints& c) {

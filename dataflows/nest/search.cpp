@@ -252,13 +252,15 @@ SearchResult search(const Problem& p, const Hardware& hw, const Constraints& c,
     if (!s1.empty()) r.reason = evaluate(p, stage1[s1.front().index], hw, o.cost).reason;
     return r;
   }
-  // Stage 2: the best distinct tilings under every order the outer levels and the PE allow.
+  // Stage 2: the best distinct tilings under every order the outer levels and the PE allow, and
+  // with the L2 blocking them.
   std::vector<Mapping>& stage2 = buffers.stage2;
   stage2.clear();
   const int64_t left = std::max<int64_t>(0, budget * 3 / 5 - r.evaluated);
   for (size_t i = 0; i < s1.size() && std::isfinite(s1[i].score); ++i) {
     const Mapping& base = stage1[s1[i].index];
     std::vector<Mapping> more = allOrders(base, p, hw, c, dram_orders);
+    for (Mapping& b : l2Blocks(base, p, hw, c)) more.push_back(std::move(b));
     if (static_cast<int64_t>(stage2.size() + more.size()) > left && !stage2.empty()) break;
     stage2.insert(stage2.end(), more.begin(), more.end());
     if (i >= 63) break;
@@ -275,8 +277,8 @@ SearchResult search(const Problem& p, const Hardware& hw, const Constraints& c,
     }
   }
   // Stage 3: from the best distinct starts, walk while anything improves and the budget lasts:
-  // one dim's tile through every size it may take, two factors traded, buffering flipped, every
-  // order.
+  // one dim's tile through every size it may take, two factors traded, buffering flipped, the
+  // L2 blocked, every order.
   std::vector<Mapping> starts{*best_m};
   for (size_t i = 0; i < s1.size() && starts.size() < 32; ++i) {
     if (std::isfinite(s1[i].score) && s1[i].index != best.index) starts.push_back(stage1[s1[i].index]);
@@ -298,6 +300,8 @@ SearchResult search(const Problem& p, const Hardware& hw, const Constraints& c,
         moves = neighbours(cur, p, hw, c, o.whole_rows);
         std::vector<Mapping> pairs = pairMoves(cur, p, hw, c);
         moves.insert(moves.end(), std::make_move_iterator(pairs.begin()), std::make_move_iterator(pairs.end()));
+        std::vector<Mapping> blocks = l2Blocks(cur, p, hw, c);
+        moves.insert(moves.end(), std::make_move_iterator(blocks.begin()), std::make_move_iterator(blocks.end()));
       }
       const std::vector<Scored> sc = scoreAll(moves, p, hw, o, threads);
       front.offerAll(sc, moves);
