@@ -16,6 +16,7 @@ std::string checkCapacity(const Problem& p, const Mapping& m, const Hardware& hw
   // instance of level l holds without the array's spatial factors.
   const int array = hw.array();
   const size_t nl = m.levels.size();
+  const bool sparse = p.sparse();
   std::array<Factors, decltype(m.levels)::capacity() + 1> below;
   for (size_t k = nl; k < below.size(); ++k) below[k] = kOnes;
   for (size_t l = nl; l-- > 0;) {
@@ -36,7 +37,7 @@ std::string checkCapacity(const Problem& p, const Mapping& m, const Hardware& hw
       const DType dt = x == Operand::Input    ? p.input_dtype
                        : x == Operand::Weight ? p.weight_dtype
                                               : (lv.off_chip ? p.output_dtype : hw.accum_dtype);
-      const double stored = p.sparse() ? storedScale(p, hw, l, t) : 1.0;
+      const double stored = sparse ? storedScale(p, hw, l, t) : 1.0;
       pool[size_t(lv.pool_of[size_t(t)])] += copies * p.footprint(x, tile) * sizeOf(dt) * stored;
     }
     for (size_t k = 0; k < kTensors; ++k) {
