@@ -85,7 +85,7 @@ void addPrecision(CLI::App& app, tessel::app::PrecisionArgs& p, std::function<in
       ->required();
   cmd->add_option("--metric", p.metric, "rel_l2 | kl")->capture_default_str();
   cmd->add_option("--to", p.to,
-                  "the lower formats, cheapest first: DTYPE or ACT/WEIGHTS (e.g. mxfp4,fp8_e4m3,bf16/int4_g128_fp16)")
+                  "the lower formats, cheapest first: DTYPE or ACT/WEIGHTS, +SPARSITY prunes the weights (e.g. mxfp4,bf16+2:4,fp8_e4m3,bf16/int4_g128_fp16)")
       ->capture_default_str();
   cmd->add_option("--from", p.from, "what ops not lowered compute in")->capture_default_str();
   cmd->add_option("--arch", p.arch, "accelerator YAML: time the plan and each uniform format on it");

@@ -29,14 +29,13 @@ std::vector<models::OpPrecision> candidatesOf(const std::string& list) {
   while (at <= list.size()) {
     const size_t comma = std::min(list.find(',', at), list.size());
     const std::string item = list.substr(at, comma - at);
-    const auto c = kernels::parseCandidate(item);
+    std::string why;
+    const auto c = kernels::parseCandidate(item, why);
     if (!c) {
-      const size_t slash = item.find('/');
-      const std::string part =
-          parseDType(item.substr(0, slash)) ? item.substr(slash + 1) : item.substr(0, slash);
       throw ConfigError({"", 0, 0, "--to"}, "format '" + item + "' in '" + list +
-                                                "' (a dtype or ACTIVATIONS/WEIGHTS, e.g. "
-                                                "bf16/int4_g128_fp16): " + dtypeError(part));
+                                                "' (a dtype or ACTIVATIONS/WEIGHTS, optionally "
+                                                "+SPARSITY, e.g. bf16/int4_g128_fp16, bf16+2:4): " +
+                                                why);
     }
     out.push_back(*c);
     at = comma + 1;
@@ -94,8 +93,8 @@ void writeSummary(const kernels::SearchResult& r, const kernels::SearchOptions& 
       }
       out << b;
     }
-    out << " " << (s.chosen >= 0 ? kernels::candidateName(o.to[static_cast<size_t>(s.chosen)]) : std::string(nameOf(o.from)))
-        << "\n";
+    // What the plan gives the op: a sparse candidate prunes only ops with weights.
+    out << " " << kernels::candidateName(r.plan.precisionOf(s.op)) << "\n";
   }
   std::snprintf(b, sizeof b, "%d of %zu candidate ops lowered; %s error %.5g (tolerance %.5g); %d runs\n",
                 lowered, r.ops.size(), kernels::nameOf(o.metric).c_str(), r.error, o.tolerance, r.probes);
@@ -136,6 +135,7 @@ std::vector<PlanRow> planRows(const kernels::SearchResult& res, const kernels::S
   for (const models::OpPrecision& c : o.to) {
     models::PrecisionPlan p = kernels::uniformPlan(c.dtype);
     p.default_weights = c.weights;
+    p.default_sparsity = c.sparsity;
     rows.push_back({"all " + kernels::candidateName(c), p, 0.0});
   }
   for (size_t i = 1; i < rows.size(); ++i) rows[i].error = kernels::planError(ref, weights, o, rows[i].plan);

@@ -50,7 +50,10 @@ bool hasWeights(const models::Graph& g, const models::Op& op) {
 // A candidate as it applies to one op: weight-only pairs are their plain dtype on ops without
 // weights.
 models::OpPrecision forOp(const models::Graph& g, const models::Op& op, models::OpPrecision p) {
-  if (!hasWeights(g, op)) p.weights.reset();
+  if (!hasWeights(g, op)) {
+    p.weights.reset();
+    p.sparsity.reset();  // only weights are pruned
+  }
   return p;
 }
 
@@ -197,18 +200,42 @@ double planError(const ReferenceRun& ref, WeightStore& weights, const SearchOpti
 std::string candidateName(const models::OpPrecision& p) {
   std::string out(tessel::nameOf(p.dtype));
   if (p.weights) out += "/" + std::string(tessel::nameOf(*p.weights));
+  if (p.sparsity && !p.sparsity->dense()) out += "+" + toString(*p.sparsity);
   return out;
 }
 
 std::optional<models::OpPrecision> parseCandidate(const std::string& text) {
-  const size_t slash = text.find('/');
-  const auto dtype = parseDType(text.substr(0, slash));
-  if (!dtype) return std::nullopt;
+  std::string why;
+  return parseCandidate(text, why);
+}
+
+std::optional<models::OpPrecision> parseCandidate(const std::string& text, std::string& why) {
+  const size_t plus = text.find('+');
+  const std::string formats = text.substr(0, plus);
+  const size_t slash = formats.find('/');
+  const std::string act = formats.substr(0, slash);
+  const auto dtype = parseDType(act);
+  if (!dtype) {
+    why = dtypeError(act);
+    return std::nullopt;
+  }
   models::OpPrecision p{*dtype, {}, {}, {}};
   if (slash != std::string::npos) {
-    p.weights = parseDType(text.substr(slash + 1));
-    if (!p.weights) return std::nullopt;
+    p.weights = parseDType(formats.substr(slash + 1));
+    if (!p.weights) {
+      why = dtypeError(formats.substr(slash + 1));
+      return std::nullopt;
+    }
     if (*p.weights == *dtype) p.weights.reset();
+  }
+  if (plus != std::string::npos) {
+    Sparsity s;
+    std::string err;
+    if (!parseSparsity(text.substr(plus + 1), s, err)) {
+      why = "the weights' sparsity: " + err;
+      return std::nullopt;
+    }
+    if (!s.dense()) p.sparsity = s;
   }
   return p;
 }
@@ -230,7 +257,7 @@ std::string planYaml(const SearchResult& r, const SearchOptions& o) {
       std::snprintf(line, sizeof line, "%s%.6g", errors.empty() ? "" : " ", e);
       errors += line;
     }
-    const std::string chosen = s.chosen >= 0 ? "  -> " + candidateName(o.to[static_cast<size_t>(s.chosen)]) : "";
+    const std::string chosen = s.chosen >= 0 ? "  -> " + candidateName(r.plan.precisionOf(s.op)) : "";
     std::snprintf(line, sizeof line, "#   %-32s %-12s ", s.op.c_str(), std::string(models::nameOf(s.kind)).c_str());
     out += line + errors + chosen + "\n";
   }

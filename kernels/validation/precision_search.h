@@ -3,7 +3,9 @@
 // to it. Then one greedy pass per format, from the most precise candidate to the cheapest (the
 // list is cheapest first): least sensitive ops first, each moved to the pass's format when the
 // error of the whole plan stays within the tolerance. A candidate is a dtype or a weight-only
-// pair (bf16 activations, int4 weights). With one format this is the classic greedy.
+// pair (bf16 activations, int4 weights), either with its weights pruned (N:M or a density), so
+// the search trades sparsity against precision per op. With one format this is the classic
+// greedy.
 #pragma once
 
 #include <optional>
@@ -51,10 +53,13 @@ struct SearchResult {
   int probes = 0;                  // executor runs made
 };
 
-// "bf16", "fp8_e4m3", "mxfp4" or "bf16/int4_g128_fp16" (activations / weights).
+// "bf16", "fp8_e4m3", "mxfp4" or "bf16/int4_g128_fp16" (activations / weights), optionally
+// with the weights pruned: "bf16+2:4", "fp8_e4m3/int4+0.5" (util/sparsity.h; matmuls and
+// convolutions only, magnitude per output channel as `--sparsity weights=...` prunes).
 std::string candidateName(const models::OpPrecision& p);
-// Parses candidateName's form; nullopt on an unknown dtype.
+// Parses candidateName's form; nullopt on an unknown dtype or a bad sparsity (`why` says which).
 std::optional<models::OpPrecision> parseCandidate(const std::string& text);
+std::optional<models::OpPrecision> parseCandidate(const std::string& text, std::string& why);
 
 // Candidates are the ops whose dtype decides their arithmetic: GEMMs and nonlinear ops (softmax,
 // layer norm, GELU, RMSNorm, SiLU, sigmoid, hard swish); glue ops (embedding, add, relu, pooling,

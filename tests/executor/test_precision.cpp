@@ -96,6 +96,51 @@ TEST(ExecutorPrecision, SeveralFormatsCheapestThatFitsFirst) {
   for (const OpSensitivity& s : r.ops) EXPECT_EQ(back.dtypeOf(s.op), r.plan.dtypeOf(s.op));
 }
 
+// Sparsity traded against precision: candidates "fp16+2:4" (weights pruned to 2:4) and "fp16".
+// Only matmuls and convolutions have weights to prune, so on every other op the sparse candidate
+// is plain fp16 (the same error). Magnitude-pruning 2:4 of Gaussian weights drops about half of
+// their energy (rel L2 of a pruned GEMM ~0.36, docs/sparsity.md), so at a tolerance of 0.2 the
+// search keeps pruning off every op whose pruning alone exceeds it and takes it only where the
+// error allows; the plan meets the tolerance, a full run of it reproduces the error, and the YAML
+// reads the per-op sparsity back.
+TEST(ExecutorPrecision, SparsityTradesAgainstPrecision) {
+  SearchOptions o = options(0.2);
+  const auto sparse = parseCandidate("fp16+2:4");
+  ASSERT_TRUE(sparse.has_value());
+  ASSERT_TRUE(sparse->sparsity.has_value());
+  EXPECT_EQ(candidateName(*sparse), "fp16+2:4");
+  o.to = {*sparse, models::OpPrecision{DType::FP16, {}, {}, {}}};
+  const models::Graph g = smallGraph("bert", 8);
+  const SearchResult r = search(g, o);
+  EXPECT_LE(r.error, 0.2);
+  int pruned = 0;
+  for (const OpSensitivity& s : r.ops) {
+    ASSERT_EQ(s.errors.size(), 2u);
+    const bool weights = s.kind == models::OpKind::MatMul || s.kind == models::OpKind::Conv2d;
+    if (!weights) {
+      EXPECT_DOUBLE_EQ(s.errors[0], s.errors[1]) << s.op;
+    }
+    if (s.errors[0] > 0.2) {
+      EXPECT_NE(s.chosen, 0) << s.op;
+    }
+    const std::optional<Sparsity> sp = r.plan.precisionOf(s.op).sparsity;
+    const bool is_pruned = s.chosen == 0 && weights;
+    EXPECT_EQ(sp.has_value() && !sp->dense(), is_pruned) << s.op;
+    pruned += is_pruned;
+  }
+  EXPECT_GE(pruned, 1);
+  const ReferenceRun& ref = reference(g);
+  const ValidationReport v = validate(ref, lowerGraph(ref.graph, r.plan), store(), {});
+  EXPECT_DOUBLE_EQ(v.output.error.rel_l2, r.error);
+  const models::PrecisionPlan back = models::parsePrecisionPlan(planYaml(r, o), "plan.yaml");
+  for (const OpSensitivity& s : r.ops) {
+    EXPECT_EQ(back.precisionOf(s.op).sparsity, r.plan.precisionOf(s.op).sparsity) << s.op;
+  }
+  std::string why;
+  EXPECT_FALSE(parseCandidate("fp16+3:2", why).has_value());
+  EXPECT_NE(why.find("sparsity"), std::string::npos) << why;
+}
+
 TEST(ExecutorPrecision, KlMetric) {
   const SearchResult r = search(smallGraph("gpt2"), options(1e-3, SearchMetric::Kl));
   EXPECT_LE(r.error, 1e-3);
