@@ -15,7 +15,14 @@ std::vector<ClassRow> byClass(const sim::RunStats& run) {
   for (const auto& [op_class, cycles] : run.cyclesByClass()) {
     rows.push_back({op_class, cycles, fractionOf(cycles, total), 0});
   }
-  for (const sim::OpStats& op : run.ops) rows.at(static_cast<size_t>(op.op_class)).ops += 1;
+  for (const sim::OpStats& op : run.ops) {
+    ClassRow& row = rows.at(static_cast<size_t>(op.op_class));
+    row.ops += 1;
+    const double macs = static_cast<double>(op.macs);
+    row.macs += macs;
+    row.performed_macs += op.sparsity.sparse ? op.sparsity.effective_macs : macs;
+    row.gated_macs += op.sparsity.gated_macs;
+  }
   return rows;
 }
 

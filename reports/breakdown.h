@@ -15,6 +15,9 @@ struct ClassRow {
   double cycles = 0;
   double fraction = 0;  // cycles / total cycles; 0 when the run has no cycles
   int ops = 0;          // op records of this class, fused ones included
+  // MACs of the class's ops dense, those the array performs (neither skipped nor gated: every
+  // MAC on a dense run) and those it gates (their cycle taken, no MAC energy).
+  double macs = 0, performed_macs = 0, gated_macs = 0;
 };
 
 struct CauseRow {

@@ -92,11 +92,18 @@ Json totalsOf(const sim::RunStats& run) {
 
 Json breakdown(const sim::RunStats& run) {
   Json by_class = Json::array();
+  const bool sparse = run.sparseTotals().any;
   for (const ClassRow& row : byClass(run)) {
-    by_class.push_back({{"class", models::nameOf(row.op_class)},
-                        {"cycles", roundQuantity(row.cycles)},
-                        {"fraction", roundRatio(row.fraction)},
-                        {"ops", row.ops}});
+    Json entry = {{"class", models::nameOf(row.op_class)},
+                  {"cycles", roundQuantity(row.cycles)},
+                  {"fraction", roundRatio(row.fraction)},
+                  {"ops", row.ops}};
+    if (sparse) {
+      entry["sparsity"] = {{"macs", roundQuantity(row.macs)},
+                           {"effective_macs", roundQuantity(row.performed_macs)},
+                           {"gated_macs", roundQuantity(row.gated_macs)}};
+    }
+    by_class.push_back(std::move(entry));
   }
   Json by_cause = Json::array();
   for (const CauseRow& row : byCause(run)) {

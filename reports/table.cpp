@@ -87,17 +87,36 @@ void breakdownRow(std::ostream& os, std::string_view label, double cycles, doubl
      << "\n";
 }
 
+// A sparse run's class rows add the share of their MACs the array performs and gates.
+std::string sparseColumns(double macs, double performed, double gated) {
+  if (macs <= 0) return padLeft("-", kPercent + 1) + padLeft("-", kPercent);
+  return padLeft(percentText(performed / macs), kPercent + 1) +
+         padLeft(percentText(gated / macs), kPercent);
+}
+
 void writeClasses(const sim::RunStats& run, std::ostream& os) {
+  const bool sparse = run.sparseTotals().any;
   os << "\n"
      << padRight("By op class", kLabel - 1) << padLeft("cycles", kNumber) << padLeft("%", kPercent)
-     << padLeft("ops", kCount) << "\n";
+     << padLeft("ops", kCount)
+     << (sparse ? padLeft("MACs done", kPercent + 1) + padLeft("gated", kPercent) : "") << "\n";
+  double macs = 0, performed = 0, gated = 0;
   for (const ClassRow& row : byClass(run)) {
+    macs += row.macs, performed += row.performed_macs, gated += row.gated_macs;
     if (row.cycles == 0) continue;  // absent classes, and fused epilogues charged to anchors
-    breakdownRow(os, models::nameOf(row.op_class), row.cycles, row.fraction,
+    std::ostringstream line;
+    breakdownRow(line, models::nameOf(row.op_class), row.cycles, row.fraction,
                  std::to_string(row.ops));
+    std::string text = line.str();
+    if (sparse) text.insert(text.size() - 1, sparseColumns(row.macs, row.performed_macs, row.gated_macs));
+    os << text;
   }
   const double total = run.totalCycles();
-  breakdownRow(os, "total", total, total > 0 ? 1.0 : 0.0, std::to_string(run.ops.size()));
+  std::ostringstream line;
+  breakdownRow(line, "total", total, total > 0 ? 1.0 : 0.0, std::to_string(run.ops.size()));
+  std::string text = line.str();
+  if (sparse) text.insert(text.size() - 1, sparseColumns(macs, performed, gated));
+  os << text;
 }
 
 void writeCauses(const sim::RunStats& run, std::ostream& os) {

@@ -78,6 +78,15 @@ TEST(ReportsJson, BreakdownsAddUpToTheTotal) {
   EXPECT_EQ(j["breakdown"]["by_cause"].size(), 6u);
   EXPECT_EQ(j["breakdown"]["by_class"][0]["fraction"], 0.75);   // MatMul 1500 / 2000
   EXPECT_EQ(j["breakdown"]["by_cause"][3]["fraction"], 0.025);  // noc 50 / 2000
+  // The sample's qkv runs 2:4 weights compressed: 9,600 of the MatMul class's 19,200 MACs; the
+  // classes' effective MACs sum to the totals'.
+  const Json& matmul = j["breakdown"]["by_class"][0]["sparsity"];
+  EXPECT_EQ(matmul["macs"], 19200.0);
+  EXPECT_EQ(matmul["effective_macs"], 9600.0);
+  EXPECT_EQ(matmul["gated_macs"], 0.0);
+  double effective = 0;
+  for (const Json& row : j["breakdown"]["by_class"]) effective += row["sparsity"]["effective_macs"].get<double>();
+  EXPECT_EQ(effective, j["totals"]["sparsity"]["effective_macs"].get<double>());
 }
 
 TEST(ReportsJson, OpRecord) {

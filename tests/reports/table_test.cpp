@@ -63,17 +63,29 @@ TEST(ReportsTable, HeaderAndTotals) {
   EXPECT_TRUE(hasLine(t, "TOPS/mm2 0.0256"));  // 0.0192 / 0.75
 }
 
+// The sample run's qkv has 2:4 weights run compressed (9,600 of its 19,200 MACs performed, none
+// gated), so the rows add the share of MACs done and gated; classes without MACs show dashes.
 TEST(ReportsTable, ByClassShowsNonzeroClassesInOrder) {
   const std::string t = tableString(sample::sampleRun());
-  EXPECT_TRUE(hasLine(t, "By op class cycles % ops"));
-  EXPECT_TRUE(hasLine(t, "MatMul 1,500 75.00 1"));  // 1500 / 2000
-  EXPECT_TRUE(hasLine(t, "Softmax 300 15.00 1"));   // 300 / 2000
-  EXPECT_TRUE(hasLine(t, "Other 200 10.00 1"));     // 200 / 2000
-  EXPECT_TRUE(hasLine(t, "total 2,000 100.00 4"));
+  EXPECT_TRUE(hasLine(t, "By op class cycles % ops MACs done gated"));
+  EXPECT_TRUE(hasLine(t, "MatMul 1,500 75.00 1 50.00 0.00"));  // 1500 / 2000; 9,600 / 19,200
+  EXPECT_TRUE(hasLine(t, "Softmax 300 15.00 1 - -"));          // 300 / 2000
+  EXPECT_TRUE(hasLine(t, "Other 200 10.00 1 - -"));            // 200 / 2000
+  EXPECT_TRUE(hasLine(t, "total 2,000 100.00 4 50.00 0.00"));
   EXPECT_THAT(t, Not(HasSubstr("GELU")));  // fused: no cycles of its own
   // OpClass order: MatMul, ..., Softmax, ..., Other.
-  EXPECT_LT(lineIndex(t, "MatMul 1,500 75.00 1"), lineIndex(t, "Softmax 300 15.00 1"));
-  EXPECT_LT(lineIndex(t, "Softmax 300 15.00 1"), lineIndex(t, "Other 200 10.00 1"));
+  EXPECT_LT(lineIndex(t, "MatMul 1,500 75.00 1 50.00 0.00"), lineIndex(t, "Softmax 300 15.00 1 - -"));
+  EXPECT_LT(lineIndex(t, "Softmax 300 15.00 1 - -"), lineIndex(t, "Other 200 10.00 1 - -"));
+}
+
+// A dense run's rows keep their four columns.
+TEST(ReportsTable, ByClassOfADenseRunHasNoSparseColumns) {
+  sim::RunStats run = sample::sampleRun();
+  for (sim::OpStats& op : run.ops) op.sparsity = {};
+  const std::string t = tableString(run);
+  EXPECT_TRUE(hasLine(t, "By op class cycles % ops"));
+  EXPECT_TRUE(hasLine(t, "MatMul 1,500 75.00 1"));
+  EXPECT_TRUE(hasLine(t, "total 2,000 100.00 4"));
 }
 
 TEST(ReportsTable, ByCauseListsEveryCause) {
