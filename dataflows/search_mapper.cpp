@@ -158,8 +158,8 @@ class SearchMapper final : public Mapper {
            std::string(nameOf(p.weight_dtype)) + std::string(nameOf(p.output_dtype)) + "|" +
            std::to_string(constraints.homes[0]) + std::to_string(constraints.homes[1]) +
            std::to_string(constraints.homes[2]) + (constraints.whole_rows ? "w" : "") + "|" +
-           df.name + "|" + acc.hash() + "|" + toString(p.loops.sparsity[0]) + "," +
-           toString(p.loops.sparsity[1]);
+           df.name + "|" + acc.hash() + "|" + sparsityKey(p.loops.sparsity[0]) + "," +
+           sparsityKey(p.loops.sparsity[1]);
   }
 
   MapResult mapUncached(const Problem& p, const arch::Accelerator& acc, const Dataflow& df,

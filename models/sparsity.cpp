@@ -60,7 +60,25 @@ Sparsity measureSparsity(const std::vector<float>& values, const WeightLayout& l
   for (const auto& [n, m] : kPatterns) {
     if (fitsPattern(values, layout, n, m)) return Sparsity::nm(n, m);
   }
-  return Sparsity::uniform(1.0 - static_cast<double>(zeros) / static_cast<double>(values.size()));
+  Sparsity s = Sparsity::uniform(1.0 - static_cast<double>(zeros) / static_cast<double>(values.size()));
+  // Each output channel's own density, kept when they differ: the PEs holding the denser
+  // channels finish last when the array skips zeros.
+  std::vector<double> channels(static_cast<size_t>(layout.channels), 0.0);
+  const double per = static_cast<double>(layout.batch * layout.reduction);
+  if (layout.channels > 1 && per > 0 &&
+      static_cast<size_t>(layout.batch * layout.reduction * layout.channels) == values.size()) {
+    for (int64_t b = 0; b < layout.batch; ++b) {
+      for (int64_t r = 0; r < layout.reduction; ++r) {
+        for (int64_t c = 0; c < layout.channels; ++c) {
+          channels[size_t(c)] += values[static_cast<size_t>(layout.index(b, r, c))] != 0.0f;
+        }
+      }
+    }
+    for (double& c : channels) c /= per;
+    const auto [lo, hi] = std::minmax_element(channels.begin(), channels.end());
+    if (*hi > *lo) s.channels = std::make_shared<const std::vector<double>>(std::move(channels));
+  }
+  return s;
 }
 
 SparsitySpec parseSparsitySpec(const std::string& text, const std::string& what) {

@@ -2,7 +2,9 @@
 
 #include <charconv>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
+#include <cstring>
 
 namespace tessel {
 
@@ -78,7 +80,23 @@ std::string toString(const Sparsity& s) {
   if (s.dense()) return "dense";
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.4g", s.density);
-  return buf;
+  return s.channels ? std::string(buf) + " per channel" : std::string(buf);
+}
+
+std::string sparsityKey(const Sparsity& s) {
+  if (!s.channels) return toString(s);
+  uint64_t h = 1469598103934665603ull;  // FNV-1a over the densities' bits
+  for (double d : *s.channels) {
+    uint64_t bits = 0;
+    std::memcpy(&bits, &d, sizeof bits);
+    for (int i = 0; i < 8; ++i) {
+      h ^= (bits >> (8 * i)) & 0xff;
+      h *= 1099511628211ull;
+    }
+  }
+  char buf[24];
+  std::snprintf(buf, sizeof buf, "#%016llx", static_cast<unsigned long long>(h));
+  return toString(s) + buf;
 }
 
 }  // namespace tessel

@@ -3,9 +3,11 @@
 // unstructured with a density (the fraction of values that are non-zero).
 #pragma once
 
+#include <memory>
 #include <ostream>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace tessel {
 
@@ -15,10 +17,17 @@ struct Sparsity {
   // The values already hold these zeros (read from a model file: --sparsity weights=measured),
   // so nothing prunes them. Where the pattern came from, not part of it: == ignores it.
   bool measured = false;
+  // Unstructured weights whose output channels differ (measured from a file's values): each
+  // channel's density, in channel order; `density` is their mean. Null: every channel at
+  // `density`. Shared, never changed once made (problems copy it per mapping candidate).
+  std::shared_ptr<const std::vector<double>> channels;
 
   bool structured() const { return m > 0; }
   bool dense() const { return !structured() && density >= 1.0; }
-  bool operator==(const Sparsity& o) const { return density == o.density && n == o.n && m == o.m; }
+  bool operator==(const Sparsity& o) const {
+    return density == o.density && n == o.n && m == o.m &&
+           (channels == o.channels || (channels && o.channels && *channels == *o.channels));
+  }
   bool operator!=(const Sparsity& o) const { return !(*this == o); }
 
   static Sparsity nm(int n, int m);         // N:M, 1 <= n < m
@@ -28,7 +37,9 @@ struct Sparsity {
 // "2:4" (N:M, 1 <= N <= M <= 64; N == M is dense), "0.5" or "50%" (a density in (0, 1]). False
 // with `why` set (a sentence naming the bad text) on anything else.
 bool parseSparsity(std::string_view text, Sparsity& out, std::string& why);
-std::string toString(const Sparsity& s);  // "2:4", "0.5", "dense"
+std::string toString(const Sparsity& s);  // "2:4", "0.5", "0.37 per channel", "dense"
+// toString, and for per-channel densities a hash of them: a cache key that tells two apart.
+std::string sparsityKey(const Sparsity& s);
 // For test failures: the text above.
 inline void PrintTo(const Sparsity& s, std::ostream* os) { *os << toString(s); }
 

@@ -1,7 +1,9 @@
 #include "dataflows/nest/sparse.h"
 
+#include <algorithm>
 #include <cmath>
 #include <map>
+#include <numeric>
 #include <tuple>
 #include <vector>
 
@@ -103,6 +105,85 @@ double expectedMaxBinomial(int64_t w, double d, int64_t pes) {
   return cache.emplace(key, e).first->second;
 }
 
+double expectedMaxMixed(int64_t w, const std::vector<double>& d, int64_t copies) {
+  if (w <= 0 || d.empty()) return 0;
+  const auto [lo_d, hi_d] = std::minmax_element(d.begin(), d.end());
+  const auto pes = static_cast<int64_t>(d.size()) * copies;
+  if (*lo_d == *hi_d) return expectedMaxBinomial(w, *lo_d, pes);
+  const double wd = static_cast<double>(w), cd = static_cast<double>(copies);
+  double e = 0;
+  if (w <= 64) {
+    // P(max > x) = 1 - prod_j F_j(x)^copies, with each F_j from its pmf.
+    std::vector<double> log_all(static_cast<size_t>(w), 0.0);  // sum_j copies * log F_j(x)
+    const double lw = std::lgamma(wd + 1);
+    for (double dj : d) {
+      double cdf = 0;
+      for (int64_t x = 0; x < w; ++x) {
+        const double xd = static_cast<double>(x);
+        if (dj <= 0) {
+          cdf = 1;
+        } else if (dj < 1) {
+          cdf += std::exp(lw - std::lgamma(xd + 1) - std::lgamma(wd - xd + 1) + xd * std::log(dj) +
+                          (wd - xd) * std::log1p(-dj));
+        }
+        log_all[size_t(x)] += cd * std::log(std::min(1.0, cdf));
+      }
+    }
+    for (int64_t x = 0; x < w; ++x) e -= std::expm1(log_all[size_t(x)]);
+  } else {
+    // Normals N(w d_j, w d_j (1 - d_j)); below every PE's mean - 8 sd the maximum is surely
+    // above x, beyond the largest mean + 8 sd surely below; between, a sum over (strided) x.
+    double lo = wd, hi = 0;
+    for (double dj : d) {
+      const double mu = wd * dj, sd = std::sqrt(wd * dj * (1 - dj));
+      lo = std::min(lo, mu - 8 * sd);
+      hi = std::max(hi, mu + 8 * sd);
+    }
+    lo = std::max(0.0, std::floor(lo));
+    hi = std::min(wd, std::ceil(hi));
+    e = lo;
+    const double step = std::max(1.0, std::floor((hi - lo) / 512));
+    for (double x = lo; x < hi; x += step) {
+      double log_f = 0;
+      for (double dj : d) {
+        const double mu = wd * dj, sd = std::sqrt(wd * dj * (1 - dj));
+        const double f = sd > 0 ? 0.5 * std::erfc(-(x + 0.5 - mu) / (sd * std::sqrt(2.0)))
+                                : (x >= mu ? 1.0 : 0.0);
+        log_f += cd * std::log(std::max(f, 1e-300));
+      }
+      e -= std::min(step, hi - x) * std::expm1(log_f);
+    }
+  }
+  return std::clamp(e, wd * *hi_d, wd);  // never below the densest PE's mean
+}
+
+double channelSkipScale(const std::shared_ptr<const std::vector<double>>& channels, int64_t w,
+                        int64_t per_pe_k, int64_t spatial_k, int64_t copies) {
+  if (w <= 0 || !channels || channels->empty()) return 1;
+  using Key = std::tuple<const void*, int64_t, int64_t, int64_t, int64_t>;
+  // Keyed by the densities' address; the cache holds them, so the address is never reused.
+  thread_local std::map<Key, std::pair<std::shared_ptr<const std::vector<double>>, double>> cache;
+  const Key key{channels.get(), w, per_pe_k, spatial_k, copies};
+  if (auto it = cache.find(key); it != cache.end()) return it->second.second;
+  const std::vector<double>& c = *channels;
+  const auto n = static_cast<int64_t>(c.size());
+  const int64_t pk = std::max<int64_t>(1, per_pe_k), sk = std::max<int64_t>(1, spatial_k);
+  double sum = 0;
+  int64_t groups = 0;
+  std::vector<double> pe;
+  for (int64_t g0 = 0; g0 < n; g0 += pk * sk, ++groups) {
+    pe.clear();
+    for (int64_t j = g0; j < std::min(n, g0 + pk * sk); j += pk) {
+      const int64_t end = std::min(n, j + pk);
+      pe.push_back(std::accumulate(c.begin() + j, c.begin() + end, 0.0) / static_cast<double>(end - j));
+    }
+    sum += expectedMaxMixed(w, pe, copies);
+  }
+  const double scale = sum / static_cast<double>(groups) / static_cast<double>(w);
+  cache.emplace(key, std::make_pair(channels, scale));
+  return scale;
+}
+
 namespace {
 
 // The run a coordinate indexes: the reduction's extent (the weights' C x R x S, the input's C).
@@ -193,6 +274,12 @@ double skipScale(const Problem& p, const Mapping& m, const Hardware& hw, const S
     int64_t streams = 1;  // PEs of the array that read distinct values of the operand
     for (Dim dim : kAllDims) {
       if (Problem::relevant(x, dim)) streams *= m.spatial(dim);
+    }
+    if (x == Operand::Weight && p.sparsity[1].channels) {
+      // Output channels of their own densities: the PEs along the spatial channel dim differ.
+      const int64_t sk = m.spatial(Dim::K);
+      scale *= channelSkipScale(p.sparsity[1].channels, w, per_pe[at(Dim::K)], sk, streams / sk);
+      continue;
     }
     scale *= expectedMaxBinomial(w, d, streams) / static_cast<double>(w);
   }

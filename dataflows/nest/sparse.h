@@ -12,6 +12,8 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
+#include <vector>
 
 #include "dataflows/nest/cost.h"
 
@@ -29,6 +31,18 @@ double metadataBytesPerValue(arch::SparseFormat f, const Sparsity& s, int64_t fi
 // of w dense steps each, skipping zeros of density d. Exact (the CDF summed) for small w, the
 // normal approximation with the expected maximum of `pes` standard normals beyond.
 double expectedMaxBinomial(int64_t w, double d, int64_t pes);
+// E[max] over PEs whose streams differ in density: PE j reads w values of density d[j], each
+// PE `copies` times over (streams of the same density with different values). Exact pmfs up to
+// w = 64, continuity-corrected normals beyond; all equal densities are expectedMaxBinomial.
+double expectedMaxMixed(int64_t w, const std::vector<double>& d, int64_t copies);
+// Skipping zeros of weights whose output channels differ in density (Sparsity::channels): the
+// array's spatial output-channel dim holds `spatial_k` blocks of `per_pe_k` consecutive channels
+// per tile, `copies` streams each (the other spatial dims the weights depend on); a tile takes
+// the expected maximum over its PEs, and the tiles go through the channels in groups. Steps per
+// dense step, averaged over the groups.
+double channelSkipScale(const std::shared_ptr<const std::vector<double>>& channels, int64_t w,
+                        int64_t per_pe_k, int64_t spatial_k, int64_t copies);
+
 
 // What sparsity does to this problem on this design, derived once per evaluation.
 struct SparseEffect {

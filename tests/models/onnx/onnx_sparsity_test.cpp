@@ -49,8 +49,12 @@ TEST(OnnxSparsity, MeasuredPatternIsTheSparsestEveryGroupSatisfies) {
   EXPECT_EQ(weightsOf(matmulWith(w, "weights=measured")), Sparsity::nm(4, 8));
   // One zero in sixteen fits no pattern: density 15/16.
   std::vector<float> one(16, 1.0f);
-  one[5] = 0.0f;
-  EXPECT_EQ(weightsOf(matmulWith(one, "weights=measured")), Sparsity::uniform(15.0 / 16));
+  one[5] = 0.0f;  // K = 8 down, N = 2 across: channel 1 keeps 7 of 8, channel 0 all 8
+  const Sparsity measured = weightsOf(matmulWith(one, "weights=measured"));
+  EXPECT_DOUBLE_EQ(measured.density, 15.0 / 16);
+  ASSERT_TRUE(measured.channels);
+  EXPECT_EQ(*measured.channels, (std::vector<double>{1.0, 7.0 / 8}));
+  EXPECT_EQ(toString(measured), "0.9375 per channel");
   EXPECT_TRUE(weightsOf(matmulWith(one, "weights=measured")).measured);  // the executor keeps them
   EXPECT_TRUE(weightsOf(matmulWith(std::vector<float>(16, 1.0f), "weights=measured")).dense());
 }
@@ -63,7 +67,16 @@ TEST(OnnxSparsity, MeasureSparsityWalksTheReductionOfEachChannel) {
   EXPECT_EQ(measureSparsity(w, rows), Sparsity::nm(1, 4));
   // The same values read as a transposed [N=8, K=2] weight: channels 0 and 4 keep both of their
   // two values, so no pattern holds (and none longer than K = 2 is tried): 4 of 16 non-zero.
-  EXPECT_EQ(measureSparsity(w, matmulWeightLayout({8, 2}, true)), Sparsity::uniform(0.25));
+  const Sparsity t = measureSparsity(w, matmulWeightLayout({8, 2}, true));
+  EXPECT_DOUBLE_EQ(t.density, 0.25);
+  ASSERT_TRUE(t.channels);
+  EXPECT_EQ(*t.channels, (std::vector<double>{1, 0, 0, 0, 1, 0, 0, 0}));
+  // Every channel alike: one density, no per-channel list.
+  std::vector<float> even(16, 1.0f);
+  even[0] = even[1] = 0.0f;  // row 0 of [K = 8, N = 2]: one zero in each channel
+  const Sparsity e = measureSparsity(even, rows);
+  EXPECT_EQ(e, Sparsity::uniform(14.0 / 16));
+  EXPECT_FALSE(e.channels);
 }
 
 TEST(OnnxSparsity, MeasuredNeedsWeightValues) {
