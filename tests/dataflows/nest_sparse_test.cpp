@@ -190,6 +190,16 @@ TEST(NestSparse, GatingChangesEnergyOnly) {
   EXPECT_EQ(c.gated_macs, 32);
 }
 
+// The skipping array of the next two tests: 2 x 4 PEs keeping nothing (operands come each MAC), rows C:2, cols
+// K:4; DRAM runs two P tiles, each PE 8 rows x 32 weights of its channel.
+Mapping skippingArray(const Hardware& hw) {
+  Mapping m = nestMapping(hw, dims({{Dim::P, 2}}), {Dim::P}, kOnes, {},
+                          dims({{Dim::P, 8}, {Dim::C, 32}}), {Dim::P, Dim::C},
+                          dims({{Dim::C, 2}}), dims({{Dim::K, 4}}));
+  m.levels[2].keeps = {false, false, false};
+  return m;
+}
+
 // Skipping zero weights on a spatial array, against a Monte Carlo over random weight masks that
 // walks the mapping: GEMM m = 16, n = 4, k = 64 on 2 x 4 PEs, rows C:2, cols K:4, two local
 // tiles along P (DRAM P:2), each PE running P:8 x C:32 of one output channel per tile. A PE's
@@ -203,10 +213,7 @@ TEST(NestSparse, SkippingWaitsForTheBusiestPe) {
     hw.sparse.skip = {false, true};
     Problem p = gemmProblem(1, 16, 4, 64, DType::Int8, DType::Int8, DType::Int8);
     p.sparsity[kW] = Sparsity::uniform(d);
-    Mapping m = nestMapping(hw, dims({{Dim::P, 2}}), {Dim::P}, kOnes, {},
-                            dims({{Dim::P, 8}, {Dim::C, 32}}), {Dim::P, Dim::C},
-                            dims({{Dim::C, 2}}), dims({{Dim::K, 4}}));
-    m.levels[2].keeps = {false, false, false};
+    const Mapping m = skippingArray(hw);
     CostOptions o;
     o.ideal_memory = true;
     const auto c = evaluate(p, m, hw, o);
@@ -277,10 +284,7 @@ TEST(NestSparse, ChannelDensitiesSkipLikeTheirMasks) {
   hw.sparse.skip = {false, true};
   const std::vector<double> channels{0.2, 0.4, 0.6, 0.8};
   Problem p = gemmProblem(1, 16, 4, 64, DType::Int8, DType::Int8, DType::Int8);
-  Mapping m = nestMapping(hw, dims({{Dim::P, 2}}), {Dim::P}, kOnes, {},
-                          dims({{Dim::P, 8}, {Dim::C, 32}}), {Dim::P, Dim::C},
-                          dims({{Dim::C, 2}}), dims({{Dim::K, 4}}));
-  m.levels[2].keeps = {false, false, false};
+  const Mapping m = skippingArray(hw);
   CostOptions o;
   o.ideal_memory = true;
   p.sparsity[kW] = Sparsity::uniform(0.5);
