@@ -1,5 +1,6 @@
 #include "arch/hash.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <sstream>
 
@@ -200,6 +201,13 @@ void putSparse(Canon& c, const SparseSupport& s) {
     for (size_t t = 0; t < 2; ++t) {
       if (s.formats[l][t] != SparseFormat::None)
         c.put("sparsity.format." + std::to_string(l) + "." + std::to_string(t), nameOf(s.formats[l][t]));
+    }
+  }
+  for (size_t l = 0; l < std::max(s.skip_reads.size(), s.gate_reads.size()); ++l) {
+    for (int t = 0; t < 2; ++t) {
+      const std::string at = std::to_string(l) + "." + std::to_string(t);
+      if (s.skipReadsAt(l, t) >= 0) c.put("sparsity.skip_reads." + at, s.skipReadsAt(l, t));
+      if (s.gateReadsAt(l, t) >= 0) c.put("sparsity.gate_reads." + at, s.gateReadsAt(l, t));
     }
   }
 }

@@ -58,6 +58,39 @@ Apply formatOf(LevelKind kind, const std::string& level, int operand) {
   };
 }
 
+// Reads of `operand` at level `kind` skipped or gated where the named leader operand is zero.
+Apply readsOf(LevelKind kind, const std::string& level, int operand, bool skip) {
+  return [kind, level, operand, skip](Building& b, const Value& v) {
+    if (v.text == "none") return;
+    const std::string path = std::string("sparsity.") + (skip ? "skip_reads." : "gate_reads.") +
+                             level + "." + operandNames()[size_t(operand)];
+    size_t at = b.acc.levels.size();
+    for (size_t i = 0; i < b.acc.levels.size(); ++i) {
+      if (b.acc.levels[i].kind == kind) at = i;
+    }
+    if (at == b.acc.levels.size()) {
+      b.fail(path, "this design has no " + level + " to " + (skip ? "skip" : "gate") +
+                       " reads of " + operandNames()[size_t(operand)] + " in");
+    }
+    auto& reads = skip ? b.acc.sparse.skip_reads : b.acc.sparse.gate_reads;
+    reads.resize(b.acc.levels.size(), {int8_t{-1}, int8_t{-1}});
+    reads[at][size_t(operand)] = static_cast<int8_t>(v.text == "weights" ? 1 : 0);
+  };
+}
+
+std::vector<ParamSpec> readParams(LevelKind kind, const std::string& level, bool skip) {
+  static const std::vector<std::string> leaders = {"none", "inputs", "weights"};
+  std::vector<ParamSpec> rows;
+  for (int operand = 0; operand < 2; ++operand) {
+    const std::string& name = operandNames()[size_t(operand)];
+    rows.push_back(among(leaders, opt(name, T::Choice, "none",
+                                      "the operand whose zeros " + std::string(skip ? "skip" : "gate") +
+                                          " the " + level + "'s reads of " + name,
+                                      readsOf(kind, level, operand, skip))));
+  }
+  return rows;
+}
+
 std::vector<ParamSpec> sparsityParams() {
   return {
       among(patternNames(),
@@ -124,6 +157,20 @@ std::vector<SectionSpec> sparsitySections() {
     s.push_back({std::string("sparsity.formats.") + name, false,
                  std::string("how the ") + name + " keeps inputs and weights",
                  formatParams(kind, name), nullptr});
+  }
+  s.push_back({"sparsity.skip_reads", false,
+               "reads a storage level skips where the other operand is zero (no slot, no energy)",
+               {}, nullptr});
+  s.push_back({"sparsity.gate_reads", false,
+               "reads a storage level gates where the other operand is zero (energy only)", {},
+               nullptr});
+  for (bool skip : {true, false}) {
+    for (const auto& [kind, name] : levels) {
+      s.push_back({std::string("sparsity.") + (skip ? "skip_reads." : "gate_reads.") + name, false,
+                   std::string("the ") + name + "'s reads " + (skip ? "skipped" : "gated") +
+                       " on the other operand's zeros",
+                   readParams(kind, name, skip), nullptr});
+    }
   }
   return s;
 }

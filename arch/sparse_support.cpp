@@ -38,12 +38,36 @@ SparseFormat SparseSupport::formatAt(size_t level, int operand) const {
   return formats[level][static_cast<size_t>(operand)];
 }
 
+namespace {
+
+int leaderAt(const std::vector<std::array<int8_t, 2>>& v, size_t level, int operand) {
+  if (level >= v.size() || operand < 0 || operand > 1) return -1;
+  return v[level][static_cast<size_t>(operand)];
+}
+
+bool anyLeader(const std::vector<std::array<int8_t, 2>>& v) {
+  for (const auto& l : v) {
+    if (l[0] >= 0 || l[1] >= 0) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+int SparseSupport::skipReadsAt(size_t level, int operand) const {
+  return leaderAt(skip_reads, level, operand);
+}
+
+int SparseSupport::gateReadsAt(size_t level, int operand) const {
+  return leaderAt(gate_reads, level, operand);
+}
+
 bool SparseSupport::dense() const {
   if (!structured.empty() || skip[0] || skip[1] || gate[0] || gate[1]) return false;
   for (const auto& f : formats) {
     if (f[0] != SparseFormat::None || f[1] != SparseFormat::None) return false;
   }
-  return true;
+  return !anyLeader(skip_reads) && !anyLeader(gate_reads);
 }
 
 }  // namespace tessel::arch

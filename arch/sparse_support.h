@@ -47,6 +47,11 @@ struct SparseSupport {
   double decode_pj = 0;
   // formats[level][operand]: how Accelerator::levels[level] keeps inputs (0) and weights (1).
   std::vector<std::array<SparseFormat, 2>> formats;
+  // Storage-level gating and skipping (Sparseloop's leader-follower): skip_reads[level][t] = the
+  // operand (0 inputs, 1 weights) whose zeros make Accelerator::levels[level] not read operand t
+  // for them (no port slot, no energy); gate_reads the same with the slot still taken (energy
+  // saved only); -1 reads every value. Empty or shorter than the levels: -1.
+  std::vector<std::array<int8_t, 2>> skip_reads, gate_reads;
 
   // The pattern of `structured` that runs data `s` of `operand`: one whose groups hold the
   // data's (N:M data fits n:m when M divides m and N x m / M <= n: 1:4 data runs as 2:4), the
@@ -54,6 +59,8 @@ struct SparseSupport {
   const Pattern* acceleratedAs(const Sparsity& s, int operand) const;
   bool accelerates(const Sparsity& s, int operand) const { return acceleratedAs(s, operand); }
   SparseFormat formatAt(size_t level, int operand) const;
+  int skipReadsAt(size_t level, int operand) const;  // the leader operand, or -1
+  int gateReadsAt(size_t level, int operand) const;
   bool dense() const;  // nothing skipped, gated, compressed or accelerated
 };
 

@@ -72,6 +72,7 @@ Cost evaluate(const Problem& p, const Mapping& m, const Hardware& hw, const Cost
     applySparseTransfers(sparse, hw, c);
   }
   timeOp(p, m, hw, o, nest, c, sparse);
+  applyGatedReads(sparse, hw, c);
 
   // Energy: every access at its level's price, every NoC byte, every MAC.
   c.level_energy.assign(nl, 0);

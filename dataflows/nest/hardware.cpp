@@ -205,10 +205,15 @@ Hardware hardwareOf(const arch::Accelerator& acc) {
   hw.accum_dtype = a.accum_dtype;
   hw.sparse = acc.sparse;
   hw.sparse.formats.clear();  // per nest level instead:
+  hw.sparse.skip_reads.clear();
+  hw.sparse.gate_reads.clear();
   for (Level& l : hw.levels) {
     for (int t = 0; t < 2; ++t) {
       const int at = l.arch_level[size_t(t)];
-      if (at >= 0) l.format[size_t(t)] = acc.sparse.formatAt(static_cast<size_t>(at), t);
+      if (at < 0) continue;
+      l.format[size_t(t)] = acc.sparse.formatAt(static_cast<size_t>(at), t);
+      l.skip_reads[size_t(t)] = static_cast<int8_t>(acc.sparse.skipReadsAt(static_cast<size_t>(at), t));
+      l.gate_reads[size_t(t)] = static_cast<int8_t>(acc.sparse.gateReadsAt(static_cast<size_t>(at), t));
     }
   }
   return hw;

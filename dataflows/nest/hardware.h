@@ -43,6 +43,9 @@ struct Level {
   int64_t instances = 1;          // copies of this level in the design (fan-outs above it)
   // How this level keeps inputs (0) and weights (1) when they are sparse (arch::SparseSupport).
   std::array<arch::SparseFormat, 2> format{arch::SparseFormat::None, arch::SparseFormat::None};
+  // Per operand: the operand whose zeros skip (no port slot, no energy) or gate (energy only)
+  // this level's reads of it; -1 none (arch::SparseSupport::skip_reads, gate_reads).
+  std::array<int8_t, 2> skip_reads{-1, -1}, gate_reads{-1, -1};
 };
 
 struct Hardware {

@@ -221,6 +221,7 @@ SparseEffect sparseEffect(const Problem& p, const Hardware& hw) {
   SparseEffect e;
   e.active = p.sparse();
   if (!e.active) return e;
+  e.density = {p.sparsity[0].density, p.sparsity[1].density};
   const arch::SparseSupport& sp = hw.sparse;
   for (int t = 0; t < 2; ++t) {
     const Sparsity& s = p.sparsity[size_t(t)];
@@ -254,6 +255,17 @@ SparseEffect sparseEffect(const Problem& p, const Hardware& hw) {
     }
   }
   return e;
+}
+
+void applyGatedReads(const SparseEffect& e, const Hardware& hw, Cost& c) {
+  if (!e.active) return;
+  for (size_t l = 0; l < hw.levels.size(); ++l) {
+    const Level& lv = hw.levels[l];
+    for (size_t t = 0; t < 2; ++t) {
+      if (lv.per_pe || lv.gate_reads[t] < 0) continue;
+      c.reads[l][t] = std::round(c.reads[l][t] * e.density[size_t(lv.gate_reads[t])]);
+    }
+  }
 }
 
 double skipScale(const Problem& p, const Mapping& m, const Hardware& hw, const SparseEffect& e) {
@@ -306,6 +318,8 @@ void applySparseTransfers(const SparseEffect& e, const Hardware& hw, Cost& c) {
       const double s = e.scale[l][t];
       c.metadata_bytes += (c.reads[l][t] + c.writes[l][t]) * e.metadata[l][t];
       scale(c.reads[l][t], s);
+      // Reads skipped where the leader operand is zero: neither slot nor energy.
+      if (lv.skip_reads[t] >= 0) scale(c.reads[l][t], e.density[size_t(lv.skip_reads[t])]);
       scale(c.writes[l][t], s);
       scale(c.fills[l][t], s);
       scale(c.fanout_sent[l][t], s);

@@ -56,6 +56,7 @@ struct SparseEffect {
   // Stored bytes per dense byte, per nest level and operand (inputs, weights).
   std::vector<std::array<double, 2>> scale;
   std::vector<std::array<double, 2>> metadata;  // the metadata part, per dense byte
+  std::array<double, 2> density{1, 1};  // the operands' (inputs, weights) non-zero fractions
 };
 SparseEffect sparseEffect(const Problem& p, const Hardware& hw);
 // "" when every level's format can hold the data (nm_indices needs N:M data), else why not.
@@ -67,6 +68,10 @@ double storedScale(const Problem& p, const Hardware& hw, int level, int t);
 // compressed operands scaled to their stored bytes, operand reads feeding the MACs scaled by the
 // MACs that happen; c.metadata_bytes set.
 void applySparseTransfers(const SparseEffect& e, const Hardware& hw, Cost& c);
+// After timing: the reads a level gates on the other operand's zeros (Level::gate_reads) cost
+// no energy; their port slots were spent. (Skipped reads, Level::skip_reads, are taken out by
+// applySparseTransfers, before timing.)
+void applyGatedReads(const SparseEffect& e, const Hardware& hw, Cost& c);
 // Steps per dense step when the array skips zeros: per skipped operand, every PE of the array
 // takes its local tile's non-zeros and the array waits for the slowest before the next tile.
 // A PE's tile reads w distinct values of the operand (each reused steps / w times), so its

@@ -73,6 +73,15 @@ TEST(ArchErrorTest, SparsityMistakesAreLocated) {
             "tiny.yaml:16:" + std::to_string(col(level, "bitmask")) +
                 ": at 'sparsity.formats.l2.inputs': this design has no l2 to keep inputs "
                 "compressed in");
+  const std::string reads = "sparsity: {skip_reads: {l2: {weights: inputs}}}";
+  EXPECT_EQ(loadError(tinyPlus({reads})),
+            "tiny.yaml:16:" + std::to_string(col(reads, "inputs}")) +
+                ": at 'sparsity.skip_reads.l2.weights': this design has no l2 to skip reads of "
+                "weights in");
+  const std::string leader = "sparsity: {gate_reads: {dram: {weights: outputs}}}";
+  EXPECT_THAT(loadError(tinyPlus({leader})),
+              StartsWith("tiny.yaml:16:" + std::to_string(col(leader, "outputs")) +
+                         ": at 'sparsity.gate_reads.dram.weights': unknown value 'outputs'"));
 }
 
 TEST(ArchErrorTest, WrongUnit) {

@@ -239,6 +239,16 @@ const std::vector<std::string> kParams = {
     "sparsity.formats.global_buffer.weights",
     "sparsity.formats.cluster_buffer.inputs",
     "sparsity.formats.cluster_buffer.weights",
+    "sparsity.skip_reads.dram.inputs", "sparsity.skip_reads.dram.weights",
+    "sparsity.skip_reads.l2.inputs", "sparsity.skip_reads.l2.weights",
+    "sparsity.skip_reads.scratchpad.inputs", "sparsity.skip_reads.scratchpad.weights",
+    "sparsity.skip_reads.global_buffer.inputs", "sparsity.skip_reads.global_buffer.weights",
+    "sparsity.skip_reads.cluster_buffer.inputs", "sparsity.skip_reads.cluster_buffer.weights",
+    "sparsity.gate_reads.dram.inputs", "sparsity.gate_reads.dram.weights",
+    "sparsity.gate_reads.l2.inputs", "sparsity.gate_reads.l2.weights",
+    "sparsity.gate_reads.scratchpad.inputs", "sparsity.gate_reads.scratchpad.weights",
+    "sparsity.gate_reads.global_buffer.inputs", "sparsity.gate_reads.global_buffer.weights",
+    "sparsity.gate_reads.cluster_buffer.inputs", "sparsity.gate_reads.cluster_buffer.weights",
 };
 
 std::vector<std::string> schemaPaths() {
