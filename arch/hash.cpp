@@ -203,6 +203,10 @@ void putSparse(Canon& c, const SparseSupport& s) {
         c.put("sparsity.format." + std::to_string(l) + "." + std::to_string(t), nameOf(s.formats[l][t]));
     }
   }
+  for (size_t t = 0; t < 2; ++t) {
+    if (s.pe_formats[t] != SparseFormat::None)
+      c.put("sparsity.format.register_file." + std::to_string(t), nameOf(s.pe_formats[t]));
+  }
   for (size_t l = 0; l < std::max(s.skip_reads.size(), s.gate_reads.size()); ++l) {
     for (int t = 0; t < 2; ++t) {
       const std::string at = std::to_string(l) + "." + std::to_string(t);

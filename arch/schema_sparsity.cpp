@@ -126,6 +126,32 @@ std::vector<ParamSpec> sparsityParams() {
   };
 }
 
+// The PEs' register files: only a design whose PEs have one (a spatial array's register file).
+std::vector<ParamSpec> registerFileFormatParams() {
+  std::vector<ParamSpec> rows;
+  for (int operand = 0; operand < 2; ++operand) {
+    const std::string& name = operandNames()[size_t(operand)];
+    rows.push_back(among(
+        sparseFormatNames(),
+        opt(name, T::Choice, "none", "how the PEs' register files keep " + name,
+            [operand, name](Building& b, const Value& v) {
+              const SparseFormat f = sparseFormatFrom(v.text);
+              if (f == SparseFormat::None) return;
+              const ComputeArray& a = b.acc.array;
+              const int64_t bytes = a.rf_partitioned
+                                        ? (operand == 0 ? a.rf_input_bytes : a.rf_weight_bytes)
+                                        : a.pe_register_file_bytes;
+              if (a.kind == ArrayKind::Systolic || bytes <= 0) {
+                b.fail("sparsity.formats.register_file." + name,
+                       "this design's PEs have no register file for " + name +
+                           " to keep compressed in");
+              }
+              b.acc.sparse.pe_formats[size_t(operand)] = f;
+            })));
+  }
+  return rows;
+}
+
 std::vector<ParamSpec> formatParams(LevelKind kind, const std::string& level) {
   std::vector<ParamSpec> rows;
   for (int operand = 0; operand < 2; ++operand) {
@@ -158,6 +184,9 @@ std::vector<SectionSpec> sparsitySections() {
                  std::string("how the ") + name + " keeps inputs and weights",
                  formatParams(kind, name), nullptr});
   }
+  s.push_back({"sparsity.formats.register_file", false,
+               "how the PEs' register files keep inputs and weights", registerFileFormatParams(),
+               nullptr});
   s.push_back({"sparsity.skip_reads", false,
                "reads a storage level skips where the other operand is zero (no slot, no energy)",
                {}, nullptr});

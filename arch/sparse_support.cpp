@@ -67,6 +67,7 @@ bool SparseSupport::dense() const {
   for (const auto& f : formats) {
     if (f[0] != SparseFormat::None || f[1] != SparseFormat::None) return false;
   }
+  if (pe_formats[0] != SparseFormat::None || pe_formats[1] != SparseFormat::None) return false;
   return !anyLeader(skip_reads) && !anyLeader(gate_reads);
 }
 

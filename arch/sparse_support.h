@@ -47,6 +47,9 @@ struct SparseSupport {
   double decode_pj = 0;
   // formats[level][operand]: how Accelerator::levels[level] keeps inputs (0) and weights (1).
   std::vector<std::array<SparseFormat, 2>> formats;
+  // How the PEs' register files keep inputs and weights (Eyeriss v2 keeps both in CSC): a
+  // compressed tile holds more values per byte; every non-zero read from it is decoded.
+  std::array<SparseFormat, 2> pe_formats{SparseFormat::None, SparseFormat::None};
   // Storage-level gating and skipping (Sparseloop's leader-follower): skip_reads[level][t] = the
   // operand (0 inputs, 1 weights) whose zeros make Accelerator::levels[level] not read operand t
   // for them (no port slot, no energy); gate_reads the same with the slot still taken (energy

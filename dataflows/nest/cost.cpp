@@ -100,9 +100,16 @@ Cost evaluate(const Problem& p, const Mapping& m, const Hardware& hw, const Cost
     // The array decodes the non-zeros it reads from a level that keeps them compressed.
     const size_t a = size_t(hw.array());
     for (size_t t = 0; t < 2; ++t) {
-      if (sparse.scale[a][t] == 1) continue;
       const DType dt = t == 0 ? p.input_dtype : p.weight_dtype;
-      c.decoded += c.reads[a][t] / (sparse.scale[a][t] * sizeOf(dt)) * p.sparsity[t].density;
+      if (sparse.scale[a][t] != 1) {
+        c.decoded += c.reads[a][t] / (sparse.scale[a][t] * sizeOf(dt)) * p.sparsity[t].density;
+      }
+      // A compressed register file: each value a MAC reads from it (its reads) is decoded.
+      for (size_t l = a + 1; l < nl; ++l) {
+        if (hw.levels[l].per_pe && hw.levels[l].format[t] != arch::SparseFormat::None) {
+          c.decoded += c.reads[l][t] / sizeOf(dt);
+        }
+      }
     }
     c.mac_energy += c.decoded * hw.sparse.decode_pj;
   }

@@ -210,6 +210,7 @@ Hardware hardwareOf(const arch::Accelerator& acc) {
   for (Level& l : hw.levels) {
     for (int t = 0; t < 2; ++t) {
       const int at = l.arch_level[size_t(t)];
+      if (l.name == "pe" && !hw.systolic) l.format[size_t(t)] = acc.sparse.pe_formats[size_t(t)];
       if (at < 0) continue;
       l.format[size_t(t)] = acc.sparse.formatAt(static_cast<size_t>(at), t);
       l.skip_reads[size_t(t)] = static_cast<int8_t>(acc.sparse.skipReadsAt(static_cast<size_t>(at), t));

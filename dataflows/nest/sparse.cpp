@@ -308,9 +308,11 @@ void applySparseTransfers(const SparseEffect& e, const Hardware& hw, Cost& c) {
     for (size_t t = 0; t < 2; ++t) {
       if (lv.per_pe) {
         // Operand reads feeding the MACs happen only for the MACs that do; what arrives is
-        // what the array's level sends.
+        // what the array's level sends, or what a compressed register file keeps.
         scale(c.reads[l][t], e.mac_density);
-        const double in = e.scale[size_t(array)][t];
+        const bool own = lv.format[t] != arch::SparseFormat::None;
+        const double in = own ? e.scale[l][t] : e.scale[size_t(array)][t];
+        if (own) c.metadata_bytes += c.writes[l][t] * e.metadata[l][t];
         scale(c.writes[l][t], in);
         scale(c.fills[l][t], in);
         continue;

@@ -78,6 +78,11 @@ TEST(ArchErrorTest, SparsityMistakesAreLocated) {
             "tiny.yaml:16:" + std::to_string(col(reads, "inputs}")) +
                 ": at 'sparsity.skip_reads.l2.weights': this design has no l2 to skip reads of "
                 "weights in");
+  const std::string rf = "sparsity: {formats: {register_file: {weights: csr}}}";
+  EXPECT_EQ(loadError(tinyPlus({rf})),
+            "tiny.yaml:16:" + std::to_string(col(rf, "csr")) +
+                ": at 'sparsity.formats.register_file.weights': this design's PEs have no "
+                "register file for weights to keep compressed in");
   const std::string leader = "sparsity: {gate_reads: {dram: {weights: outputs}}}";
   EXPECT_THAT(loadError(tinyPlus({leader})),
               StartsWith("tiny.yaml:16:" + std::to_string(col(leader, "outputs")) +

@@ -239,6 +239,7 @@ const std::vector<std::string> kParams = {
     "sparsity.formats.global_buffer.weights",
     "sparsity.formats.cluster_buffer.inputs",
     "sparsity.formats.cluster_buffer.weights",
+    "sparsity.formats.register_file.inputs", "sparsity.formats.register_file.weights",
     "sparsity.skip_reads.dram.inputs", "sparsity.skip_reads.dram.weights",
     "sparsity.skip_reads.l2.inputs", "sparsity.skip_reads.l2.weights",
     "sparsity.skip_reads.scratchpad.inputs", "sparsity.skip_reads.scratchpad.weights",

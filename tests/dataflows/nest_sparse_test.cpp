@@ -364,5 +364,28 @@ TEST(NestSparse, CapacityCountsCompressedFootprints) {
   EXPECT_TRUE(c.ok) << c.reason;
 }
 
+// A PE register file that keeps weights compressed (Eyeriss v2's CSC; here a bitmask): 12 INT8
+// weights of density 0.5 take 6 B of values + 12 bits of mask = 7.5 B, which an 8-byte weight
+// file holds where the 12 dense bytes do not. Every weight a MAC reads from it is decoded: of the
+// 24 MACs (2 rows x 12 weights) the 12 with a non-zero weight read one (the zero ones gated).
+TEST(NestSparse, ACompressedRegisterFileHoldsMore) {
+  Hardware hw = tinyNest(1, 1, false, 1 << 20, 8);
+  hw.sparse.decode_pj = 1;
+  hw.sparse.gate = {false, true};
+  Problem p = gemmProblem(1, 2, 1, 12, DType::Int8, DType::Int8, DType::Int8);
+  p.sparsity[kW] = Sparsity::uniform(0.5);
+  Mapping m = nestMapping(hw, kOnes, {}, kOnes, {}, dims({{Dim::P, 2}, {Dim::C, 12}}),
+                          {Dim::C, Dim::P}, kOnes, kOnes);
+  m.levels[2].keeps = {false, true, false};
+  CostOptions o;
+  o.ideal_memory = true;
+  EXPECT_FALSE(evaluate(p, m, hw, o).ok);  // 12 B of weights in 8
+  hw.levels[2].format[kW] = SparseFormat::Bitmask;
+  const auto c = evaluate(p, m, hw, o);
+  ASSERT_TRUE(c.ok) << c.reason;
+  EXPECT_DOUBLE_EQ(c.writes[2][kW], 8);  // 7.5 B, a whole byte moved
+  EXPECT_DOUBLE_EQ(c.decoded, 12);       // 24 MACs, half gated: 12 reads decoded
+}
+
 }  // namespace
 }  // namespace tessel
