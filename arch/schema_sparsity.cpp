@@ -37,21 +37,27 @@ std::array<bool, 2> operandsOf(const Value& v) {
   return on;
 }
 
+// The index of the design's level of `kind`; fails at `path` (saying it has no `level` to
+// `what`) when there is none.
+size_t levelIndex(Building& b, LevelKind kind, const std::string& path, const std::string& level,
+                  const std::string& what) {
+  size_t at = b.acc.levels.size();
+  for (size_t i = 0; i < b.acc.levels.size(); ++i) {
+    if (b.acc.levels[i].kind == kind) at = i;
+  }
+  if (at == b.acc.levels.size()) b.fail(path, "this design has no " + level + " to " + what);
+  return at;
+}
+
 // The format level `kind` keeps `operand` in; a compressed format on a level the design does
 // not have (or one that never holds the operand) is an error at the value.
 Apply formatOf(LevelKind kind, const std::string& level, int operand) {
   return [kind, level, operand](Building& b, const Value& v) {
     const SparseFormat f = sparseFormatFrom(v.text);
     if (f == SparseFormat::None) return;
-    const std::string path = "sparsity.formats." + level + "." + operandNames()[size_t(operand)];
-    size_t at = b.acc.levels.size();
-    for (size_t i = 0; i < b.acc.levels.size(); ++i) {
-      if (b.acc.levels[i].kind == kind) at = i;
-    }
-    if (at == b.acc.levels.size()) {
-      b.fail(path, "this design has no " + level + " to keep " +
-                       operandNames()[size_t(operand)] + " compressed in");
-    }
+    const std::string& name = operandNames()[size_t(operand)];
+    const size_t at = levelIndex(b, kind, "sparsity.formats." + level + "." + name, level,
+                                 "keep " + name + " compressed in");
     SparseSupport& s = b.acc.sparse;
     s.formats.resize(b.acc.levels.size(), {SparseFormat::None, SparseFormat::None});
     s.formats[at][size_t(operand)] = f;
@@ -62,16 +68,11 @@ Apply formatOf(LevelKind kind, const std::string& level, int operand) {
 Apply readsOf(LevelKind kind, const std::string& level, int operand, bool skip) {
   return [kind, level, operand, skip](Building& b, const Value& v) {
     if (v.text == "none") return;
-    const std::string path = std::string("sparsity.") + (skip ? "skip_reads." : "gate_reads.") +
-                             level + "." + operandNames()[size_t(operand)];
-    size_t at = b.acc.levels.size();
-    for (size_t i = 0; i < b.acc.levels.size(); ++i) {
-      if (b.acc.levels[i].kind == kind) at = i;
-    }
-    if (at == b.acc.levels.size()) {
-      b.fail(path, "this design has no " + level + " to " + (skip ? "skip" : "gate") +
-                       " reads of " + operandNames()[size_t(operand)] + " in");
-    }
+    const std::string& name = operandNames()[size_t(operand)];
+    const size_t at =
+        levelIndex(b, kind, std::string("sparsity.") + (skip ? "skip_reads." : "gate_reads.") +
+                                level + "." + name,
+                   level, std::string(skip ? "skip" : "gate") + " reads of " + name + " in");
     auto& reads = skip ? b.acc.sparse.skip_reads : b.acc.sparse.gate_reads;
     reads.resize(b.acc.levels.size(), {int8_t{-1}, int8_t{-1}});
     reads[at][size_t(operand)] = static_cast<int8_t>(v.text == "weights" ? 1 : 0);

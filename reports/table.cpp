@@ -79,12 +79,13 @@ void writeTotals(const sim::RunStats& run, std::ostream& os) {
   }
 }
 
-// One breakdown line: label, cycles, percent of the run, and optionally an op count.
+// One breakdown line: label, cycles, percent of the run, and optionally an op count and more
+// columns already padded (`tail`).
 void breakdownRow(std::ostream& os, std::string_view label, double cycles, double fraction,
-                  const std::string& ops = "") {
+                  const std::string& ops = "", const std::string& tail = "") {
   os << "  " << padRight(label, kLabel - 3) << padLeft(cyclesText(cycles), kNumber)
      << padLeft(percentText(fraction), kPercent) << (ops.empty() ? "" : padLeft(ops, kCount))
-     << "\n";
+     << tail << "\n";
 }
 
 // A sparse run's class rows add the share of their MACs the array performs and gates.
@@ -104,19 +105,13 @@ void writeClasses(const sim::RunStats& run, std::ostream& os) {
   for (const ClassRow& row : byClass(run)) {
     macs += row.macs, performed += row.performed_macs, gated += row.gated_macs;
     if (row.cycles == 0) continue;  // absent classes, and fused epilogues charged to anchors
-    std::ostringstream line;
-    breakdownRow(line, models::nameOf(row.op_class), row.cycles, row.fraction,
-                 std::to_string(row.ops));
-    std::string text = line.str();
-    if (sparse) text.insert(text.size() - 1, sparseColumns(row.macs, row.performed_macs, row.gated_macs));
-    os << text;
+    breakdownRow(os, models::nameOf(row.op_class), row.cycles, row.fraction,
+                 std::to_string(row.ops),
+                 sparse ? sparseColumns(row.macs, row.performed_macs, row.gated_macs) : "");
   }
   const double total = run.totalCycles();
-  std::ostringstream line;
-  breakdownRow(line, "total", total, total > 0 ? 1.0 : 0.0, std::to_string(run.ops.size()));
-  std::string text = line.str();
-  if (sparse) text.insert(text.size() - 1, sparseColumns(macs, performed, gated));
-  os << text;
+  breakdownRow(os, "total", total, total > 0 ? 1.0 : 0.0, std::to_string(run.ops.size()),
+               sparse ? sparseColumns(macs, performed, gated) : "");
 }
 
 void writeCauses(const sim::RunStats& run, std::ostream& os) {

@@ -131,6 +131,8 @@ Level peLevel(const arch::Accelerator& acc) {
     l.pool_bytes = {widest, widest, std::max<double>(widest, bytesOf(a.accum_dtype))};
     return l;
   }
+  // A spatial PE's register file may keep operands compressed (Eyeriss v2).
+  l.format = acc.sparse.pe_formats;
   if (a.rf_partitioned) {
     l.pool_of = {0, 1, 2};
     l.pool_bytes = {static_cast<double>(a.rf_input_bytes), static_cast<double>(a.rf_weight_bytes),
@@ -210,7 +212,6 @@ Hardware hardwareOf(const arch::Accelerator& acc) {
   for (Level& l : hw.levels) {
     for (int t = 0; t < 2; ++t) {
       const int at = l.arch_level[size_t(t)];
-      if (l.name == "pe" && !hw.systolic) l.format[size_t(t)] = acc.sparse.pe_formats[size_t(t)];
       if (at < 0) continue;
       l.format[size_t(t)] = acc.sparse.formatAt(static_cast<size_t>(at), t);
       l.skip_reads[size_t(t)] = static_cast<int8_t>(acc.sparse.skipReadsAt(static_cast<size_t>(at), t));

@@ -3,29 +3,20 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <filesystem>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
 #include "arch/load.h"
 #include "tests/cli_runner.h"
+#include "tests/shipped_designs.h"
 #include "util/dtype.h"
 
 namespace {
 
 using tessel::testing::runTessel;
+using tessel::testing::shippedDesigns;
 using tessel::testing::slurp;
-
-std::vector<std::string> shippedDesigns() {
-  std::vector<std::string> paths;
-  for (const auto& e :
-       std::filesystem::directory_iterator(std::string(TESSEL_SOURCE_DIR) + "/configs/arch")) {
-    if (e.path().extension() == ".yaml") paths.push_back(e.path().string());
-  }
-  std::sort(paths.begin(), paths.end());
-  return paths;
-}
 
 nlohmann::json runJson(const std::string& args, const std::string& tag) {
   const std::string out = ::testing::TempDir() + "tessel_llm_" + tag + ".json";

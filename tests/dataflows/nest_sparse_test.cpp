@@ -200,6 +200,20 @@ Mapping skippingArray(const Hardware& hw) {
   return m;
 }
 
+// In a tile of skippingArray, the non-zeros of the busiest PE: PE (r, k) reads weights[k][r *
+// 32 .. r * 32 + 31] (rows split the reduction, columns the channels).
+int busiestPe(const int (&weights)[4][64]) {
+  int slowest = 0;
+  for (int r = 0; r < 2; ++r) {
+    for (int k = 0; k < 4; ++k) {
+      int n = 0;
+      for (int ci = 0; ci < 32; ++ci) n += weights[k][r * 32 + ci];
+      slowest = std::max(slowest, n);
+    }
+  }
+  return slowest;
+}
+
 // Skipping zero weights on a spatial array, against a Monte Carlo over random weight masks that
 // walks the mapping: GEMM m = 16, n = 4, k = 64 on 2 x 4 PEs, rows C:2, cols K:4, two local
 // tiles along P (DRAM P:2), each PE running P:8 x C:32 of one output channel per tile. A PE's
@@ -229,15 +243,7 @@ TEST(NestSparse, SkippingWaitsForTheBusiestPe) {
       }
       double steps = 0;
       for (int tile = 0; tile < 2; ++tile) {  // the same weights in both P tiles
-        int slowest = 0;
-        for (int r = 0; r < 2; ++r) {
-          for (int k = 0; k < 4; ++k) {
-            int n = 0;
-            for (int ci = 0; ci < 32; ++ci) n += weights[k][r * 32 + ci];
-            slowest = std::max(slowest, n);
-          }
-        }
-        steps += 8.0 * slowest;
+        steps += 8.0 * busiestPe(weights);
       }
       sum += steps;
     }
@@ -301,15 +307,7 @@ TEST(NestSparse, ChannelDensitiesSkipLikeTheirMasks) {
       std::bernoulli_distribution nz(channels[size_t(k)]);
       for (int& x : weights[k]) x = nz(rng) ? 1 : 0;
     }
-    int slowest = 0;
-    for (int r = 0; r < 2; ++r) {
-      for (int k = 0; k < 4; ++k) {
-        int n = 0;
-        for (int ci = 0; ci < 32; ++ci) n += weights[k][r * 32 + ci];
-        slowest = std::max(slowest, n);
-      }
-    }
-    sum += 2 * 8.0 * slowest;  // the same weights in both P tiles of 8 rows
+    sum += 2 * 8.0 * busiestPe(weights);  // the same weights in both P tiles of 8 rows
   }
   const double monte_carlo = sum / trials;
   EXPECT_NEAR(c.steps, monte_carlo, 0.02 * monte_carlo);

@@ -5,7 +5,6 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -13,19 +12,12 @@
 #include "dataflows/dataflow.h"
 #include "models/workload.h"
 #include "sim/run.h"
+#include "tests/shipped_designs.h"
 
 namespace tessel {
 namespace {
 
-std::vector<std::string> shippedDesigns() {
-  std::vector<std::string> paths;
-  for (const auto& e :
-       std::filesystem::directory_iterator(std::string(TESSEL_SOURCE_DIR) + "/configs/arch")) {
-    if (e.path().extension() == ".yaml") paths.push_back(e.path().string());
-  }
-  std::sort(paths.begin(), paths.end());
-  return paths;
-}
+using tessel::testing::shippedDesigns;
 
 TEST(SparseDesigns, DenseDataCostsTheSameWithEverySparseFeatureOn) {
   const std::vector<std::string> on = {
