@@ -27,6 +27,7 @@ FusionMode fusionModeFrom(std::string_view name, const std::string& what) {
 }
 
 std::string_view FusedGroup::schedule() const {
+  if (chain.gateUp()) return "gate_up";
   if (chain.kind == models::ChainKind::Ffn) return partials_level >= 0 ? "partials" : "rows";
   if (chain.kind == models::ChainKind::ConvChain) return keep_halo ? "keep" : "recompute";
   return online_softmax ? "block" : "row";
@@ -58,17 +59,18 @@ AttentionDims attentionDims(const models::ChainGroup& c, const models::Graph& g)
 
 FfnDims ffnDims(const models::ChainGroup& c, const models::Graph& g) {
   const models::Op& up = g.op(c.up.at(0));
-  const models::Op& down = g.op(c.down);
   FfnDims d;
   d.rows = up.gemm.m;
   d.model = up.gemm.k;
   d.hidden = up.gemm.n;
-  d.out = down.gemm.n;
   d.ups = static_cast<int64_t>(c.up.size());
   d.x = g.tensor(up.inputs.at(0)).dtype;
   d.w = g.tensor(up.inputs.at(1)).dtype;
-  d.h = g.tensor(down.inputs.at(0)).dtype;
-  d.y = g.tensor(down.outputs.at(0)).dtype;
+  // The gate-up half has no down projection: its output is the hidden product itself.
+  const models::Op& out = g.op(c.ffnOutput());
+  d.out = c.gateUp() ? 0 : out.gemm.n;
+  d.h = g.tensor(c.gateUp() ? out.outputs.at(0) : out.inputs.at(0)).dtype;
+  d.y = g.tensor(out.outputs.at(0)).dtype;
   return d;
 }
 

@@ -74,7 +74,8 @@ struct FusedGroup {
   double unfused_offchip_bytes = 0;
 
   // "row" | "block" (attention), "rows" | "partials" (FFN: the running output in the accumulator
-  // or in partials_level), "recompute" | "keep" (conv chain)
+  // or in partials_level), "gate_up" (a gated FFN's gate-up half: the product written out),
+  // "recompute" | "keep" (conv chain)
   std::string_view schedule() const;
 };
 
@@ -99,7 +100,7 @@ struct FfnDims {
   int64_t rows = 0;     // tokens (the up projections' m)
   int64_t model = 0;    // D: the up projections' k
   int64_t hidden = 0;   // F: the up projections' n, the down projection's k
-  int64_t out = 0;      // the down projection's n
+  int64_t out = 0;      // the down projection's n (0: the gate-up half, no down projection)
   int64_t ups = 1;      // up projections (2 when gated)
   DType x = DType::Int8, w = DType::Int8, h = DType::Int8, y = DType::Int8;
 };

@@ -227,4 +227,11 @@ std::vector<ChainGroup> findChains(const Graph& g) {
   return chains;
 }
 
+ChainGroup gateUpOf(const ChainGroup& ffn) {
+  ChainGroup c = ffn;
+  c.down = -1;
+  c.ops.erase(std::remove(c.ops.begin(), c.ops.end(), ffn.down), c.ops.end());
+  return c;
+}
+
 }  // namespace tessel::models

@@ -31,7 +31,16 @@ struct ChainGroup {
   std::vector<int> convs;
   int first() const { return ops.front(); }
   int last() const { return ops.back(); }
+  // A gated FFN's gate-up half (gateUpOf): gate and up as one loop nest whose drain computes
+  // act(gate) * up (vLLM's merged gate_up_proj); the product is its output, down stays outside.
+  bool gateUp() const { return kind == ChainKind::Ffn && down < 0; }
+  // FFN: the member that writes the group's output (the down projection, or the product).
+  int ffnOutput() const { return down >= 0 ? down : gate_mul; }
 };
+
+// The gate-up half of a gated FFN chain (gate_mul >= 0): its projections, activation and
+// product, without the down projection.
+ChainGroup gateUpOf(const ChainGroup& ffn);
 
 // Every attention, FFN and conv chain of the graph, ordered by their first op; no op is in two.
 // A conv chain is as long as the graph allows; sim/fusion.h may fuse a part of it.

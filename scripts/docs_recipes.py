@@ -246,6 +246,36 @@ def _fusion(spec):
     return Recipe(cmd, get, slow=True)
 
 
+@recipe('fusion.dram')
+def _fusion_dram(spec):
+    """`fusion.dram:ARCH/SEQ/MODE[/OBJECTIVE]`: DRAM bytes of that Llama-3.1-8B prefill."""
+    arch, seq, mode, *rest = spec.split('/')
+    objective = f' --objective {rest[0]}' if rest else ''
+    return Recipe(_fusion_run(arch, seq, mode) + objective + ' --json -',
+                  lambda o: f'{jtotals(o)["dram_bytes"] / 2**30:.2f} GiB', slow=True)
+
+
+@recipe('fusion.split')
+def _fusion_split(spec):
+    """`fusion.split:ARCH/SEQ/MODE/PART`: DRAM bytes of that prefill (latency) by what moves:
+    `weights` (weight reads), `reads` (activation reads), `writes` (everything written)."""
+    arch, seq, mode, part = spec.split('/')
+
+    def get(o):
+        j = json.loads(o[o.index('{'):o.rindex('}') + 1])
+        total = 0
+        for op in j['ops']:
+            dram = op['traffic'][0]
+            if part == 'weights':
+                total += dram['read']['weight']
+            elif part == 'reads':
+                total += dram['read']['input'] + dram['read']['output']
+            else:
+                total += sum(dram['write'].values())
+        return f'{total / 2**30:.2f} GiB'
+    return Recipe(_fusion_run(arch, seq, mode) + ' --json -', get, slow=True)
+
+
 @recipe('llama.decode')
 def _llama_decode(arch):
     cmd = f'run --arch configs/arch/{arch}.yaml --workload llama-3.1-8b --phase decode --seq 8192 --json -'

@@ -11,6 +11,7 @@
 #include "sim/analytical/fused_cost.h"
 #include "sim/analytical/memory_model.h"
 #include "sim/fusion_conv.h"
+#include "sim/fusion_schedules.h"
 
 namespace tessel::sim {
 
@@ -90,23 +91,6 @@ bool eligible(const ChainGroup& c, const std::vector<OpPlan>& plans, const model
   return true;
 }
 
-// Largest first: big blocks reuse most, so the best comes early and bounds the rest.
-std::vector<int64_t> descending(std::vector<int64_t> v) {
-  std::reverse(v.begin(), v.end());
-  return v;
-}
-
-// A block GEMM: the member op's GEMM at block size.
-FusedGroup::Block block(const models::Graph& g, int op_id, models::GemmShape shape, double count) {
-  models::Op op = g.op(op_id);
-  op.gemm = shape;
-  FusedGroup::Block b;
-  b.op = op_id;
-  b.problem = dataflows::problemOf(op, g);
-  b.count = count;
-  return b;
-}
-
 struct Search {
   const models::Graph& g;
   const arch::Accelerator& acc;
@@ -170,78 +154,6 @@ struct Search {
   }
 };
 
-// Levels K/V (attention) or the weights (FFN) may stay in between row blocks, besides
-// re-reading them from home: the L2 when it is not their home and `bytes` fit half of it, the
-// local buffer (groupFits checks that).
-std::vector<int> residentLevels(const arch::Accelerator& acc, const analytical::MemoryModel& mem,
-                                int home, double bytes) {
-  std::vector<int> r{-1};
-  const int l2 = mem.l2();
-  if (l2 >= 0 && l2 != home &&
-      bytes <= static_cast<double>(acc.levels[static_cast<size_t>(l2)].capacity_bytes) / 2) {
-    r.push_back(l2);
-  }
-  r.push_back(mem.localInputs());
-  return r;
-}
-
-void searchAttention(Search& s, const ChainGroup& c, const std::array<int, 4>& homes) {
-  const dataflows::AttentionDims d = dataflows::attentionDims(c, s.g);
-  const double kv = static_cast<double>(d.units * d.keys) *
-                    static_cast<double>(storageBytes(d.k, d.head_dim) + storageBytes(d.v, d.value_dim));
-  for (int64_t br : descending(dataflows::blockSizes(d.queries))) {
-    for (int64_t bc : descending(dataflows::blockSizes(d.keys))) {
-      const dataflows::AttentionBlocks b = dataflows::attentionBlocks(d, br, bc);
-      for (int resident : residentLevels(s.acc, s.mem, homes[1], kv)) {
-        FusedGroup grp;
-        grp.chain = c;
-        grp.block_rows = br;
-        grp.block_cols = bc;
-        grp.online_softmax = bc < d.keys;
-        grp.resident_level = resident;
-        grp.homes = homes;
-        const double n = static_cast<double>(b.blocks);
-        const int64_t rows = d.group * std::min(br, d.queries), cols = std::min(bc, d.keys);
-        grp.blocks.push_back(block(s.g, c.score, {d.units, rows, cols, d.head_dim}, n));
-        grp.blocks.push_back(block(s.g, c.context, {d.units, rows, d.value_dim, cols}, n));
-        s.consider(std::move(grp));
-      }
-    }
-  }
-}
-
-void searchFfn(Search& s, const ChainGroup& c, const std::array<int, 4>& homes) {
-  const dataflows::FfnDims d = dataflows::ffnDims(c, s.g);
-  const double weights = static_cast<double>(storageBytes(d.w, d.hidden)) *
-                         static_cast<double>(d.ups * d.model + d.out);
-  // Where a row block's running output lives between hidden chunks: the accumulator, or the L2
-  // (read, added to and written back per chunk), with the input kept or streamed per chunk.
-  std::vector<std::pair<int, bool>> outputs{{-1, false}};
-  if (s.mem.l2() >= 0) outputs.insert(outputs.end(), {{s.mem.l2(), false}, {s.mem.l2(), true}});
-  for (int64_t tm : descending(dataflows::blockSizes(d.rows))) {
-    for (int64_t tf : descending(dataflows::blockSizes(d.hidden, 64))) {
-      for (int resident : residentLevels(s.acc, s.mem, 0, weights)) {
-        for (const auto& [partials, stream_input] : outputs) {
-          FusedGroup grp;
-          grp.chain = c;
-          grp.block_rows = tm;
-          grp.block_cols = tf;
-          grp.resident_level = resident;
-          grp.partials_level = partials;
-          grp.stream_input = stream_input;
-          grp.homes = homes;
-          const int64_t rows = std::min(tm, d.rows), cols = std::min(tf, d.hidden);
-          const double n =
-              static_cast<double>(((d.rows + tm - 1) / tm) * ((d.hidden + tf - 1) / tf));
-          for (int up : c.up) grp.blocks.push_back(block(s.g, up, {1, rows, cols, d.model}, n));
-          grp.blocks.push_back(block(s.g, c.down, {1, rows, d.out, cols}, n));
-          s.consider(std::move(grp));
-        }
-      }
-    }
-  }
-}
-
 std::array<int, 4> edgeHomes(const ChainGroup& c, const std::vector<OpPlan>& plans) {
   const auto& p = [&](int id) -> const OpPlan& { return plans[static_cast<size_t>(id)]; };
   if (c.kind == ChainKind::Attention) {
@@ -251,7 +163,7 @@ std::array<int, 4> edgeHomes(const ChainGroup& c, const std::vector<OpPlan>& pla
   if (c.kind == ChainKind::ConvChain) {
     return {p(c.convs.front()).input_home, 0, 0, p(c.convs.back()).output_home};
   }
-  return {p(c.up.front()).input_home, 0, 0, p(c.down).output_home};
+  return {p(c.up.front()).input_home, 0, 0, p(c.ffnOutput()).output_home};
 }
 
 // What identical chains share: their shapes, dtypes and homes.
@@ -334,7 +246,11 @@ namespace {
 // under the objective, by key.
 class Decisions {
  public:
-  using Decision = std::pair<std::shared_ptr<const FusedGroup>, double>;
+  struct Decision {
+    std::shared_ptr<const FusedGroup> group;  // nullptr: the chain stays unfused
+    double gain = 0;                          // what fusing saves, in the objective's score
+    Value fused;                              // the chosen schedule's cycles and energy
+  };
   Decisions(const std::vector<OpPlan>& plans, const models::Graph& g, const arch::Accelerator& acc,
             const dataflows::Dataflow& df, const dataflows::PlanOptions& options,
             const EngineOptions& engine_options, const dataflows::Mapper& mapper)
@@ -348,8 +264,22 @@ class Decisions {
         mem_(acc, engine_options.ideal_memory),
         engine_(makeEngine("analytical", acc, df, engine_options)) {}
 
+  Rule rule() const {
+    return Rule{nest::parseObjective(options_.mapper_options.objective)
+                    .value_or(nest::Objective::Latency),
+                options_.mapper_options.tolerance};
+  }
+
+  // What one op costs as planned, unfused.
+  Value unfusedOp(int op) {
+    ChainGroup alone;
+    alone.ops = {op};
+    double offchip = 0;
+    return unfusedValue(alone, plans_, *engine_, mem_, offchip);
+  }
+
   Decision of(const ChainGroup& c) {
-    if (!eligible(c, plans_, g_, acc_, options_)) return {nullptr, 0};
+    if (!eligible(c, plans_, g_, acc_, options_)) return {};
     const std::array<int, 4> homes = edgeHomes(c, plans_);
     std::string key = keyOf(c, g_, homes);
     const DType out = plans_[static_cast<size_t>(c.last())].problem.output_dtype;
@@ -357,13 +287,17 @@ class Decisions {
     auto it = decided_.find(key);
     if (it != decided_.end()) return it->second;
     const std::string& objective = options_.mapper_options.objective;
-    const Rule rule{nest::parseObjective(objective).value_or(nest::Objective::Latency),
-                    options_.mapper_options.tolerance};
+    const Rule rule = this->rule();
     Search s{g_, acc_, df_, mapper_, mem_, rule, ideal_memory_, {}, {}, {}, 0};
     if (c.kind == ChainKind::Attention) {
-      searchAttention(s, c, homes);
+      const std::vector<int> residents =
+          residentLevels(acc_, mem_, homes[1], attentionKvBytes(g_, c));
+      for (FusedGroup& grp : attentionSchedules(g_, c, homes, residents))
+        s.consider(std::move(grp));
     } else if (c.kind == ChainKind::Ffn) {
-      searchFfn(s, c, homes);
+      const std::vector<int> residents = residentLevels(acc_, mem_, 0, ffnWeightBytes(g_, c));
+      for (FusedGroup& grp : ffnSchedules(g_, c, homes, residents, mem_.l2()))
+        s.consider(std::move(grp));
     } else {
       const ConvSearch cs{g_, acc_, mapper_, df_, mem_, objective};
       const std::vector<int> residents = residentLevels(acc_, mem_, 0, convWeightBytes(c, g_));
@@ -371,7 +305,7 @@ class Decisions {
         s.consider(std::move(grp));
     }
     s.finish();
-    Decision chosen{nullptr, 0};
+    Decision chosen;
     if (s.best) {
       double offchip = 0;
       const Value unfused = unfusedValue(c, plans_, *engine_, mem_, offchip);
@@ -381,7 +315,8 @@ class Decisions {
         s.best->unfused_offchip_bytes = offchip;
         // (Banded, a schedule within the band may win on energy while a little slower: it
         // still counts as a gain when disjoint runs of a conv chain are picked.)
-        chosen = {s.best, std::max(1e-9, rule.score(unfused) - rule.score(s.best_value))};
+        chosen = {s.best, std::max(1e-9, rule.score(unfused) - rule.score(s.best_value)),
+                  s.best_value};
       }
     }
     return decided_.emplace(key, chosen).first->second;
@@ -410,11 +345,35 @@ void fuseConvChain(std::vector<OpPlan>& plans, const ChainGroup& c, Decisions& d
     const Decisions::Decision d = decisions.of(r);
     const auto first = std::find(c.convs.begin(), c.convs.end(), r.convs.front());
     const auto at = static_cast<size_t>(first - c.convs.begin());
-    groups.push_back(d.first);
-    gains.push_back({at, at + r.convs.size() - 1, d.first ? d.second : 0});
+    groups.push_back(d.group);
+    gains.push_back({at, at + r.convs.size() - 1, d.group ? d.gain : 0});
   }
   for (size_t i : pickSegments(gains, c.convs.size())) {
     install(plans, runs[i], instantiate(*groups[i], runs[i], g), g);
+  }
+}
+
+// A gated FFN: the whole chain as one group, its gate-up half (the down projection as planned),
+// or neither — whichever the objective prefers. The half writes the hidden product out once
+// instead of the gate's output, its re-read by the product and the product's write.
+void fuseGatedFfn(std::vector<OpPlan>& plans, const ChainGroup& c, Decisions& decisions,
+                  const models::Graph& g) {
+  const ChainGroup half = models::gateUpOf(c);
+  const Decisions::Decision whole = decisions.of(c);
+  const Decisions::Decision front = decisions.of(half);
+  bool take_half = front.group != nullptr;
+  if (whole.group && front.group) {
+    Value split = front.fused;
+    const Value down = decisions.unfusedOp(c.down);
+    split.cycles += down.cycles;
+    split.energy += down.energy;
+    split.mac_energy += down.mac_energy;
+    take_half = decisions.rule().better(split, whole.fused);
+  }
+  if (take_half) {
+    install(plans, half, instantiate(*front.group, half, g), g);
+  } else if (whole.group) {
+    install(plans, c, instantiate(*whole.group, c, g), g);
   }
 }
 
@@ -434,8 +393,10 @@ void fuseChains(std::vector<OpPlan>& plans, const models::Graph& g, const arch::
   for (const ChainGroup& c : chains) {
     if (c.kind == ChainKind::ConvChain) {
       fuseConvChain(plans, c, decisions, g);
-    } else if (const auto d = decisions.of(c); d.first) {
-      install(plans, c, instantiate(*d.first, c, g), g);
+    } else if (c.kind == ChainKind::Ffn && c.gate_mul >= 0) {
+      fuseGatedFfn(plans, c, decisions, g);
+    } else if (const auto d = decisions.of(c); d.group) {
+      install(plans, c, instantiate(*d.group, c, g), g);
     }
   }
 }

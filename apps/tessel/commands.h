@@ -44,7 +44,7 @@ struct RunArgs {
   bool mapper_given = false;  // --mapper written (else --scalesim-timing plans with gemmini-auto)
   std::string objective = "latency";   // what the searching mapper minimizes
   std::string fusion = "auto";         // --fusion none|epilogue|auto
-  double latency_tolerance = 0;     // dataflows::MapperOptions::tolerance
+  double latency_tolerance = 0.01;     // dataflows::MapperOptions::tolerance
   int64_t budget = 20000;              // its cost evaluations per distinct layer; 0 = exhaustive
   std::string mapping_path;            // a pinned mapping for one op (YAML)
   std::string emit_mapping_path;       // write the chosen loop-nest mappings, Timeloop's form
@@ -118,7 +118,7 @@ struct XvalArgs {
   std::string mapper = "search";
   std::string objective = "latency";
   std::string fusion = "auto";         // --fusion none|epilogue|auto
-  double latency_tolerance = 0;
+  double latency_tolerance = 0.01;
   int64_t budget = 20000;
   std::vector<std::string> overrides;
   double tolerance = 0.10;  // |systemc / analytical - 1| an op may reach
@@ -151,7 +151,7 @@ struct CompareArgs {
   WorkloadArgs workload;  // options; --seq and --phase apply to the transformers
   std::string objective = "latency";
   std::string fusion = "auto";         // --fusion none|epilogue|auto
-  double latency_tolerance = 0;
+  double latency_tolerance = 0.01;
   int64_t budget = 4000;
   std::vector<std::string> overrides;
   std::string json_path;

@@ -29,8 +29,9 @@ struct SearchOptions {
   int threads = 0;        // 0 = all cores
   bool whole_rows = false;  // the local tile must hold whole output rows (fused row-wise epilogue)
   // Latency: among the evaluated mappings within this fraction of the fastest, the one that
-  // spends the least energy wins. 0 (the default): the fastest, near-ties (a few hundredths of
-  // a percent, score()) to the cheaper, so more memory never buys a slower mapping.
+  // spends the least energy wins. 0 (this struct's default; the mappers pass
+  // MapperOptions::tolerance, 1 %): the fastest, near-ties (a few hundredths of a percent,
+  // score()) to the cheaper, so more memory never buys a slower mapping.
   double tolerance = 0;
   CostOptions cost;
   std::vector<Mapping> seeds;  // mappings to beat (e.g. a heuristic's); evaluated first

@@ -207,6 +207,8 @@ class AnalyticalEngine final : public Engine {
         {"binds", c.binds}};
     if (grp.partials_level >= 0) {
       m.emplace_back("partials", acc_.levels[static_cast<size_t>(grp.partials_level)].name);
+    }
+    if (grp.partials_level >= 0 || grp.chain.gateUp()) {
       m.emplace_back("input", grp.stream_input ? "per chunk" : "per row block");
     }
     for (const dataflows::FusedGroup::Block& b : grp.blocks) {

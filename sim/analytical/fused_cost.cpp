@@ -129,15 +129,6 @@ void stream(MemberCost& m, size_t operand, int home, int resident, int local, do
   }
 }
 
-namespace {
-
-double sfuElementCycles(const arch::Accelerator& acc, bool on_array) {
-  if (on_array) return 1.0 / acc.array.cols;
-  return acc.sfu->cycles_per_vector / acc.sfu->lanes;
-}
-
-int localIn(const MemoryModel& mem) { return mem.localInputs(); }
-
 // Element passes of the vector unit over one value of the member's output: the softmax's
 // max and exp+sum (normalization is deferred to the output rows), one for every other op, and a
 // conversion on each side whose dtype is not the unit's arithmetic.
@@ -149,6 +140,15 @@ double passes(const models::Op& op, const models::Graph& g, const arch::Accelera
   }
   return n;
 }
+
+namespace {
+
+double sfuElementCycles(const arch::Accelerator& acc, bool on_array) {
+  if (on_array) return 1.0 / acc.array.cols;
+  return acc.sfu->cycles_per_vector / acc.sfu->lanes;
+}
+
+int localIn(const MemoryModel& mem) { return mem.localInputs(); }
 
 }  // namespace
 
@@ -259,89 +259,6 @@ GroupCost attention(const FusedGroup& grp, const models::Graph& g, const arch::A
   return c;
 }
 
-// FFN `partials`: each chunk after the first brings the row block's running output from the L2
-// into the accumulator and each but the last sends it back, (chunks - 1) reads and writes of its
-// partial sums, through the accumulator's output port beside the down blocks' own accumulation.
-void runningOutput(GroupCost& c, MemberCost& down, BlockTotals& down_time, const FusedGroup& grp,
-                   const FfnDims& d, double chunks, const MemoryModel& mem,
-                   const arch::Accelerator& acc) {
-  const auto out = static_cast<size_t>(mem.localOutputs());
-  const double y = accumBytes(acc) * static_cast<double>(d.rows * d.out) * (chunks - 1);
-  read(down, grp.partials_level, kOut, y);  // the search places it in the L2 only: off chip
-  write(down, grp.partials_level, kOut, y, true);
-  down.writes[out][kOut] += y;
-  down.reads[out][kOut] += y;
-  const FusedGroup::Block& b = grp.blocks.back();  // the down projection's
-  const double rate = b.mapping.has_nest && b.mapping.hw
-                          ? outputPortRate(*b.mapping.hw)
-                          : std::numeric_limits<double>::infinity();
-  const double busy = std::max(down_time.busy, down_time.out_port + 2 * y / rate);
-  c.partials_port_cycles = busy - down_time.busy;
-  down_time.busy = busy;
-}
-
-GroupCost ffn(const FusedGroup& grp, const models::Graph& g, const arch::Accelerator& acc,
-              const MemoryModel& mem, GroupCost c) {
-  const models::ChainGroup& ch = grp.chain;
-  const FfnDims d = dataflows::ffnDims(ch, g);
-  const int64_t row_blocks = (d.rows + grp.block_rows - 1) / grp.block_rows;
-  std::vector<std::pair<int, BlockTotals>> gemms;
-  for (const FusedGroup::Block& blk : grp.blocks) {
-    gemms.emplace_back(blk.op, addBlock(member(c, blk.op), blk, g, acc));
-  }
-  for (int id : ch.ops) {
-    const models::Op& op = g.op(id);
-    if (op.isGemmLike()) member(c, id).macs = op.macs;
-  }
-  const int in = localIn(mem);
-  MemberCost& first = member(c, ch.up.front());
-  MemberCost& down = member(c, ch.down);
-  const double chunks = static_cast<double>((d.hidden + grp.block_cols - 1) / grp.block_cols);
-  // The input once per row block, or again for every hidden chunk when it is streamed: from
-  // the L2 that holds the running output, where a row block from DRAM is staged once.
-  const double x = bytesOf(d.x, static_cast<double>(d.rows * d.model));
-  if (!grp.stream_input) {
-    read(first, grp.homes[0], kIn, x);
-    write(first, in, kIn, x, false);
-  } else {
-    const int stage = stagedInput(grp) ? grp.partials_level : -1;
-    stream(first, kIn, grp.homes[0], stage, in, x, x * chunks, mem);
-  }
-  if (grp.partials_level >= 0 && chunks > 1) {
-    for (auto& [op, t] : gemms) {
-      if (op == ch.down) runningOutput(c, down, t, grp, d, chunks, mem, acc);
-    }
-  }
-  const double rb = static_cast<double>(row_blocks);
-  for (int id : ch.up) {
-    const double w = bytesOf(d.w, static_cast<double>(d.model * d.hidden));
-    stream(member(c, id), kW, 0, grp.resident_level, in, w, w * rb, mem);
-  }
-  const double wd = bytesOf(g.tensor(g.op(ch.down).inputs.at(1)).dtype,
-                            static_cast<double>(d.hidden * d.out));
-  stream(down, kW, 0, grp.resident_level, in, wd, wd * rb, mem);
-  const double hidden = static_cast<double>(d.rows * d.hidden);
-  write(down, in, kIn, bytesOf(d.h, hidden), false);  // the vector unit's output
-  write(down, grp.homes[3], kOut, bytesOf(d.y, static_cast<double>(d.rows * d.out)),
-        mem.offChip(static_cast<size_t>(grp.homes[3])));
-  Stages st;
-  double elements = 0;
-  for (int id : {ch.activation, ch.gate_mul}) {
-    if (id < 0) continue;
-    const models::Op& op = g.op(id);
-    const double per = vectorCyclesPerElement(op, acc);
-    if (per < 0) throw InfeasibleError("op '" + op.name + "' has no vector unit to fuse on");
-    st.vector += passes(op, g, acc) * hidden * per;
-    elements += passes(op, g, acc) * hidden;
-  }
-  member(c, ch.activation).sfu_pj = acc.sfu ? elements * acc.sfu->energy_pj_per_element : 0;
-  for (const auto& [op, t] : gemms) st.array += t.busy;
-  st.memory = mem.cycles(sum(c));
-  st.steps = rb * chunks;
-  finish(c, st, gemms, ch.activation, ch.down, mem);
-  return c;
-}
-
 }  // namespace
 
 GroupCost evaluateGroup(const FusedGroup& grp, const models::Graph& g,
@@ -365,7 +282,7 @@ GroupCost evaluateGroup(const FusedGroup& grp, const models::Graph& g,
       c = attention(grp, g, acc, mem, std::move(c));
       break;
     case ChainKind::Ffn:
-      c = ffn(grp, g, acc, mem, std::move(c));
+      c = ffnCost(grp, g, acc, mem, std::move(c));
       break;
     case ChainKind::ConvChain:
       c = convChainCost(grp, g, acc, mem, std::move(c));
@@ -413,7 +330,13 @@ std::string groupFits(const FusedGroup& grp, const models::Graph& g,
                              grp.resident_level == localIn(MemoryModel(acc, false))
                          ? bytesOf(d.w, (ups * d.model + d.out) * static_cast<double>(d.hidden))
                          : 2 * bytesOf(d.w, (ups * d.model + d.out) * cols);
-    if (grp.partials_level < 0) {
+    if (grp.chain.gateUp()) {
+      // Each block GEMM fills the accumulator tile by tile as its own mapping does; the chunk's
+      // up results wait in the local buffer for the activation and the product, which the
+      // store takes from there.
+      inputs = (grp.stream_input ? 0.0 : bytesOf(d.x, rows * d.model)) + w +
+               bytesOf(d.h, ups * rows * cols);
+    } else if (grp.partials_level < 0) {
       inputs = bytesOf(d.x, rows * d.model) + w + bytesOf(d.h, rows * cols);
       outputs = acc_b * (rows * d.out + ups * rows * cols);
     } else {

@@ -1,4 +1,4 @@
-// Internal to the fused-group cost (fused_cost.cpp, fused_conv_cost.cpp): the pieces every kind
+// Internal to the fused-group cost (fused_cost.cpp, fused_ffn_cost.cpp, fused_conv_cost.cpp): the pieces every kind
 // of group is costed with — block GEMMs through the loop-nest model, edge-tensor bytes, and the
 // three overlapped stages' sum.
 #pragma once
@@ -53,6 +53,14 @@ struct Stages {
 void finish(GroupCost& c, const Stages& st, const std::vector<std::pair<int, BlockTotals>>& gemms,
             int vector_op, int memory_op, const MemoryModel& mem, Cause fill_cause = Cause::Sfu);
 Transfer sum(const GroupCost& c);  // the members' off-chip bytes
+
+// Element passes of the vector unit over one value of a member's output (a softmax two, any
+// other op one, plus a conversion on each side whose dtype is not the unit's arithmetic).
+double passes(const models::Op& op, const models::Graph& g, const arch::Accelerator& acc);
+
+// FFN chains and their gate-up halves (fused_ffn_cost.cpp).
+GroupCost ffnCost(const dataflows::FusedGroup& grp, const models::Graph& g,
+                  const arch::Accelerator& acc, const MemoryModel& mem, GroupCost c);
 
 // Conv chains (fused_conv_cost.cpp).
 GroupCost convChainCost(const dataflows::FusedGroup& grp, const models::Graph& g,

@@ -221,9 +221,9 @@ void FusedRunner::splitCycles(const FusedGroup& grp, const models::Graph& g, Gro
                   grp.chain.ops.begin());
   };
   // Who the vector unit's and the memory's waits are charged to: the softmax (activation) and
-  // the context (down); a conv chain's first member on the vector unit and its last conv.
+  // the context (down, or the gate-up half's product); a conv chain's first member on the vector unit and its last conv.
   int vector_op = attention ? grp.chain.softmax : grp.chain.activation;
-  int memory_op = attention ? grp.chain.context : grp.chain.down;
+  int memory_op = attention ? grp.chain.context : grp.chain.ffnOutput();
   if (kind == models::ChainKind::ConvChain) {
     memory_op = vector_op = grp.chain.convs.back();
     for (uint32_t c = 0; c < s.commands.size(); ++c) {

@@ -156,12 +156,14 @@ TEST(NestSearch, SameMappingForAnyThreadCount) {
   EXPECT_EQ(a.evaluated, b.evaluated);
 }
 
-// Every GEMM-like op of a workload, planned with `mapper`.
+// Every GEMM-like op of a workload, planned with `mapper` under the strict latency objective (no
+// tolerance: these tests hold the search to the fastest mapping it can find).
 std::vector<dataflows::OpPlan> planned(const models::Graph& g, const arch::Accelerator& acc,
                                        const std::string& mapper) {
   dataflows::PlanOptions o;
   o.mapper = mapper;
   o.mapper_options.budget = 3000;
+  o.mapper_options.tolerance = 0;
   return dataflows::plan(g, acc, dataflows::loadDataflow("ws"), o);
 }
 

@@ -202,6 +202,57 @@ TEST(FusedSearch, FfnPartialSumsInTheL2ByHand) {
   }
 }
 
+// The gate-up half of a gated FFN (gate and up in one loop nest, act(gate) * up on the vector
+// unit, the product written out; the down projection outside): ffn:S=32,D=64,F=256 INT8 (every
+// tensor one byte), 16-row blocks x 64-column chunks -> 2 row blocks x 4 chunks.
+TEST(FusedSearch, GateUpHalfTrafficByHand) {
+  models::WorkloadOptions o;
+  o.dtype = DType::Int8;
+  const models::Graph g = models::build("ffn:S=32,D=64,F=256", o);
+  const auto chains = models::findChains(g);
+  ASSERT_EQ(chains.size(), 1u);
+  ASSERT_GE(chains[0].gate_mul, 0);
+  const models::ChainGroup half = models::gateUpOf(chains[0]);
+  EXPECT_EQ(half.ops.size(), 4u);  // gate, up, silu, the product
+  EXPECT_TRUE(half.gateUp());
+  EXPECT_EQ(half.ffnOutput(), chains[0].gate_mul);
+  EXPECT_EQ(dataflows::ffnDims(half, g).out, 0);
+  const arch::Accelerator acc = design(64 * 1024, 16 * 1024);
+  const sim::analytical::MemoryModel mem(acc, false);
+  for (int resident : {-1, 1}) {
+    for (bool stream_input : {false, true}) {
+      SCOPED_TRACE(std::to_string(resident) + (stream_input ? " input per chunk" : ""));
+      FusedGroup grp;
+      grp.chain = half;
+      grp.block_rows = 16;
+      grp.block_cols = 64;
+      grp.resident_level = resident;
+      grp.stream_input = stream_input;
+      for (int up : half.up) grp.blocks.push_back(block(g, up, {1, 16, 64, 64}, 8, acc));
+      ASSERT_EQ(grp.schedule(), "gate_up");
+      const auto c = sim::analytical::evaluateGroup(grp, g, acc, mem, false);
+      ASSERT_TRUE(c.ok) << c.reason;
+      double dram[3][2] = {};
+      int64_t macs = 0;
+      for (const auto& m : c.members) {
+        for (size_t t = 0; t < 3; ++t) dram[t][0] += m.reads[0][t], dram[t][1] += m.writes[0][t];
+        macs += m.macs;
+      }
+      // The input, 32 x 64 B, once (kept per row block) or once per chunk (4 x 2048 B).
+      EXPECT_DOUBLE_EQ(dram[0][0], stream_input ? 8192 : 2048);
+      // Gate and up weights, 64 x 256 B each: once per row block (2 x 32 KiB), or once when they
+      // stay in the scratchpad.
+      EXPECT_DOUBLE_EQ(dram[1][0], resident < 0 ? 65536 : 32768);
+      // The product, 32 x 256 B, written once; the gate's and up's outputs never leave.
+      EXPECT_DOUBLE_EQ(dram[2][1], 8192);
+      EXPECT_DOUBLE_EQ(dram[0][1] + dram[1][1] + dram[2][0], 0);
+      EXPECT_EQ(macs, 2 * 32 * 64 * 256);
+      // SiLU and the product, one pass each over 32 x 256 values on the 16-lane SFU.
+      EXPECT_DOUBLE_EQ(c.vector, 2.0 * 32 * 256 / 16);
+    }
+  }
+}
+
 // Through an accumulator port of 4 B/cycle, the down projection's blocks are port-bound: their
 // time is every byte of outputs they move through the accumulator — their own partial sums and
 // the running output's (chunks - 1) trips in and out — over the port's rate.

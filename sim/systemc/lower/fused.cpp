@@ -26,7 +26,8 @@ Parts partsOf(const dataflows::FusedGroup& grp) {
   Parts p;
   const bool attention = c.kind == models::ChainKind::Attention;
   p.row_in = indexOf(c, attention ? c.score : c.up.front());
-  p.row_out = p.gemm3 = indexOf(c, attention ? c.context : c.down);
+  p.row_out = indexOf(c, attention ? c.context : c.ffnOutput());
+  p.gemm3 = c.gateUp() ? -1 : p.row_out;
   p.vector = indexOf(c, attention ? c.softmax : c.activation);
   if (attention) {
     p.gemm1 = {indexOf(c, c.score)};
@@ -145,8 +146,10 @@ class Builder {
     }
     emitStream(i, Role::Load1, p_.gemm1[0], readers1_, i >= 2 ? ids_[i - 2].lastGemm1() : kNone,
                x.load1);
-    emitStream(i, Role::Load3, p_.gemm3, readers3_, i >= 2 ? ids_[i - 2].lastGemm3() : kNone,
-               x.load3);
+    if (p_.gemm3 >= 0) {
+      emitStream(i, Role::Load3, p_.gemm3, readers3_, i >= 2 ? ids_[i - 2].lastGemm3() : kNone,
+                 x.load3);
+    }
     if (!x.load1.empty()) load1_ = x.load1.back();
     load3_upto_[i] = !x.load3.empty() ? x.load3.back() : i > 0 ? load3_upto_[i - 1] : kNone;
   }
@@ -197,12 +200,19 @@ class Builder {
     x.vec = add(Kind::Sfu, Queue::Vector, Role::Vector, p_.vector, -1, i);
     s_.commands[x.vec].work = vector_per_w_ * steps_[i].vector_w;
     s_.dependOn(x.lastGemm1());
-    if (i >= 2) s_.dependOn(ids_[i - 2].lastGemm3());  // the half its output goes to was read
+    // The half its output goes to was read (by the second GEMM, or by the gate-up's store).
+    if (i >= 2) s_.dependOn(p_.gemm3 >= 0 ? ids_[i - 2].lastGemm3() : ids_[i - 2].store);
   }
 
   void emitGemm3(size_t i) {
     const FusedStep& st = steps_[i];
     StepIds& x = ids_[i];
+    if (p_.gemm3 < 0) {  // the gate-up half: each step's product is stored once it is made
+      x.store = add(Kind::Store, Queue::Store, Role::RowStore, p_.row_out, 2, i);
+      s_.dependOn(x.vec);
+      stores_[i] = x.store;
+      return;
+    }
     const int64_t n = int64_t(std::max<size_t>(1, x.load3.size()));
     for (int64_t k = 0; k < n; ++k) {
       const uint32_t id = add(Kind::Compute, Queue::Execute, Role::Gemm3, p_.gemm3, -1, i);

@@ -97,6 +97,13 @@ std::vector<Flow> flowsOf(const FusedGroup& grp, const models::Graph& g, const P
   }
   const double w = bytesOf(d.w, double(d.model * d.hidden));
   for (int up : p.gemm1) streamFlows(f, up, Role::Load1, 0, res, local, w, w * rb);
+  if (c.gateUp()) {
+    // Each step's product, written by the vector unit and stored from there (fused_cost's).
+    const double h = bytesOf(d.h, double(d.rows * d.hidden));
+    f.push_back({p.row_out, local, kOut, true, h, Role::Vector, Weight::Vector});
+    f.push_back({p.row_out, grp.homes[3], kOut, true, h, Role::RowStore, Weight::Vector});
+    return f;
+  }
   const double wd = bytesOf(g.tensor(g.op(c.down).inputs.at(1)).dtype, double(d.hidden * d.out));
   streamFlows(f, p.gemm3, Role::Load3, 0, res, local, wd, wd * rb);
   if (grp.partials_level >= 0 && chunks > 1) {

@@ -14,7 +14,7 @@ namespace tessel::sim::systemc::fused {
 struct Parts {
   int row_in = 0, row_out = 0, vector = 0;
   std::vector<int> gemm1;        // score | up (gate and up), in chain order
-  int gemm3 = 0;                 // context | down
+  int gemm3 = 0;                 // context | down; -1 for an FFN's gate-up half (none)
   std::vector<size_t> block_of;  // per member: its entry in grp.blocks (GEMMs only)
 };
 Parts partsOf(const dataflows::FusedGroup& grp);
