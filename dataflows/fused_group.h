@@ -52,6 +52,15 @@ struct FusedGroup {
   // FFN: each hidden chunk reads the row block's input again from its home (a block too large to
   // stay in the local buffer beside the chunk's weights), instead of once per row block.
   bool stream_input = false;
+  // The gate-up half streaming its input: a level (the L2) each row block is staged in once from
+  // a home elsewhere, then read there per chunk; -1: read from home per chunk. (`partials`
+  // stages in partials_level.)
+  int stage_level = -1;
+  // Where a streamed input's row block is staged (-1: nowhere, read from home per chunk).
+  int stagingLevel() const {
+    const int level = partials_level >= 0 ? partials_level : stage_level;
+    return stream_input && level >= 0 && level != homes[0] ? level : -1;
+  }
 
   // The block GEMMs, mapped by the plan's mapper: score and context (attention) or each up
   // projection and the down projection (FFN), in chain order, with the number of times each runs.

@@ -84,6 +84,8 @@ std::vector<FusedGroup> ffnSchedules(const models::Graph& g, const models::Chain
   std::vector<std::pair<int, bool>> outputs{{-1, false}};  // (running output's level, streamed input)
   if (c.gateUp()) {
     outputs.emplace_back(-1, true);
+    // Streamed from a home other than the L2: each row block staged there once.
+    if (l2 >= 0 && homes[0] != l2) outputs.emplace_back(-2, true);
   } else if (l2 >= 0) {
     outputs.insert(outputs.end(), {{l2, false}, {l2, true}});
   }
@@ -97,8 +99,9 @@ std::vector<FusedGroup> ffnSchedules(const models::Graph& g, const models::Chain
           grp.block_rows = tm;
           grp.block_cols = tf;
           grp.resident_level = resident;
-          grp.partials_level = partials;
+          grp.partials_level = std::max(partials, -1);
           grp.stream_input = stream_input;
+          if (partials == -2) grp.stage_level = l2;
           grp.homes = homes;
           const int64_t rows = std::min(tm, d.rows), cols = std::min(tf, d.hidden);
           const double n =

@@ -29,7 +29,8 @@ std::vector<dataflows::FusedGroup> attentionSchedules(const models::Graph& g,
 // FFN: token rows x hidden chunks, each residency of the weights; the running output in the
 // accumulator or in `l2` (>= 0: read, added to and written back per chunk) with the input kept
 // or streamed per chunk. The gate-up half (c.gateUp()) writes its product out chunk by chunk:
-// no running output, its input kept per row block or read again per chunk.
+// no running output, its input kept per row block or read again per chunk (from its home, or
+// from `l2` where each row block from another home is staged once).
 std::vector<dataflows::FusedGroup> ffnSchedules(const models::Graph& g,
                                                 const models::ChainGroup& c,
                                                 const std::array<int, 4>& homes,

@@ -209,7 +209,11 @@ class AnalyticalEngine final : public Engine {
       m.emplace_back("partials", acc_.levels[static_cast<size_t>(grp.partials_level)].name);
     }
     if (grp.partials_level >= 0 || grp.chain.gateUp()) {
-      m.emplace_back("input", grp.stream_input ? "per chunk" : "per row block");
+      m.emplace_back("input", !grp.stream_input ? "per row block"
+                              : grp.stagingLevel() >= 0
+                                  ? "per chunk, staged in " +
+                                        acc_.levels[static_cast<size_t>(grp.stagingLevel())].name
+                                  : std::string("per chunk"));
     }
     for (const dataflows::FusedGroup::Block& b : grp.blocks) {
       if (b.op != plan.op->id) continue;

@@ -107,9 +107,7 @@ void write(MemberCost& m, int level, size_t operand, double bytes, bool offchip)
   if (offchip) m.offchip.write[static_cast<size_t>(level)] += bytes;
 }
 
-bool stagedInput(const FusedGroup& grp) {
-  return grp.stream_input && grp.partials_level >= 0 && grp.homes[0] != grp.partials_level;
-}
+bool stagedInput(const FusedGroup& grp) { return grp.stagingLevel() >= 0; }
 
 // A re-read stream (K or V, the FFN's weights): `once` bytes distinct, `each` bytes moved over
 // all row blocks. From its home every time, or once into the resident level and re-read there.
@@ -336,6 +334,14 @@ std::string groupFits(const FusedGroup& grp, const models::Graph& g,
       // store takes from there.
       inputs = (grp.stream_input ? 0.0 : bytesOf(d.x, rows * d.model)) + w +
                bytesOf(d.h, ups * rows * cols);
+      if (grp.stagingLevel() >= 0) {
+        const auto& level = acc.levels[static_cast<size_t>(grp.stagingLevel())];
+        const double staged = bytesOf(d.x, rows * d.model);
+        if (staged > static_cast<double>(level.capacity_bytes) / 2) {
+          return "the staged input needs " + std::to_string(static_cast<int64_t>(staged)) +
+                 " B, half of " + level.name + " holds " + std::to_string(level.capacity_bytes / 2);
+        }
+      }
     } else if (grp.partials_level < 0) {
       inputs = bytesOf(d.x, rows * d.model) + w + bytesOf(d.h, rows * cols);
       outputs = acc_b * (rows * d.out + ups * rows * cols);

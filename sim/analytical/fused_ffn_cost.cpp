@@ -64,7 +64,7 @@ GroupCost ffnCost(const FusedGroup& grp, const models::Graph& g, const arch::Acc
     read(first, grp.homes[0], kIn, x);
     write(first, in, kIn, x, false);
   } else {
-    const int stage = stagedInput(grp) ? grp.partials_level : -1;
+    const int stage = grp.stagingLevel();
     stream(first, kIn, grp.homes[0], stage, in, x, x * chunks, mem);
   }
   if (grp.partials_level >= 0 && chunks > 1) {

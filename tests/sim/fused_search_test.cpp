@@ -251,6 +251,37 @@ TEST(FusedSearch, GateUpHalfTrafficByHand) {
       EXPECT_DOUBLE_EQ(c.vector, 2.0 * 32 * 256 / 16);
     }
   }
+  // Streamed through a 64 KiB L2 (level 1): each 16-row block of the input (1 KiB) is read from
+  // DRAM once and written to the L2 once, then read there for each of the 4 chunks.
+  arch::Accelerator with_l2 = acc;
+  addL2(with_l2, 64 * 1024);
+  const sim::analytical::MemoryModel mem2(with_l2, false);
+  FusedGroup grp;
+  grp.chain = half;
+  grp.block_rows = 16;
+  grp.block_cols = 64;
+  grp.stream_input = true;
+  grp.stage_level = 1;
+  for (int up : half.up) grp.blocks.push_back(block(g, up, {1, 16, 64, 64}, 8, with_l2));
+  ASSERT_EQ(grp.stagingLevel(), 1);
+  const auto c = sim::analytical::evaluateGroup(grp, g, with_l2, mem2, false);
+  ASSERT_TRUE(c.ok) << c.reason;
+  double x_dram = 0, x_l2_write = 0, x_l2_read = 0;
+  for (const auto& m : c.members) {
+    x_dram += m.reads[0][0];
+    x_l2_write += m.writes[1][0];
+    x_l2_read += m.reads[1][0];
+  }
+  EXPECT_DOUBLE_EQ(x_dram, 2048);
+  EXPECT_DOUBLE_EQ(x_l2_write, 2048);
+  EXPECT_DOUBLE_EQ(x_l2_read, 8192);
+  // Half of a 2 KiB L2 holds the 16-row block (1 KiB) exactly, not a 32-row one.
+  with_l2.levels[1].capacity_bytes = 2 * 1024;
+  EXPECT_EQ(sim::analytical::groupFits(grp, g, with_l2), "");
+  grp.block_rows = 32;
+  EXPECT_NE(sim::analytical::groupFits(grp, g, with_l2)
+                .find("the staged input needs 2048 B, half of l2 holds 1024"),
+            std::string::npos);
 }
 
 // Through an accumulator port of 4 B/cycle, the down projection's blocks are port-bound: their

@@ -84,8 +84,8 @@ std::vector<Flow> flowsOf(const FusedGroup& grp, const models::Graph& g, const P
     // Read again for every chunk: with the chunk's weights, on its loads; from the L2 it was
     // staged in once per row block when its home is DRAM.
     int from = grp.homes[0];
-    if (grp.partials_level >= 0 && from != grp.partials_level) {
-      from = grp.partials_level;
+    if (grp.stagingLevel() >= 0) {
+      from = grp.stagingLevel();
       f.push_back({p.row_in, grp.homes[0], kIn, false, x, Role::RowLoad, Weight::RowIn});
       f.push_back({p.row_in, from, kIn, true, x, Role::RowLoad, Weight::RowIn});
     }

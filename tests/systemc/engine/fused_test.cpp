@@ -206,6 +206,7 @@ struct FfnSchedule {
   int partials = -1;  // FusedGroup::partials_level
   bool stream_input = false;
   bool gate_up = false;  // the chain's gate-up half only (models::gateUpOf): down stays unfused
+  int stage = -1;        // FusedGroup::stage_level
 };
 
 void fuseByHand(std::vector<dataflows::OpPlan>& plans, const models::Graph& g,
@@ -221,6 +222,7 @@ void fuseByHand(std::vector<dataflows::OpPlan>& plans, const models::Graph& g,
   grp->resident_level = sc.resident;
   grp->partials_level = sc.partials;
   grp->stream_input = sc.stream_input;
+  grp->stage_level = sc.stage;
   grp->homes = {plans[size_t(c.up[0])].input_home, 0, 0, plans[size_t(c.ffnOutput())].output_home};
   const dataflows::FfnDims d = dataflows::ffnDims(c, g);
   const double n = double(((d.rows + rows - 1) / rows) * ((d.hidden + cols - 1) / cols));
@@ -308,6 +310,8 @@ TEST(SystemcFused, FfnByHandWithinFivePercentCountsExact) {
        {256, 128, 1, -1, false, true}},
       {"gate-up half of a layer, input from DRAM per chunk", "tpu-v4-like",
        "ffn:S=512,D=2048,F=8192", 0, {512, 512, -1, -1, true, true}},
+      {"gate-up half of a layer, input from DRAM staged in the L2", "tpu-v4-like",
+       "ffn:S=512,D=2048,F=8192", 0, {256, 512, -1, -1, true, true, 1}},
   };
   for (const ByHand& h : cases) {
     SCOPED_TRACE(h.name);
