@@ -107,13 +107,18 @@ struct Search {
   double fastest = 0;
 
   // Unmapped blocks at the array's peak, costing only their MACs' energy: no mapping of this
-  // schedule can beat the best (banded: can come within the band of the fastest).
+  // schedule can beat the best. Banded: none can come within the band of the fastest, or one
+  // schedule evaluated already is as fast and as cheap as any mapping of it could be (it would
+  // be in the band whenever this one is, and spend no more).
   bool cannotWin(const FusedGroup& grp) const {
     if (!best) return false;
     const analytical::GroupCost bound = analytical::evaluateGroup(grp, g, acc, mem, ideal_memory);
     if (!bound.ok) return false;
-    if (rule.banded()) return bound.cycles > rule.band(fastest);
-    return rule.score(valueOf(bound)) >= rule.score(best_value);
+    if (!rule.banded()) return rule.score(valueOf(bound)) >= rule.score(best_value);
+    if (bound.cycles > rule.band(fastest)) return true;
+    return std::any_of(evaluated.begin(), evaluated.end(), [&](const auto& e) {
+      return e.first.cycles <= bound.cycles && e.first.energy <= bound.energy_pj;
+    });
   }
 
   void consider(FusedGroup grp) {
