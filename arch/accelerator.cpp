@@ -97,6 +97,14 @@ double Accelerator::peakMacsPerCycle() const {
          array.macRate(array.input_dtype);
 }
 
+std::string_view categoryOf(std::string_view component, std::string_view offchip_level, bool level) {
+  if (component == "array" || component == "register_file" || component == "sfu") return "compute";
+  if (component == "noc") return "noc";
+  if (component == "host") return "host";
+  if (level) return component == offchip_level ? "dram" : "on-chip memory";
+  return "other";
+}
+
 double Silicon::totalArea() const {
   double sum = 0;
   for (const auto& [component, mm2] : area_mm2) sum += mm2;

@@ -228,6 +228,16 @@ struct Silicon {
   double totalLeakage() const;
 };
 
+// The category publications break a chip's area and power into, of an area or energy
+// component ("array", "register_file", "sfu", "noc", "host", a storage level's name, `level`
+// when it is one): "compute", "on-chip memory", "noc", off the die "dram" (`offchip_level`) and
+// "host"; "other" for a name none of these.
+std::string_view categoryOf(std::string_view component, std::string_view offchip_level, bool level);
+// What a chip has that the model does not count yet (named in reports, never shown as 0).
+inline constexpr std::string_view kNotModeled =
+    "control (sequencer, instruction memory, DMA engines), I/O (DRAM PHYs, host interface), "
+    "clock tree";
+
 struct Accelerator {
   std::string name;
   std::string source;  // file it came from

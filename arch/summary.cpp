@@ -1,4 +1,5 @@
 // summary(): one screen describing a loaded accelerator, for `tessel arch check`.
+#include <algorithm>
 #include <iomanip>
 #include <sstream>
 
@@ -83,6 +84,22 @@ void siliconLines(std::ostringstream& out, const Accelerator& acc) {
         << formatNumber(s.leakage_mw[i].second) << " mW" << (i + 1 < s.area_mm2.size() ? "," : "");
   }
   out << "\n";
+  // The same by the categories publications use (sim/categories.h), and what is not counted.
+  std::vector<std::pair<std::string_view, double>> by;
+  for (const auto& [component, mm2] : s.area_mm2) {
+    const bool level = std::any_of(acc.levels.begin(), acc.levels.end(),
+                                   [&](const StorageLevel& l) { return l.name == component; });
+    const std::string_view c = categoryOf(component, acc.levels.at(0).name, level);
+    auto it = std::find_if(by.begin(), by.end(), [&](const auto& e) { return e.first == c; });
+    if (it == by.end()) it = by.insert(by.end(), {c, 0.0});
+    it->second += mm2;
+  }
+  out << "area by category:";
+  for (size_t i = 0; i < by.size(); ++i) {
+    out << " " << by[i].first << " " << formatNumber(by[i].second) << " mm2"
+        << (i + 1 < by.size() ? "," : "");
+  }
+  out << "; not modeled: " << kNotModeled << "\n";
 }
 
 void arrayLines(std::ostringstream& out, const ComputeArray& a) {

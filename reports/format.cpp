@@ -74,6 +74,11 @@ std::string engEnergyPj(double picojoules) {
   return scaled(picojoules, {"pJ", "nJ", "uJ", "mJ", "J"}, 1000, 2);
 }
 
+std::string engWatts(double watts) {
+  if (watts == 0) return "0 W";
+  return scaled(watts * 1e12, {"pW", "nW", "uW", "mW", "W"}, 1000, 2);
+}
+
 std::string engHertz(double hz) { return scaled(hz, {"Hz", "kHz", "MHz", "GHz"}, 1000, 2); }
 
 std::string binaryBytes(int64_t bytes) {

@@ -23,6 +23,8 @@ std::string ratioText(double v);
 std::string engSeconds(double seconds);
 // "3.05 nJ" (input in picojoules; pJ up to J).
 std::string engEnergyPj(double picojoules);
+// "2.51 mW" (input in watts; pW up to W).
+std::string engWatts(double watts);
 // "1.00 GHz".
 std::string engHertz(double hz);
 // "512 B", "6.77 KiB", "1.50 MiB" (binary prefixes, step 1024).

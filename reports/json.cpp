@@ -5,6 +5,8 @@
 
 #include "reports/breakdown.h"
 #include "reports/format.h"
+#include "arch/accelerator.h"
+#include "sim/categories.h"
 
 namespace tessel::reports {
 namespace {
@@ -59,6 +61,14 @@ Json totals(const sim::RunStats& run) {
   for (const auto& [component, pj] : run.staticEnergyByComponent()) leakage[component] = roundQuantity(pj);
   Json area = Json::object();
   for (const auto& [component, mm2] : run.area_mm2) area[component] = roundQuantity(mm2);
+  Json categories = Json::array();
+  for (const sim::CategoryRow& r : sim::byCategory(run)) {
+    categories.push_back({{"category", r.category},
+                          {"on_die", r.on_die},
+                          {"area_mm2", roundQuantity(r.area_mm2)},
+                          {"dynamic_w", roundQuantity(r.dynamic_w)},
+                          {"leakage_w", roundQuantity(r.leakage_w)}});
+  }
   return {{"cycles", roundQuantity(run.totalCycles())},
           {"seconds", roundQuantity(run.seconds())},
           {"energy_pj", roundQuantity(run.energyTotalPj())},
@@ -81,6 +91,8 @@ Json totals(const sim::RunStats& run) {
           {"energy_by_component", energy},
           {"static_energy_by_component", leakage},
           {"area_by_component", area},
+          {"by_category", categories},
+          {"not_modeled", std::string(arch::kNotModeled)},
           {"energy_by_tensor", perTensor(run.energyByOperand())}};
 }
 

@@ -8,6 +8,8 @@
 #include "reports/breakdown.h"
 #include "reports/format.h"
 #include "reports/top_ops.h"
+#include "arch/accelerator.h"
+#include "sim/categories.h"
 
 namespace tessel::reports {
 namespace {
@@ -200,6 +202,25 @@ void writeArea(const sim::RunStats& run, std::ostream& os) {
      << "\n";
 }
 
+// The chip by the categories publications use: area, dynamic power from the run's activity,
+// leakage; then the off-die energy (DRAM, host) as power, and what is not modeled.
+void writeCategories(const sim::RunStats& run, std::ostream& os) {
+  const std::vector<sim::CategoryRow> rows = sim::byCategory(run);
+  if (rows.empty() || run.seconds() <= 0) return;
+  const double total = run.powerW();
+  os << "\n" << padRight("Power by category", kLabel - 1) << padLeft("mm2", kNumber)
+     << padLeft("dynamic", kNumber) << padLeft("leakage", kNumber) << padLeft("%", kPercent) << "\n";
+  for (const sim::CategoryRow& r : rows) {
+    const std::string name = r.on_die ? r.category : r.category + " (off chip)";
+    os << "  " << padRight(name, kLabel - 3)
+       << padLeft(r.on_die ? significant(r.area_mm2, 3) : "-", kNumber)
+       << padLeft(engWatts(r.dynamic_w), kNumber)
+       << padLeft(r.on_die ? engWatts(r.leakage_w) : "-", kNumber)
+       << padLeft(percentText(total > 0 ? (r.dynamic_w + r.leakage_w) / total : 0), kPercent) << "\n";
+  }
+  os << "  not modeled: " << arch::kNotModeled << "\n";
+}
+
 // Fused groups, one line per kind and schedule (identical layers share one), with what fusing
 // saved against the epilogue plan of the same ops.
 void writeGroups(const sim::RunStats& run, std::ostream& os) {
@@ -253,6 +274,7 @@ void writeTable(const sim::RunStats& run, std::ostream& os, const TableOptions& 
   writeLevels(run, os);
   writeEnergy(run, os);
   writeArea(run, os);
+  writeCategories(run, os);
   writeGroups(run, os);
   if (options.top_n != 0) writeTopOps(run, os, options.top_n, options.width);
   if (options.accesses) writeAccesses(run, os);

@@ -276,6 +276,27 @@ def _fusion_split(spec):
     return Recipe(_fusion_run(arch, seq, mode) + ' --json -', get, slow=True)
 
 
+@recipe('area')
+def _area(spec):
+    """`area:ARCH/COMPONENT`: one component's area in mm2 (`arch check`'s figure, from a run)."""
+    arch, component = spec.split('/')
+    cmd = f'run --arch configs/arch/{arch}.yaml --workload gemm:M=16,K=16,N=16 --json -'
+    return Recipe(cmd, lambda o: f'{jtotals(o)["area_by_component"][component]:.1f} mm²')
+
+
+@recipe('area.ratio')
+def _area_ratio(spec):
+    """`area.ratio:ARCH/COMPONENT/MM2`: that component's area over a published MM2, rounded down
+    (the published shares are upper bounds, so the ratio is a lower bound)."""
+    arch, component, published = spec.split('/')
+    cmd = f'run --arch configs/arch/{arch}.yaml --workload gemm:M=16,K=16,N=16 --json -'
+
+    def get(o):
+        r = jtotals(o)['area_by_component'][component] / float(published)
+        return f'≥ {int(r * 100) / 100:.2f}'
+    return Recipe(cmd, get)
+
+
 @recipe('llama.decode')
 def _llama_decode(arch):
     cmd = f'run --arch configs/arch/{arch}.yaml --workload llama-3.1-8b --phase decode --seq 8192 --json -'
