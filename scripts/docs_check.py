@@ -327,20 +327,27 @@ def refit(doc, printed):
     if not any(l.strip() == '...' for l in doc):
         return printed
     skel = lambda s: re.sub(r'[-+]?[\d.,]+', '#', s)
+    # Doc lines are lined up in their normalised form (a header's version, as printed), and a
+    # printed line that is a doc line normalised keeps the doc's own text.
+    norm = lambda s: normalise(s)[0] if s.strip() else s
     kept = [(n, l) for n, l in enumerate(doc) if l.strip() != '...']
-    sm = difflib.SequenceMatcher(None, [skel(l) for _, l in kept], [skel(l) for l in printed],
-                                 autojunk=False)
+    sm = difflib.SequenceMatcher(None, [skel(norm(l)) for _, l in kept],
+                                 [skel(l) for l in printed], autojunk=False)
     to_printed = {}
     for a, b, size in sm.get_matching_blocks():
         for k in range(size):
             to_printed[kept[a + k][0]] = b + k
+    from_printed = {b: n for n, b in to_printed.items()}
+    as_doc = lambda b: (doc[from_printed[b]] if b in from_printed
+                        and norm(doc[from_printed[b]]) == printed[b] else printed[b])
     out, seg = [], []
     for n, l in enumerate(doc + ['...']):
         if l.strip() != '...':
             seg.append(n)
             continue
         hits = [to_printed[k] for k in seg if k in to_printed]
-        out += printed[min(hits):max(hits) + 1] if hits else [doc[k] for k in seg]
+        out += ([as_doc(b) for b in range(min(hits), max(hits) + 1)] if hits
+                else [doc[k] for k in seg])
         if n < len(doc):
             out.append(l)
         seg = []

@@ -1,0 +1,23 @@
+"""scripts/docs_check.py's rewriting of an output block with `...` elisions (--update)."""
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.environ.get('TESSEL_SOURCE_DIR', '.'), 'scripts'))
+import docs_check  # noqa: E402
+
+
+def test_refit_keeps_the_docs_header_and_its_elisions():
+    # The header's version is normalised away when comparing; the doc keeps its own text.
+    doc = ['tessel 0.1.0 | arch a (1) | engine x', 'cycles 10', '...', 'end']
+    printed = docs_check.normalise('tessel 0.2.0 | arch a (1) | engine x\ncycles 12\nmid\nend')
+    new = docs_check.refit(doc, printed)
+    assert new == ['tessel 0.1.0 | arch a (1) | engine x', 'cycles 12', '...', 'end']
+    assert docs_check.matches(new, printed)
+
+
+def test_refit_takes_new_lines_inside_a_shown_stretch():
+    doc = ['head', 'a 1', 'b 2', '...', 'tail']
+    printed = ['head', 'a 1', 'new 7', 'b 3', 'x', 'tail']
+    new = docs_check.refit(doc, printed)
+    assert new == ['head', 'a 1', 'new 7', 'b 3', '...', 'tail']
+    assert docs_check.matches(new, printed)
