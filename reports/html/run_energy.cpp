@@ -129,6 +129,32 @@ Chart areaChart(const Json& totals) {
           "totals.area_by_component: on-chip area of every core; off-chip DRAM is not counted."};
 }
 
+// The chip by the categories publications use (totals.by_category): one bar of dynamic power
+// (the run's activity) and one of leakage, each split by category; DRAM and host are off the die.
+Chart categoryChart(const Json& totals) {
+  const Unit u = metricUnit("power_w");
+  StackedBars c{"chart-power-by-category", u, {}, {}};
+  for (const char* kind : {"dynamic_w", "leakage_w"}) {
+    const std::string label = std::string(kind) == "dynamic_w" ? "dynamic" : "leakage";
+    StackedBars::Row row{label, {}};
+    for (const Json& cat : totals.at("by_category")) {
+      const double w = numberOr(cat, kind);
+      if (w <= 0) continue;
+      const std::string name = cat.value("category", "");
+      row.segments.push_back({name,
+                              componentColor(name),
+                              {w,
+                               label + ", " + name + ": " + unitText(u, w),
+                               {{"category", name}, {"row", label}, {"w", exactNumber(w)}}}});
+    }
+    if (!row.segments.empty()) c.rows.push_back(std::move(row));
+  }
+  return {c.id, "Power by category", stackedBarsSvg(c),
+          "totals.by_category: compute, on-chip memory, NoC, and off the die DRAM and host; "
+          "dynamic power is each category's energy over the run's time, leakage what it draws. "
+          "Not modeled yet: " + totals.value("not_modeled", std::string("-")) + "."};
+}
+
 }  // namespace
 
 Section energySection(const Json& doc) {
@@ -143,6 +169,10 @@ Section energySection(const Json& doc) {
         {"No area: the design's area model gave 0 mm\u00b2, so there is no area chart.",
          "no-area",
          {}});
+  }
+  if (totals.contains("by_category") && totals["by_category"].is_array() &&
+      !totals["by_category"].empty()) {
+    s.charts.push_back(categoryChart(totals));
   }
   return s;
 }

@@ -116,7 +116,8 @@ TEST(ReportAxes, EveryChartOfARunReport) {
   for (const bool area : {false, true}) {
     const std::string h = html(runReport(runJson(area), "run.json"));
     EXPECT_GE(checkValueAxes(h, "run"), area ? 6 : 5);
-    EXPECT_EQ(checkStackedLegends(h, "run"), area ? 6 : 5);  // class, cause, class x cause, ...
+    // class, cause, class x cause, energy, traffic, power by category (and area)
+    EXPECT_EQ(checkStackedLegends(h, "run"), area ? 7 : 6);
   }
 }
 

@@ -158,6 +158,35 @@ TEST(ReportRun, AreaChartOnlyWhenTheDesignHasAnArea) {
   EXPECT_NE(tessel::reports::html::htmlReport(without).find("No area"), std::string::npos);
 }
 
+// The chip by category: one mark per category and kind of power, the values as the JSON holds
+// them; a document without totals.by_category (written before it existed) has no such chart.
+TEST(ReportRun, PowerByCategoryChartSplitsDynamicAndLeakage) {
+  auto doc = nlohmann::json::parse(siliconJson());
+  doc["totals"]["by_category"] = {
+      {{"category", "compute"}, {"on_die", true}, {"area_mm2", 1.0}, {"dynamic_w", 2.0},
+       {"leakage_w", 0.5}},
+      {{"category", "on-chip memory"}, {"on_die", true}, {"area_mm2", 0.5}, {"dynamic_w", 1.0},
+       {"leakage_w", 0.25}},
+      {{"category", "dram"}, {"on_die", false}, {"area_mm2", 0.0}, {"dynamic_w", 3.0},
+       {"leakage_w", 0.0}}};
+  doc["totals"]["not_modeled"] = "control";
+  const Report r = tessel::reports::html::runReport(doc.dump(), "s.json");
+  std::map<std::pair<std::string, std::string>, double> got;
+  for (const auto& m :
+       elements(chart(r, "chart-power-by-category").svg, "chart-power-by-category")) {
+    got[{m.attrs.at("data-row"), m.attrs.at("data-category")}] = std::stod(m.attrs.at("data-w"));
+  }
+  EXPECT_EQ(got, (std::map<std::pair<std::string, std::string>, double>{
+                     {{"dynamic", "compute"}, 2.0},
+                     {{"dynamic", "on-chip memory"}, 1.0},
+                     {{"dynamic", "dram"}, 3.0},
+                     {{"leakage", "compute"}, 0.5},
+                     {{"leakage", "on-chip memory"}, 0.25}}));
+  doc["totals"].erase("by_category");
+  const Report old = tessel::reports::html::runReport(doc.dump(), "s.json");
+  EXPECT_THROW(chart(old, "chart-power-by-category"), std::runtime_error);
+}
+
 TEST(ReportRun, TextFromTheJsonIsEscaped) {
   auto doc = nlohmann::json::parse(sampleJson());
   doc["ops"][0]["name"] = "<script>alert(\"x\")</script>&";
