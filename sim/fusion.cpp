@@ -203,7 +203,12 @@ std::shared_ptr<FusedGroup> instantiate(const FusedGroup& tpl, const ChainGroup&
   for (int id : c.ops) {
     if (g.op(id).isGemmLike()) gemms.push_back(id);
   }
+  // The blocks in the order the schedules built them (sim/fusion_schedules.h).
   if (c.kind == ChainKind::Attention) gemms = {c.score, c.context};
+  if (c.kind == ChainKind::Ffn) {
+    gemms = c.up;
+    if (c.down >= 0) gemms.push_back(c.down);
+  }
   for (size_t i = 0; i < grp->blocks.size() && i < gemms.size(); ++i) grp->blocks[i].op = gemms[i];
   return grp;
 }
