@@ -100,6 +100,9 @@ double Accelerator::peakMacsPerCycle() const {
 std::string_view categoryOf(std::string_view component, std::string_view offchip_level, bool level) {
   if (component == "array" || component == "register_file" || component == "sfu") return "compute";
   if (component == "noc") return "noc";
+  if (component == "control" || component == "dma") return "control";
+  if (component == "io") return "I/O";
+  if (component == "clock") return "clock";
   if (component == "host") return "host";
   if (level) return component == offchip_level ? "dram" : "on-chip memory";
   return "other";

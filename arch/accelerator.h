@@ -70,6 +70,10 @@ struct StorageLevel {
   double area_mm2 = 0;
   double leakage_mw = 0;
   std::string dram_type;  // DRAM only: "ddr4", "lpddr4", "hbm2"... (tech::dramTypes())
+  // DRAM only: the chip's side of the interface (PHY and its pads), derived from the type's
+  // signals per channel and the channels the bandwidth needs; an I/O component.
+  double phy_area_mm2 = 0;
+  int phy_channels = 0;
 };
 
 // The DMA engine that moves tiles between off-chip levels and the local memories.
@@ -81,6 +85,13 @@ struct Dma {
   // StreamWriter issue them (DMA.scala): a narrow row makes a short request. false: every
   // request carries max_request bytes whatever the tile's shape.
   bool row_requests = true;
+  // Silicon (arch/chip_parts.cpp), per core: `engines` engines (a reader and a writer), each
+  // its address generation and request tracking (`gates`) and a buffer of max_inflight x
+  // max_request bytes for the data in flight.
+  int engines = 2;
+  double gates = 15000;
+  double area_mm2 = 0;  // all engines of one core; derived, or given
+  double leakage_mw = 0;
 };
 
 // The command path from the host to the blocks: commands wait in a reservation station with a
@@ -91,6 +102,15 @@ struct Controller {
   int load_entries = 8;
   int execute_entries = 16;
   int store_entries = 4;
+  // Silicon (arch/chip_parts.cpp): the sequencer's logic in NAND2-equivalent gates, its
+  // command queues (every entry command_bits of flip-flops), an instruction memory.
+  double gates = 20000;
+  int command_bits = 128;
+  uint64_t instruction_memory_bytes = 0;
+  double activity = 0.1;     // fraction of its gates switching per cycle
+  double area_mm2 = 0;       // derived, or given
+  double leakage_mw = 0;
+  double energy_pj_per_cycle = 0;
 };
 
 enum class ArrayKind : uint8_t { Systolic, Spatial };
@@ -165,6 +185,11 @@ struct Noc {
   bool multicast = false;
   bool reduction = false;
   double energy_pj_per_byte = 0;
+  // A mesh's routers (arch/chip_parts.cpp), all of one core; systolic links and buses are
+  // wires over the cells, with no area of their own.
+  int routers = 0;
+  double area_mm2 = 0;
+  double leakage_mw = 0;
 };
 
 // Special-function unit for nonlinear and vector ops.
@@ -192,6 +217,8 @@ struct Host {
   double costPerElement(const std::string& op) const;  // host cycles; -1 if not listed
   double energy_pj_per_flop = 0;                       // core energy per floating-point operation
   double energy_pj_per_byte = 0;                       // host memory traffic
+  int link_lanes = 0;           // serial lanes of the host link (PCIe); 0 = an on-chip port
+  double link_lane_area_mm2 = 0.5;  // one lane's SerDes and PCS on the accelerator die
 };
 
 // k identical cores sharing the DRAM (and the L2 when there is one); every other section
@@ -211,6 +238,15 @@ struct Layout {
 
 // The process the design is built in (docs/technology.md). Energies, areas and leakage the
 // YAML leaves out are derived from its table.
+// What the die adds around its blocks (arch/chip_parts.cpp, docs/technology.md).
+struct Floorplan {
+  double logic_utilization = 0.7;        // standard-cell area / placed block area
+  uint64_t sram_macro_bytes = 64 * 1024;  // the largest SRAM macro
+  int sram_macro_width = 256;             // the widest macro word, bits
+  bool clock_gating = true;               // an idle array's clock is gated
+  double clock_energy_pj = 0;             // per flip-flop bit per cycle: its pin and tree share
+};
+
 struct Technology {
   std::string node = "45nm";  // a shipped table (tech::shippedNodes())
   std::string table;          // or a user's table file ("" = the shipped node)
@@ -223,20 +259,28 @@ struct Technology {
 struct Silicon {
   std::vector<std::pair<std::string, double>> area_mm2;
   std::vector<std::pair<std::string, double>> leakage_mw;
+  // Energy drawn every cycle, whatever the ops do: the clock tree and the control logic. The
+  // arrays' clock only while they compute when clock gating is on.
+  struct Clocked {
+    std::string component;  // "clock" | "control"
+    double pj_per_cycle = 0;
+    bool while_computing = false;
+  };
+  std::vector<Clocked> clocked;
   double pe_pitch_mm = 0;  // side of one PE (MAC + its registers), for wire lengths
   double totalArea() const;
   double totalLeakage() const;
 };
 
 // The category publications break a chip's area and power into, of an area or energy
-// component ("array", "register_file", "sfu", "noc", "host", a storage level's name, `level`
-// when it is one): "compute", "on-chip memory", "noc", off the die "dram" (`offchip_level`) and
-// "host"; "other" for a name none of these.
+// component ("array", "register_file", "sfu", "noc", "control", "dma", "clock", "io", "host", a
+// storage level's name, `level` when it is one): "compute", "on-chip memory", "noc", "control",
+// "clock", "I/O", off the die "dram" (`offchip_level`) and "host"; "other" for a name none of
+// these.
 std::string_view categoryOf(std::string_view component, std::string_view offchip_level, bool level);
 // What a chip has that the model does not count yet (named in reports, never shown as 0).
 inline constexpr std::string_view kNotModeled =
-    "control (sequencer, instruction memory, DMA engines), I/O (DRAM PHYs, host interface), "
-    "clock tree";
+    "PLLs, test and debug logic (scan, BIST), the pad ring's power pads, the I/O's standby power";
 
 struct Accelerator {
   std::string name;
@@ -253,6 +297,7 @@ struct Accelerator {
   Cores cores;
   Layout layout;
   Technology technology;
+  Floorplan floorplan;
   SparseSupport sparse;  // what the design does with zeros; dense by default
   Silicon silicon;  // derived at load
   // Valid but questionable choices ("the scratchpad cannot hold one full array tile"), each

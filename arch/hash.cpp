@@ -185,6 +185,33 @@ void putRest(Canon& c, const Accelerator& acc) {
   putCoresAndLayout(c, acc);
 }
 
+// The parts around the blocks (arch/chip_parts.cpp) and the floorplan.
+void putParts(Canon& c, const Accelerator& acc) {
+  const Controller& k = acc.controller;
+  c.put("controller.gates", k.gates);
+  c.put("controller.command_bits", k.command_bits);
+  c.put("controller.instruction_memory", k.instruction_memory_bytes);
+  c.put("controller.activity", k.activity);
+  c.put("controller.area", k.area_mm2);
+  c.put("controller.leakage", k.leakage_mw);
+  c.put("controller.energy", k.energy_pj_per_cycle);
+  c.put("dma.engines", acc.dma.engines);
+  c.put("dma.gates", acc.dma.gates);
+  c.put("dma.area", acc.dma.area_mm2);
+  c.put("dma.leakage", acc.dma.leakage_mw);
+  c.put("noc.area", acc.noc.area_mm2);
+  c.put("noc.leakage", acc.noc.leakage_mw);
+  c.put("dram.phy_area", acc.levels.front().phy_area_mm2);
+  c.put("host.link.lanes", acc.host.link_lanes);
+  c.put("host.link.lane_area", acc.host.link_lane_area_mm2);
+  const Floorplan& f = acc.floorplan;
+  c.put("floorplan.logic_utilization", f.logic_utilization);
+  c.put("floorplan.sram_macro_size", f.sram_macro_bytes);
+  c.put("floorplan.sram_macro_width", f.sram_macro_width);
+  c.put("floorplan.clock_gating", f.clock_gating);
+  c.put("floorplan.clock_energy", f.clock_energy_pj);
+}
+
 // A dense design (the default) adds nothing, so designs without a sparsity section keep their
 // hashes; decode_energy alone (derived on every design) is hardware only when something decodes.
 void putSparse(Canon& c, const SparseSupport& s) {
@@ -220,11 +247,14 @@ void putSparse(Canon& c, const SparseSupport& s) {
 
 std::string Accelerator::canonical() const {
   Canon c;
-  c.put("format", std::string_view("tessel-arch-2"));  // 2: silicon (area, leakage)  // bump when the serialization changes
+  // Bump when the serialization changes. 2: silicon (area, leakage); 3: the parts around the
+  // blocks and the floorplan.
+  c.put("format", std::string_view("tessel-arch-3"));
   c.put("clock", clock_hz);
   for (const auto& l : levels) putLevel(c, l);
   putArray(c, array);
   putRest(c, *this);
+  putParts(c, *this);
   putSparse(c, sparse);
   return c.str();
 }

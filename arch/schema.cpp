@@ -61,6 +61,18 @@ std::vector<ParamSpec> dmaParams() {
           "one request per tile row (a narrow row makes a short request); false: every "
           "request carries max_request bytes",
           into(dma, &Dma::row_requests)),
+      upTo(64, pos(opt("engines", T::Integer, "2",
+                       "DMA engines per core (assumed: a reader and a writer, as Gemmini's "
+                       "StreamReader and StreamWriter)",
+                       into(dma, &Dma::engines)))),
+      pos(opt("gates", T::Real, "15000",
+              "NAND2-equivalent gates of one engine's address generation and request tracking "
+              "(assumed)",
+              into(dma, &Dma::gates))),
+      der("area", T::Area, "engines x (gates + a buffer of max_inflight x max_request) / utilization",
+          "silicon area of one core's DMA engines", into(dma, &Dma::area_mm2)),
+      der("leakage", T::Power, "the technology's logic and SRAM leakage", "leakage of one core's DMA engines",
+          into(dma, &Dma::leakage_mw)),
   };
 }
 
@@ -74,6 +86,41 @@ std::vector<ParamSpec> controllerParams() {
               into(ctl, &Controller::execute_entries))),
       pos(opt("store_entries", T::Integer, "4", "reservation-station entries for stores (DMA out)",
               into(ctl, &Controller::store_entries))),
+      pos(opt("gates", T::Real, "20000",
+              "NAND2-equivalent gates of the sequencer and command decoder (assumed)",
+              into(ctl, &Controller::gates))),
+      upTo(4096, pos(opt("command_bits", T::Integer, "128",
+                         "bits of one queued command, held in flip-flops (RoCC: two 64-bit operands)",
+                         into(ctl, &Controller::command_bits)))),
+      opt("instruction_memory", T::Bytes, "0 B", "SRAM holding the program (0 = commands come from the host)",
+          into(ctl, &Controller::instruction_memory_bytes)),
+      upTo(1, opt("activity", T::Real, "0.1", "fraction of the controller's gates switching per cycle (assumed)",
+                  into(ctl, &Controller::activity))),
+      der("area", T::Area, "(gates + queue flip-flops) / utilization + the instruction memory",
+          "silicon area of one core's controller", into(ctl, &Controller::area_mm2)),
+      der("leakage", T::Power, "the technology's logic and SRAM leakage", "leakage of one core's controller",
+          into(ctl, &Controller::leakage_mw)),
+      der("energy", T::Energy, "gates x activity x a gate's switching energy",
+          "energy per cycle of the controller's logic, drawn every cycle",
+          into(ctl, &Controller::energy_pj_per_cycle)),
+  };
+}
+
+// What the die adds around the blocks (arch/chip_parts.cpp). Defaults assumed, named so.
+std::vector<ParamSpec> floorplanParams() {
+  return {
+      upTo(1, pos(opt("logic_utilization", T::Real, "0.7",
+                      "standard-cell area over placed block area (assumed: 60-80 % is usual)",
+                      into(plan, &Floorplan::logic_utilization)))),
+      pos(opt("sram_macro_size", T::Bytes, "64 KiB", "the largest SRAM macro (assumed)",
+              into(plan, &Floorplan::sram_macro_bytes))),
+      upTo(4096, pos(opt("sram_macro_width", T::Integer, "256", "the widest SRAM macro word, bits (assumed)",
+                         into(plan, &Floorplan::sram_macro_width)))),
+      opt("clock_gating", T::Boolean, "true", "an idle array's clock is gated (false: clocked every cycle)",
+          into(plan, &Floorplan::clock_gating)),
+      der("clock_energy", T::Energy, "the technology's flip-flop energy per bit",
+          "clock energy per flip-flop bit per cycle: its clock pin and its share of the tree",
+          into(plan, &Floorplan::clock_energy_pj)),
   };
 }
 
@@ -223,6 +270,11 @@ std::vector<ParamSpec> nocParams() {
           "a wire one PE pitch long + a flip-flop per hop (mesh, systolic); a bus: the array's width",
           "energy per byte per hop (per transfer on a bus); partial sums pay a hop per PE",
           into(noc, &Noc::energy_pj_per_byte)),
+      der("area", T::Area, "a mesh's routers: 5 ports x 2 flits of buffer + a 5 x 5 crossbar, per node",
+          "silicon area of one core's network (systolic links and buses: 0, wires over the cells)",
+          into(noc, &Noc::area_mm2)),
+      der("leakage", T::Power, "the technology's logic and flip-flop leakage", "leakage of one core's network",
+          into(noc, &Noc::leakage_mw)),
   };
 }
 
@@ -275,6 +327,13 @@ std::vector<ParamSpec> linkParams() {
       pos(opt("bandwidth", T::Bandwidth, "16 B/cycle",
               "bytes per accelerator cycle between host and accelerator memory",
               into(host, &Host::link_bandwidth))),
+      upTo(64, opt("lanes", T::Integer, "0",
+                   "serial lanes of the link on the accelerator die (PCIe); 0 = an on-chip port",
+                   into(host, &Host::link_lanes))),
+      opt("lane_area", T::Area, "0.5 mm2",
+          "one lane's SerDes and PCS (assumed: between a 28 nm PCIe Gen4 transmitter, 0.23 mm2, and "
+          "a 10 nm Gen5 lane, 0.33 mm2, both with their receiver and clocking)",
+          into(host, &Host::link_lane_area_mm2)),
       opt("latency", T::Time, "500 ns",
           "accelerator cycles per transfer (each direction a host call moves bytes in)",
           into(host, &Host::link_latency)),
@@ -370,6 +429,8 @@ std::vector<SectionSpec> makeSchema() {
       {"layout", false, "how the accelerator wants graph inputs laid out", layoutParams(), nullptr},
       {"technology", false, "the process: energies, areas and leakage left out derive from it",
        technologyParams(), nullptr},
+      {"floorplan", false, "what the die adds around the blocks: placement, SRAM macros, clock tree",
+       floorplanParams(), nullptr},
   };
   // Each level's children follow it: its fan-out and its per-tensor energies.
   for (size_t i = s.size(); i-- > 1;) {

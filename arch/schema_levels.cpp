@@ -67,6 +67,10 @@ std::vector<ParamSpec> dramParams() {
                 into(lvl, &StorageLevel::dram_type))),
   };
   addEnergies(ps, "8 x the DRAM type's pJ/bit", "8 x the DRAM type's pJ/bit");
+  ps.push_back(der("phy_area", T::Area,
+                   "the channels the bandwidth needs at the type's speed grade x its signals x 2 bumps",
+                   "the chip's side of the interface (PHY under its bumps), an I/O component; 0 = none",
+                   into(lvl, &StorageLevel::phy_area_mm2)));
   return ps;
 }
 

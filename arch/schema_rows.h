@@ -62,6 +62,7 @@ inline Sfu& sfu(Building& b) { return *b.acc.sfu; }
 inline Host& host(Building& b) { return b.acc.host; }
 inline Cores& cores(Building& b) { return b.acc.cores; }
 inline Layout& layout(Building& b) { return b.acc.layout; }
+inline Floorplan& plan(Building& b) { return b.acc.floorplan; }
 
 // ---- row builders -------------------------------------------------------------------------
 

@@ -3,8 +3,11 @@
 //   MAC: the node's MAC of array.input_dtype.
 //   PE: MAC + pipeline flip-flops (input, weight twice for the preload, accumulator) + its
 //       register file and registers; the PE pitch is the side of that area.
-//   SRAM levels: tech::sram at one instance's capacity, banks and ports; per-tensor pools of a
-//       cluster buffer each at their own capacity.
+//   SRAM levels: tech::sram at one instance's capacity, banks, ports and row width, cut into
+//       the floorplan's macros; per-tensor pools of a cluster buffer each at their own
+//       capacity; an accumulator's adders beside its SRAM.
+//   Logic (PEs, register files, SFU, controller, DMA, routers): placed, the cells' area over
+//       floorplan.logic_utilization. The rest of the chip: arch/chip_parts.cpp.
 //   DRAM: 8 x the type's pJ/bit, whatever the MAC.
 //   Networks: a wire one PE pitch long plus the receiving flip-flop per hop (systolic, mesh);
 //       a bus the array's width per transfer; a level's fan-out one instance's side per copy.
@@ -12,6 +15,7 @@
 #include <cmath>
 
 #include "arch/building.h"
+#include "arch/chip_parts.h"
 #include "arch/silicon.h"
 #include "tech/memory.h"
 #include "tech/technology.h"
@@ -30,13 +34,6 @@ tech::Technology loadTechnology(const Building& b) {
   } catch (const ConfigError& e) {
     b.fail(t.table.empty() ? "technology.node" : "technology.table", e.what());
   }
-}
-
-// Bytes of pipeline flip-flops in one PE: the input passing through, the weight and the one
-// preloading behind it, the partial sum (Gemmini's PE.scala holds these; assumed for others).
-uint64_t pipelineBytes(const ComputeArray& a) {
-  return static_cast<uint64_t>(
-      std::ceil(bytesOf(a.input_dtype) + 2 * bytesOf(a.weight_dtype) + bytesOf(a.accum_dtype)));
 }
 
 uint64_t registerBytes(const ComputeArray& a) {
@@ -83,13 +80,14 @@ void deriveArray(Building& b, const tech::Technology& t) {
   }
   const double pes = static_cast<double>(a.rows) * a.cols;
   const tech::MemoryCost flops = tech::cellStorage(t, t.flip_flop, pipelineBytes(a));
-  if (!b.isGiven("array.area")) a.area_mm2 = pes * (a.mac_area_um2 * 1e-6 + flops.area_mm2);
+  const double u = b.acc.floorplan.logic_utilization;
+  if (!b.isGiven("array.area")) a.area_mm2 = pes * (a.mac_area_um2 * 1e-6 + flops.area_mm2) / u;
   if (!b.isGiven("array.leakage")) {
     a.leakage_mw = pes * (tech::logicLeakageMw(t, a.mac_area_um2) + flops.leakage_mw);
   }
   const tech::MemoryCost rf = tech::cellStorage(t, t.register_file, registerBytes(a));
   const tech::MemoryCost regs = tech::cellStorage(t, t.flip_flop, secondRegisterBytes(a));
-  if (!b.isGiven("array.register_file_area")) a.register_file_area_mm2 = pes * (rf.area_mm2 + regs.area_mm2);
+  if (!b.isGiven("array.register_file_area")) a.register_file_area_mm2 = pes * (rf.area_mm2 + regs.area_mm2) / u;
   if (!b.isGiven("array.register_file_leakage")) {
     a.register_file_leakage_mw = pes * (rf.leakage_mw + regs.leakage_mw);
   }
@@ -108,18 +106,19 @@ void deriveLevel(Building& b, const tech::Technology& t, StorageLevel& l) {
     if (!b.isGiven(p + "write_energy")) l.write_energy_pj_per_byte = pj;
     return;
   }
-  const tech::MemoryCost c = tech::sram(t, {l.capacity_bytes, l.banks, l.ports});
+  const tech::MemoryCost c = tech::sram(t, sramShapeOf(b.acc, l, l.capacity_bytes));
   if (!b.isGiven(p + "read_energy")) l.read_energy_pj_per_byte = c.read_pj_per_byte;
   if (!b.isGiven(p + "write_energy")) l.write_energy_pj_per_byte = c.write_pj_per_byte;
   if (!b.isGiven(p + "area")) l.area_mm2 = c.area_mm2;
   if (!b.isGiven(p + "leakage")) l.leakage_mw = c.leakage_mw;
+  addAccumulatorAdders(b, t, l);
   if (!l.partitioned) return;
   // Per-tensor pools are separate memories: each at its own size, its area and leakage summed.
   double area = 0, leakage = 0;
   static const char* const kTensors[] = {"inputs", "weights", "outputs"};
   for (size_t x = 0; x < 3; ++x) {
     if (l.tensor_capacity[x] == 0) continue;
-    const tech::MemoryCost pool = tech::sram(t, {l.tensor_capacity[x], l.banks, l.ports});
+    const tech::MemoryCost pool = tech::sram(t, sramShapeOf(b.acc, l, l.tensor_capacity[x]));
     const std::string tp = p + "tensors." + kTensors[x] + ".";
     if (!b.isGiven(tp + "read_energy") && !b.isGiven(p + "read_energy")) l.tensor_read_pj[x] = pool.read_pj_per_byte;
     if (!b.isGiven(tp + "write_energy") && !b.isGiven(p + "write_energy")) l.tensor_write_pj[x] = pool.write_pj_per_byte;
@@ -169,12 +168,34 @@ void deriveSfu(Building& b, const tech::Technology& t) {
   // 16-bit products into 32-bit sums; float SFUs compute in fp32).
   const tech::OpCost* lane = t.macOf(s.integer ? DType::Int16 : DType::FP32);
   const double lane_um2 = lane != nullptr ? lane->area_um2 : add.area_um2;
-  if (!b.isGiven("sfu.area")) s.area_mm2 = s.lanes * lane_um2 * 1e-6;
+  if (!b.isGiven("sfu.area")) s.area_mm2 = s.lanes * lane_um2 * 1e-6 / b.acc.floorplan.logic_utilization;
   if (!b.isGiven("sfu.leakage")) s.leakage_mw = tech::logicLeakageMw(t, s.area_mm2 * 1e6);
 }
 
 // The chip's silicon per component: each on-chip level times its instances, the arrays' PEs
-// and register files, the SFU; every core's (the L2 is shared, once).
+// and register files, the SFU, the controller, the DMA engines, the network's routers, every
+// core's (the L2 is shared, once); the I/O (DRAM PHY, host lanes) once.
+void addComponent(Silicon& s, const std::string& name, double mm2, double mw) {
+  if (mm2 <= 0 && mw <= 0) return;
+  s.area_mm2.emplace_back(name, mm2);
+  s.leakage_mw.emplace_back(name, mw);
+}
+
+// Energy per cycle of the clock tree and the controller's logic: the arrays' flip-flops while
+// they compute (every cycle without clock gating), the queues' and routers' every cycle.
+void addClocked(Silicon& s, const Accelerator& acc) {
+  const double cores = acc.cores.count;
+  const double e = acc.floorplan.clock_energy_pj;
+  const ComputeArray& a = acc.array;
+  const double array_bits = cores * static_cast<double>(acc.arrays()) * a.rows * a.cols * clockedBitsPerPe(a);
+  const double queue_bits = queueBits(acc);
+  const double router_bits = acc.noc.routers * routerBufferBits(acc);
+  const bool gated = acc.floorplan.clock_gating;
+  s.clocked.push_back({"clock", e * (cores * (queue_bits + router_bits) + (gated ? 0 : array_bits)), false});
+  if (gated) s.clocked.push_back({"clock", e * array_bits, true});
+  s.clocked.push_back({"control", cores * acc.controller.energy_pj_per_cycle, false});
+}
+
 Silicon summarize(const Accelerator& acc, double pitch_mm) {
   Silicon s;
   s.pe_pitch_mm = pitch_mm;
@@ -195,6 +216,11 @@ Silicon summarize(const Accelerator& acc, double pitch_mm) {
     s.area_mm2.emplace_back("sfu", cores * acc.sfu->area_mm2);
     s.leakage_mw.emplace_back("sfu", cores * acc.sfu->leakage_mw);
   }
+  addComponent(s, "noc", cores * acc.noc.area_mm2, cores * acc.noc.leakage_mw);
+  addComponent(s, "control", cores * acc.controller.area_mm2, cores * acc.controller.leakage_mw);
+  addComponent(s, "dma", cores * acc.dma.area_mm2, cores * acc.dma.leakage_mw);
+  addComponent(s, "io", acc.levels.front().phy_area_mm2 + acc.host.link_lanes * acc.host.link_lane_area_mm2, 0);
+  addClocked(s, acc);
   return s;
 }
 
@@ -204,11 +230,16 @@ void deriveSilicon(Building& b) {
   const tech::Technology t = loadTechnology(b);
   Accelerator& acc = b.acc;
   if (!b.isGiven("technology.voltage")) acc.technology.voltage = t.voltage;
+  deriveFloorplan(b, t);
   deriveArray(b, t);
   for (auto& l : acc.levels) deriveLevel(b, t, l);
   const double pitch = pePitchMm(acc.array);
   deriveNetworks(b, t, pitch);
+  deriveNocRouters(b, t);
   deriveSfu(b, t);
+  deriveController(b, t);
+  deriveDma(b, t);
+  deriveDramPhy(b);
   // Decoding a compressed value: an index compare or add per non-zero (the technology's add).
   if (!b.isGiven("sparsity.decode_energy")) {
     acc.sparse.decode_pj = t.int_add.energy_pj * t.dynamicScale();

@@ -73,6 +73,7 @@ Json totals(const sim::RunStats& run) {
           {"seconds", roundQuantity(run.seconds())},
           {"energy_pj", roundQuantity(run.energyTotalPj())},
           {"dynamic_energy_pj", roundQuantity(run.dynamicEnergyPj())},
+          {"clocked_energy_pj", roundQuantity(run.clockedEnergyPj())},
           {"static_energy_pj", roundQuantity(run.staticEnergyPj())},
           {"power_w", roundQuantity(run.powerW())},
           {"chip_power_w", roundQuantity(run.chipPowerW())},

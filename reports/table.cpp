@@ -65,8 +65,8 @@ void writeTotals(const sim::RunStats& run, std::ostream& os) {
   line("DRAM bytes", binaryBytes(dram) + " (" + withCommas(dram) + " B)");
   const double energy = run.energyTotalPj();
   if (energy != 0) {
-    line("energy", engEnergyPj(energy) + " (dynamic " + engEnergyPj(run.dynamicEnergyPj()) + ", static " +
-                       engEnergyPj(run.staticEnergyPj()) + ")");
+    line("energy", engEnergyPj(energy) + " (dynamic " + engEnergyPj(run.dynamicEnergyPj()) + ", clocked " +
+                       engEnergyPj(run.clockedEnergyPj()) + ", static " + engEnergyPj(run.staticEnergyPj()) + ")");
     line("power", significant(run.powerW(), 3) + " W (accelerator chip " + significant(run.chipPowerW(), 3) +
                       " W, without DRAM and host)");
     if (run.totalMacs() > 0) {

@@ -276,25 +276,48 @@ def _fusion_split(spec):
     return Recipe(_fusion_run(arch, seq, mode) + ' --json -', get, slow=True)
 
 
+def _components_mm2(o, components):
+    """The area of `a+b+...` components, or of the whole die for `total`, or of the die
+    without its I/O for `core`."""
+    t = jtotals(o)
+    if components == 'total':
+        return t['area_mm2']
+    if components == 'core':
+        return t['area_mm2'] - t['area_by_component'].get('io', 0)
+    return sum(t['area_by_component'].get(c, 0) for c in components.split('+'))
+
+
+def _mm2(v):
+    return f'{v:.1f} mm²' if v >= 1 else f'{v:.3f} mm²'
+
+
 @recipe('area')
 def _area(spec):
-    """`area:ARCH/COMPONENT`: one component's area in mm2 (`arch check`'s figure, from a run)."""
+    """`area:ARCH/COMPONENTS`: components' area in mm2 (`a+b`, `total`, `core` = without I/O)."""
     arch, component = spec.split('/')
     cmd = f'run --arch configs/arch/{arch}.yaml --workload gemm:M=16,K=16,N=16 --json -'
-    return Recipe(cmd, lambda o: f'{jtotals(o)["area_by_component"][component]:.1f} mm²')
+    return Recipe(cmd, lambda o: _mm2(_components_mm2(o, component)))
 
 
 @recipe('area.ratio')
 def _area_ratio(spec):
-    """`area.ratio:ARCH/COMPONENT/MM2`: that component's area over a published MM2, rounded down
-    (the published shares are upper bounds, so the ratio is a lower bound)."""
+    """`area.ratio:ARCH/COMPONENTS/MM2`: their area over a published MM2, rounded down (the
+    published shares are upper bounds, so the ratio is a lower bound)."""
     arch, component, published = spec.split('/')
     cmd = f'run --arch configs/arch/{arch}.yaml --workload gemm:M=16,K=16,N=16 --json -'
 
     def get(o):
-        r = jtotals(o)['area_by_component'][component] / float(published)
+        r = _components_mm2(o, component) / float(published)
         return f'≥ {int(r * 100) / 100:.2f}'
     return Recipe(cmd, get)
+
+
+@recipe('area.vs')
+def _area_vs(spec):
+    """`area.vs:ARCH/COMPONENTS/MM2`: their area over a published MM2, two decimals."""
+    arch, component, published = spec.split('/')
+    cmd = f'run --arch configs/arch/{arch}.yaml --workload gemm:M=16,K=16,N=16 --json -'
+    return Recipe(cmd, lambda o: f'{_components_mm2(o, component) / float(published):.2f}')
 
 
 @recipe('llama.decode')

@@ -8,8 +8,8 @@
 namespace tessel::sim {
 
 std::vector<CategoryRow> byCategory(const RunStats& run) {
-  static constexpr std::array<std::string_view, 6> kOrder{"compute", "on-chip memory", "noc",
-                                                          "other", "dram", "host"};
+  static constexpr std::array<std::string_view, 9> kOrder{
+      "compute", "on-chip memory", "noc", "control", "clock", "I/O", "other", "dram", "host"};
   std::vector<CategoryRow> rows;
   for (std::string_view c : kOrder) rows.push_back({std::string(c), c != "dram" && c != "host"});
   // The outermost storage level is the off-chip memory; the others are on the die.

@@ -83,6 +83,7 @@ RunStats evaluatePlans(const models::Graph& graph, const arch::Accelerator& acc,
   run.offchip_why = bw.why;
   run.area_mm2 = acc.silicon.area_mm2;
   run.leakage_mw = acc.silicon.leakage_mw;
+  for (const auto& c : acc.silicon.clocked) run.clocked.push_back({c.component, c.pj_per_cycle, c.while_computing});
   run.peak_macs_per_cycle = acc.peakMacsPerCycle();
   run.warnings = acc.warnings;
   run.workload_warnings = graph.warnings;

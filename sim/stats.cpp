@@ -101,7 +101,30 @@ double RunStats::dynamicEnergyPj() const {
   return sum;
 }
 
-double RunStats::energyTotalPj() const { return dynamicEnergyPj() + staticEnergyPj(); }
+double RunStats::arrayCycles() const {
+  double sum = 0;
+  for (const OpStats& op : ops) {
+    sum += op.cycles_by_cause[static_cast<size_t>(Cause::Compute)] +
+           op.cycles_by_cause[static_cast<size_t>(Cause::FillDrain)];
+  }
+  return sum;
+}
+
+double RunStats::clockedPjPerCycle() const {
+  double sum = 0;
+  for (const Clocked& c : clocked) sum += c.while_computing ? 0 : c.pj_per_cycle;
+  return sum;
+}
+
+double RunStats::clockedWhileComputingPj() const {
+  double per_cycle = 0;
+  for (const Clocked& c : clocked) per_cycle += c.while_computing ? c.pj_per_cycle : 0;
+  return per_cycle * arrayCycles();
+}
+
+double RunStats::clockedEnergyPj() const { return clockedPjPerCycle() * totalCycles() + clockedWhileComputingPj(); }
+
+double RunStats::energyTotalPj() const { return dynamicEnergyPj() + clockedEnergyPj() + staticEnergyPj(); }
 
 double RunStats::leakageMw() const {
   double sum = 0;
@@ -202,6 +225,16 @@ std::vector<std::pair<std::string, double>> RunStats::energyByComponent() const 
       } else {
         it->second += entry.second;
       }
+    }
+  }
+  const double all = totalCycles(), computing = arrayCycles();
+  for (const Clocked& c : clocked) {
+    const double pj = c.pj_per_cycle * (c.while_computing ? computing : all);
+    auto it = std::find_if(sums.begin(), sums.end(), [&](const auto& e) { return e.first == c.component; });
+    if (it == sums.end()) {
+      sums.emplace_back(c.component, pj);
+    } else {
+      it->second += pj;
     }
   }
   sums.emplace_back("static", staticEnergyPj());

@@ -180,16 +180,31 @@ struct RunStats {
   // per on-chip component, and the peak MAC rate of every array.
   std::vector<std::pair<std::string, double>> area_mm2;    // component -> mm^2
   std::vector<std::pair<std::string, double>> leakage_mw;  // component -> mW, always drawn
+  // Energy drawn per cycle whatever the ops move (arch::Silicon::clocked): the clock tree and
+  // the control logic every cycle of the run; a gated array's clock only in its compute and
+  // fill/drain cycles.
+  struct Clocked {
+    std::string component;
+    double pj_per_cycle = 0;
+    bool while_computing = false;
+  };
+  std::vector<Clocked> clocked;
   double peak_macs_per_cycle = 0;
 
   double totalCycles() const;
   double seconds() const { return totalCycles() / clock_hz; }
   int64_t totalMacs() const;
-  // Energy = dynamic (the ops' accesses, MACs, networks, SFU, host) + static (leakage power x
-  // the run's time).
+  // Energy = dynamic (the ops' accesses, MACs, networks, SFU, host) + clocked (clock tree and
+  // control per cycle) + static (leakage power x the run's time).
   double energyTotalPj() const;
   double dynamicEnergyPj() const;
+  double clockedEnergyPj() const;
+  // Its two parts: per cycle of the run (whatever runs), and over the arrays' own cycles.
+  double clockedPjPerCycle() const;
+  double clockedWhileComputingPj() const;
   double staticEnergyPj() const;
+  // Cycles the arrays run: the ops' compute and fill/drain cycles.
+  double arrayCycles() const;
   std::vector<std::pair<std::string, double>> staticEnergyByComponent() const;
   double areaMm2() const;
   double leakageMw() const;
@@ -213,7 +228,8 @@ struct RunStats {
   SparseTotals sparseTotals() const;
   int64_t nocBytes() const;
   // Energy per component (dram, scratchpad, register_file, array, noc, sfu, host...), in the
-  // order components first appear, then "static" (leakage x time): they sum to energyTotalPj().
+  // order components first appear, then the clocked ones ("clock", "control"), then "static"
+  // (leakage x time): they sum to energyTotalPj().
   // And per tensor (inputs, weights, outputs).
   std::vector<std::pair<std::string, double>> energyByComponent() const;
   std::array<double, kNumOperands> energyByOperand() const;

@@ -9,6 +9,7 @@ const std::vector<MetricInfo>& metricCatalog() {
       {"seconds", B::Lower, false},
       {"energy_pj", B::Lower, false},
       {"dynamic_energy_pj", B::Lower, false},
+      {"clocked_energy_pj", B::Lower, false},
       {"static_energy_pj", B::Lower, false},
       {"power_w", B::Lower, false},
       {"energy_per_mac_pj", B::Lower, false},

@@ -65,6 +65,7 @@ const std::vector<std::pair<std::string, Compute>>& computations() {
       {"seconds", [](R r, A) { return Json(quantity(r.seconds())); }},
       {"energy_pj", [](R r, A) { return Json(quantity(r.energyTotalPj())); }},
       {"dynamic_energy_pj", [](R r, A) { return Json(quantity(r.dynamicEnergyPj())); }},
+      {"clocked_energy_pj", [](R r, A) { return Json(quantity(r.clockedEnergyPj())); }},
       {"static_energy_pj", [](R r, A) { return Json(quantity(r.staticEnergyPj())); }},
       {"power_w", [](R r, A) { return Json(quantity(r.powerW())); }},
       {"energy_per_mac_pj", [](R r, A) { return Json(quantity(r.energyPerMacPj())); }},

@@ -221,8 +221,11 @@ SystemRun runOnSystem(const System& sys, const models::Graph& g, const Split& sp
   }
   r.latency_s = r.compute_s + r.communication_s + r.pipeline_s;
   const double chips = static_cast<double>(split.chips());
-  r.chip_energy_pj = static_cast<double>(split.width() * split.dp) * r.chip.dynamicEnergyPj() +
-                     chips * r.chip.leakageMw() * 1e9 * r.latency_s;  // mW x s = 1e9 pJ
+  // Each run's work (its ops and its arrays' clock) once per chip that runs it; every chip's
+  // leakage and always-clocked logic (clock tree, control) for the whole latency.
+  r.chip_energy_pj =
+      static_cast<double>(split.width() * split.dp) * (r.chip.dynamicEnergyPj() + r.chip.clockedWhileComputingPj()) +
+      chips * (r.chip.leakageMw() * 1e9 + r.chip.clockedPjPerCycle() * r.chip.clock_hz) * r.latency_s;  // mW x s = 1e9 pJ
   return r;
 }
 

@@ -2,7 +2,11 @@
 //   SRAM  per-bit read energy  e(C) = fixed + k * sqrt(C · p)    C = bits of one bank, p = port
 //                                                                 area factor (longer lines)
 //         + the H-tree from the macro's edge to a bank: wire · side / 2 when banks > 1
-//         area = bits · cell · p / efficiency; leakage = bits · leakage per bit · p
+//         built of compiler macros (sramMacros): as few as the capacity, the word width and
+//         the banks allow; each macro r rows x c columns of cells plus its periphery, a strip
+//         P cells wide along each edge (decoders and word-line drivers; sense amplifiers,
+//         write drivers and column muxes): area = cell · p · (r + P)(c + P) per macro;
+//         leakage = bits · leakage per bit · p
 //   cells (register files, pipeline registers): per bit, flat
 //   wires energy per bit per mm x distance
 // Energies are per byte (the engines count bytes), at the technology's voltage.
@@ -19,13 +23,35 @@ struct MemoryCost {
   double write_pj_per_byte = 0;
   double area_mm2 = 0;
   double leakage_mw = 0;
+  int64_t macros = 0;     // SRAM: compiler macros it is built of (0 for cell storage)
+  double efficiency = 1;  // SRAM: bit-cell area / macro area
+};
+
+// The largest macro a memory compiler makes (docs/technology.md, "SRAM macros"; assumed
+// defaults, overridable per design under floorplan:).
+struct MacroLimits {
+  uint64_t max_bits = 512 * 1024;  // 64 KiB
+  int max_word_bits = 256;
 };
 
 struct SramShape {
   uint64_t capacity_bytes = 0;
   int banks = 1;
   int ports = 1;
+  int word_bits = 64;  // bits read or written per access (the level's row)
+  MacroLimits limits;
 };
+
+// How a memory is cut into macros: `count` macros of `rows` x `cols` cells, `parallel` of them
+// side by side to make one word.
+struct MacroPlan {
+  int64_t count = 1;
+  int64_t parallel = 1;
+  double rows = 0, cols = 0;
+  double periphery_cells = 0;  // P
+  double efficiency() const;   // r c / ((r + P)(c + P))
+};
+MacroPlan sramMacros(const Technology& t, const SramShape& shape);
 
 MemoryCost sram(const Technology& t, const SramShape& shape);
 // `bytes` of flip-flop storage built from `cells` (t.register_file or t.flip_flop).

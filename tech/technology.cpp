@@ -186,9 +186,14 @@ Technology technologyFromFile(const std::string& path, double voltage) {
 
 namespace {
 
-const std::map<std::string, double, std::less<>>& dramTable() {
-  static const std::map<std::string, double, std::less<>> table = [] {
-    std::map<std::string, double, std::less<>> out;
+struct DramRow {
+  double pj_per_bit = 0;
+  DramInterface io;
+};
+
+const std::map<std::string, DramRow, std::less<>>& dramTable() {
+  static const std::map<std::string, DramRow, std::less<>> table = [] {
+    std::map<std::string, DramRow, std::less<>> out;
     const std::string* text = embedded(kDramTable);
     if (text == nullptr) return out;
     const auto doc = yaml::Document::fromString(*text, "<shipped>/configs/tech/dram.yaml");
@@ -196,9 +201,14 @@ const std::map<std::string, double, std::less<>>& dramTable() {
     r.find("sources");
     for (const auto& [key, value] : r.require("types", "DRAM types").entries()) {
       yaml::MapReader t(value);
-      out[key.scalar()] = number(t, "energy_pj_per_bit", "energy per bit transferred");
+      DramRow row;
+      row.pj_per_bit = number(t, "energy_pj_per_bit", "energy per bit transferred");
+      row.io.channel_gb_per_s = number(t, "channel_gb_per_s", "one channel's (or stack's) peak bandwidth");
+      row.io.signals = number(t, "signals", "signal pins of one channel");
+      row.io.bump_pitch_um = number(t, "bump_pitch_um", "pitch of the bumps the signals leave the die on");
       t.find("source");
       t.finish();
+      out[key.scalar()] = row;
     }
     r.finish();
     return out;
@@ -210,14 +220,20 @@ const std::map<std::string, double, std::less<>>& dramTable() {
 
 std::vector<std::string> dramTypes() {
   std::vector<std::string> out;
-  for (const auto& [name, pj] : dramTable()) out.push_back(name);
+  for (const auto& [name, row] : dramTable()) out.push_back(name);
   return out;
 }
 
 double dramPjPerBit(std::string_view type) {
   const auto& t = dramTable();
   const auto it = t.find(type);
-  return it == t.end() ? -1 : it->second;
+  return it == t.end() ? -1 : it->second.pj_per_bit;
+}
+
+const DramInterface* dramInterface(std::string_view type) {
+  const auto& t = dramTable();
+  const auto it = t.find(type);
+  return it == t.end() ? nullptr : &it->second.io;
 }
 
 }  // namespace tessel::tech

@@ -70,5 +70,20 @@ Technology technologyFromFile(const std::string& path, double voltage);
 std::vector<std::string> dramTypes();
 // pJ/bit; -1 if the type is not in the table.
 double dramPjPerBit(std::string_view type);
+// The chip's side of a DRAM interface: one channel (an HBM stack) by its JEDEC speed grade
+// and signal count, and the bumps its signals leave the die on (configs/tech/dram.yaml).
+struct DramInterface {
+  double channel_gb_per_s = 0;
+  double signals = 0;
+  double bump_pitch_um = 0;
+};
+const DramInterface* dramInterface(std::string_view type);  // nullptr if not in the table
+
+// A NAND2-equivalent gate (gate counts of controllers, DMA engines, routers): NanGate's 45 nm
+// open cell library NAND2_X1, 0.798 um2, scaled as the table scales its logic (its 32-bit add
+// over Horowitz's 137 um2 at 45 nm).
+double nand2AreaUm2(const Technology& t);
+// Energy of one NAND2-equivalent gate switching: the table's 32-bit add over its gates.
+double nand2SwitchPj(const Technology& t);
 
 }  // namespace tessel::tech

@@ -45,6 +45,7 @@ Unit metricUnit(const std::string& metric) {
   static const std::pair<const char*, const char*> kEnergy[] = {
       {"energy_pj", "energy"},
       {"dynamic_energy_pj", "dynamic energy"},
+      {"clocked_energy_pj", "clocked energy"},
       {"static_energy_pj", "static energy"},
       {"energy_per_mac_pj", "energy per MAC"}};
   for (const auto& [name, noun] : kEnergy) {

@@ -35,5 +35,38 @@ TEST(Categories, ComputePowerFollowsTheArraysActivity) {
   EXPECT_NEAR(slow / fast, fast_s / slow_s, 1e-3 * fast_s / slow_s);
 }
 
+struct ClockedRun {
+  double cycles = 0, clock_pj = 0;
+};
+
+ClockedRun clockOf(const std::string& args) {
+  const auto r = testing::runTessel(args + " --json -");
+  EXPECT_EQ(r.code, 0) << r.out;
+  const auto j = nlohmann::json::parse(r.out.substr(0, r.out.rfind('}') + 1));
+  return {j["totals"]["cycles"].get<double>(), j["totals"]["energy_by_component"]["clock"].get<double>()};
+}
+
+// The clock tree's energy follows what is clocked. Gated, the array's flip-flops see the clock
+// only in its compute and fill/drain cycles, the same in a run with DRAM 64x slower: the clock
+// energy grows only by the always-clocked command queues, (8 + 16 + 4) x 128 bits x 0.00155 pJ
+// (16 nm flip-flop) per extra cycle, and the array's clock power falls with the run time.
+// Ungated, every clocked bit sees every cycle: the clock energy grows with the run time.
+TEST(Categories, ClockEnergyFollowsTheClockedCycles) {
+  const std::string run = "run --arch " + std::string(TESSEL_SOURCE_DIR) +
+                          "/configs/arch/gemmini-default.yaml --workload gemm:M=256,K=256,N=256 "
+                          "--mapper gemmini-auto";
+  const std::string slow = " -p dram.bandwidth=0.16B/cycle";
+  const ClockedRun fast_gated = clockOf(run + " --ideal-memory");
+  const ClockedRun slow_gated = clockOf(run + slow);
+  ASSERT_GT(slow_gated.cycles, 2 * fast_gated.cycles);
+  const double queues_pj_per_cycle = 28 * 128 * 0.00155;
+  EXPECT_NEAR(slow_gated.clock_pj - fast_gated.clock_pj,
+              queues_pj_per_cycle * (slow_gated.cycles - fast_gated.cycles), 1e-6 * slow_gated.clock_pj);
+  const std::string ungated = " -p floorplan.clock_gating=false";
+  const ClockedRun fast = clockOf(run + " --ideal-memory" + ungated);
+  const ClockedRun slower = clockOf(run + slow + ungated);
+  EXPECT_NEAR(slower.clock_pj / fast.clock_pj, slower.cycles / fast.cycles, 1e-6 * slower.cycles / fast.cycles);
+}
+
 }  // namespace
 }  // namespace tessel

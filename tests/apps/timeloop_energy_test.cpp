@@ -341,10 +341,13 @@ std::string yamlTensor(const std::string& t) {
 }
 
 // The -p options: every leakage, NoC and fan-out energy 0, the MAC's energy, and each level's
-// per-tensor energies -- only `only`'s when given (the others 0).
+// per-tensor energies -- only `only`'s when given (the others 0). Timeloop's exercises have no
+// clock tree, controller or DMA engines: their energies and leakage are 0 too.
 std::string params(const Case& c, const std::string& only = "") {
   std::string p =
       " -p global_buffer.leakage=0mW -p array.leakage=0mW -p array.register_file_leakage=0mW"
+      " -p floorplan.clock_energy=0pJ -p controller.energy=0pJ -p controller.leakage=0mW"
+      " -p dma.leakage=0mW"
       " -p noc.energy=0pJ/B -p array.mac_energy=" +
       pj(kMacPj) + "pJ";
   bool cluster = false;

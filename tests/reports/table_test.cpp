@@ -53,7 +53,7 @@ TEST(ReportsTable, HeaderAndTotals) {
   EXPECT_TRUE(hasLine(t, "MACs 19,200"));
   EXPECT_TRUE(hasLine(t, "utilization 60.00 %"));  // 19200 / (2000 * 16)
   EXPECT_TRUE(hasLine(t, "DRAM bytes 6.77 KiB (6,932 B)"));
-  EXPECT_TRUE(hasLine(t, "energy 3.05 nJ (dynamic 3.05 nJ, static 0.00 pJ)"));  // 3050.5 pJ
+  EXPECT_TRUE(hasLine(t, "energy 3.05 nJ (dynamic 3.05 nJ, clocked 0.00 pJ, static 0.00 pJ)"));  // 3050.5 pJ
   // 3050.5 pJ / 2 us; without the DRAM's 2000 pJ, 1050.5 pJ.
   EXPECT_TRUE(hasLine(t, "power 0.00153 W (accelerator chip 0.000525 W, without DRAM and host)"));
   EXPECT_TRUE(hasLine(t, "energy per MAC 0.159 pJ"));   // 3050.5 / 19,200

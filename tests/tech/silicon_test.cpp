@@ -21,12 +21,17 @@ using ::testing::HasSubstr;
 
 const std::string kRound = std::string(TESSEL_SOURCE_DIR) + "/tests/tech/data/round.yaml";
 
-// `scratchpad` adds keys to the scratchpad's mapping.
+// `scratchpad` adds keys to the scratchpad's mapping. The blocks alone: logic placed at full
+// utilization and the parts around the blocks left out (given as 0; they are derived by hand
+// in tests/arch/test_chip_parts.cpp).
 std::string tinyDesign(const std::string& scratchpad = "") {
   return "name: tiny\n"
          "clock: 1 GHz\n"
          "technology: {table: " + kRound + "}\n"
-         "dram: {bandwidth: 16 B/cycle, latency: 100 cycles, type: lpddr4}\n"
+         "floorplan: {logic_utilization: 1, clock_energy: 0 pJ}\n"
+         "controller: {area: 0 mm2, leakage: 0 mW, energy: 0 pJ}\n"
+         "dma: {area: 0 mm2, leakage: 0 mW}\n"
+         "dram: {bandwidth: 16 B/cycle, latency: 100 cycles, type: lpddr4, phy_area: 0 mm2}\n"
          "scratchpad: {capacity: 8 KiB" + scratchpad + "}\n"
          "accumulator: {capacity: 4 KiB}\n"
          "array: {rows: 4, cols: 4, dataflows: [ws, os]}\n";
@@ -48,7 +53,12 @@ double component(const std::vector<std::pair<std::string, double>>& parts, const
 //   8 x 0.02 = 0.0144 + 0.16 = 0.1744 pJ/B. No register file: the "register_file" energy is
 //   the pipeline flip-flops', 0.16 pJ/B.
 //   Scratchpad 8 KiB: 65,536 bits, (0.01 + 0.001 x 256) x 8 = 2.128 pJ/B read, x 1.5 write;
-//   0.065536 mm2, 6.5536e-4 mW. Accumulator 4 KiB: 32,768 bits: 0.032768 mm2.
+//   6.5536e-4 mW; read 4 B at a time, one macro of 256 x 256 cells (column mux 8) with the
+//   round table's periphery P = 299.92 cells (tests/tech/technology_test.cpp): efficiency
+//   (256 / 555.92)^2 = 0.21206, area 0.032768 / 0.21206 = 0.154525 mm2.
+//   Accumulator 4 KiB read 16 B at a time: one macro of 256 x 128 cells (mux 1): efficiency
+//   32,768 / (555.92 x 427.92) = 0.13775, 0.016384 / 0.13775 = 0.118946 mm2, plus its 4 INT32
+//   adders (16 B / 4 B), 4 x 50 um2.
 //   DRAM lpddr4: 8 x the shipped table's pJ/bit, whatever the MAC.
 TEST(Silicon, ATinyDesignByHand) {
   const arch::Accelerator a = arch::loadString(tinyDesign(), "tiny.yaml");
@@ -62,11 +72,16 @@ TEST(Silicon, ATinyDesignByHand) {
   const arch::StorageLevel& sp = a.levels[1];
   EXPECT_NEAR(sp.read_energy_pj_per_byte, 2.128, 1e-12);
   EXPECT_NEAR(sp.write_energy_pj_per_byte, 3.192, 1e-12);
-  EXPECT_NEAR(sp.area_mm2, 0.065536, 1e-15);
+  const double p = std::sqrt(524288.0) * (1 / std::sqrt(0.5) - 1);
+  const double sp_area = 0.032768 / std::pow(256 / (256 + p), 2);
+  const double acc_area = 0.016384 / (256.0 * 128 / ((256 + p) * (128 + p))) + 4 * 50e-6;
+  EXPECT_NEAR(sp_area, 0.154525, 1e-6);
+  EXPECT_NEAR(acc_area, 0.118946 + 0.0002, 1e-6);
+  EXPECT_NEAR(sp.area_mm2, sp_area, 1e-15);
   EXPECT_NEAR(sp.leakage_mw, 6.5536e-4, 1e-15);
-  EXPECT_NEAR(a.levels[2].area_mm2, 0.032768, 1e-15);
+  EXPECT_NEAR(a.levels[2].area_mm2, acc_area, 1e-15);
   EXPECT_DOUBLE_EQ(a.levels[0].read_energy_pj_per_byte, 8 * tech::dramPjPerBit("lpddr4"));
-  EXPECT_NEAR(a.silicon.totalArea(), 0.065536 + 0.032768 + 5184e-6, 1e-12);
+  EXPECT_NEAR(a.silicon.totalArea(), sp_area + acc_area + 5184e-6, 1e-12);
   EXPECT_NEAR(component(a.silicon.area_mm2, "array"), 5184e-6, 1e-15);
   EXPECT_NEAR(component(a.silicon.area_mm2, "register_file"), 0, 1e-15);
 }

@@ -25,35 +25,49 @@ TEST(Technology, ReadsATableAsGiven) {
   EXPECT_DOUBLE_EQ(t.flip_flop.area_um2_per_bit, 4);
 }
 
+// The round table's array efficiency is 0.5: the periphery strip of a macro is P = sqrt(512 Ki)
+// x (1 / sqrt(0.5) - 1) = 724.08 x 0.41421 = 299.92 cells (a square 512 Kibit macro at 0.5).
+// An 8 KiB macro read 64 bits at a time is 256 x 256 cells (column mux 4): efficiency
+// (256 / 555.92)^2 = 0.21206.
+double roundPeriphery() { return std::sqrt(524288.0) * (1 / std::sqrt(0.5) - 1); }
+double squareEfficiency(double side) { return std::pow(side / (side + roundPeriphery()), 2); }
+
 // 8 KiB, one bank, one port: 65,536 bits, sqrt = 256.
 //   per bit 0.01 + 0.001 x 256 = 0.266 pJ -> 2.128 pJ/B read, x 1.5 = 3.192 pJ/B write
-//   area 65,536 x 0.5 um2 / 0.5 = 65,536 um2 = 0.065536 mm2
+//   area 65,536 x 0.5 um2 / 0.21206 = 154,525 um2 = 0.154525 mm2
 //   leakage 65,536 x 10 pW = 655,360 pW = 6.5536e-4 mW
 TEST(Sram, OneBankByHand) {
   const Technology t = technologyFromFile(kRound, 0);
   const MemoryCost c = sram(t, {8192, 1, 1});
   EXPECT_NEAR(c.read_pj_per_byte, 2.128, 1e-12);
   EXPECT_NEAR(c.write_pj_per_byte, 3.192, 1e-12);
-  EXPECT_NEAR(c.area_mm2, 0.065536, 1e-15);
+  EXPECT_NEAR(squareEfficiency(256), 0.21206, 1e-5);
+  EXPECT_NEAR(c.area_mm2, 0.032768 / squareEfficiency(256), 1e-15);
+  EXPECT_EQ(c.macros, 1);
   EXPECT_NEAR(c.leakage_mw, 6.5536e-4, 1e-15);
 }
 
-// 4 banks: 16,384 bits each, sqrt = 128 -> 0.138 pJ/bit, plus the H-tree to a bank: half the
-// macro's side, 0.1 pJ/bit/mm x sqrt(0.065536 mm2) / 2 = 0.1 x 0.256 / 2 = 0.0128 pJ/bit.
-// (0.138 + 0.0128) x 8 = 1.2064 pJ/B. Area and leakage do not change with banking.
+// 4 banks: 4 macros of 16,384 bits, 128 x 128 cells (mux 2): efficiency (128 / 427.92)^2 =
+// 0.08947, area 0.032768 / 0.08947 = 0.36624 mm2 -- smaller macros, more periphery. Energy:
+// sqrt(16,384) = 128 -> 0.138 pJ/bit, plus the H-tree to a bank: half the memory's side,
+// 0.1 pJ/bit/mm x sqrt(0.36624 mm2) / 2 = 0.030259 pJ/bit; (0.138 + 0.030259) x 8 = 1.34607 pJ/B.
 TEST(Sram, BanksShortenTheLinesButAddTheTree) {
   const Technology t = technologyFromFile(kRound, 0);
   const MemoryCost c = sram(t, {8192, 4, 1});
-  EXPECT_NEAR(c.read_pj_per_byte, 1.2064, 1e-12);
-  EXPECT_NEAR(c.area_mm2, 0.065536, 1e-15);
+  const double area = 0.032768 / squareEfficiency(128);
+  EXPECT_NEAR(area, 0.36624, 1e-5);
+  EXPECT_NEAR(c.area_mm2, area, 1e-15);
+  EXPECT_EQ(c.macros, 4);
+  EXPECT_NEAR(c.read_pj_per_byte, 8 * (0.138 + 0.1 * std::sqrt(area) / 2), 1e-12);
 }
 
-// 2 ports: the cell grows 1 + 0.5 = 1.5x: area 0.098304 mm2, leakage 9.8304e-4 mW, and the
-// lines cross 1.5x the cells: sqrt(65,536 x 1.5) = 313.5 -> per bit 0.01 + 0.3135
+// 2 ports: the cell grows 1 + 0.5 = 1.5x: area 0.049152 / 0.21206 = 0.23179 mm2, leakage
+// 9.8304e-4 mW, and the lines cross 1.5x the cells: sqrt(65,536 x 1.5) = 313.5 -> per bit
+// 0.01 + 0.3135
 TEST(Sram, PortsWidenTheCell) {
   const Technology t = technologyFromFile(kRound, 0);
   const MemoryCost c = sram(t, {8192, 1, 2});
-  EXPECT_NEAR(c.area_mm2, 0.098304, 1e-15);
+  EXPECT_NEAR(c.area_mm2, 0.049152 / squareEfficiency(256), 1e-15);
   EXPECT_NEAR(c.leakage_mw, 9.8304e-4, 1e-15);
   EXPECT_NEAR(c.read_pj_per_byte, 8 * (0.01 + 0.001 * std::sqrt(65536 * 1.5)), 1e-12);
 }
@@ -64,7 +78,7 @@ TEST(Technology, VoltageScalesDynamicAndLeakageApart) {
   const MemoryCost c = sram(t, {8192, 1, 1});
   EXPECT_NEAR(c.read_pj_per_byte, 2.128 * 0.25, 1e-12);
   EXPECT_NEAR(c.leakage_mw, 6.5536e-4 * 0.5, 1e-15);
-  EXPECT_NEAR(c.area_mm2, 0.065536, 1e-15);
+  EXPECT_NEAR(c.area_mm2, 0.032768 / squareEfficiency(256), 1e-15);
   EXPECT_NEAR(wirePjPerByte(t, 2.0), 8 * 0.1 * 2 * 0.25, 1e-12);
 }
 

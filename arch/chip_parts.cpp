@@ -1,0 +1,157 @@
+// The parts of a chip around its arrays and storage levels (docs/technology.md, "Silicon
+// beyond the datapath"). Each from the design's geometry and the technology table; every
+// constant here is assumed and says so. Logic areas are placed areas: standard cells over
+// floorplan.logic_utilization.
+#include "arch/chip_parts.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "arch/building.h"
+#include "tech/memory.h"
+#include "tech/technology.h"
+
+namespace tessel::arch {
+namespace {
+
+// Ports of a mesh router (four neighbours and the node) and flits buffered per port (assumed:
+// the smallest buffer that keeps a link busy with one-cycle credits).
+constexpr double kRouterPorts = 5, kRouterFlitsPerPort = 2;
+// Supply bumps beside each signal bump of a DRAM PHY (assumed: one power or ground per signal).
+constexpr double kSupplyBumpsPerSignal = 1;
+// Clock energy per flip-flop bit per cycle over the flip-flop's own energy per bit written
+// (assumed: the clock pin swings every cycle, about half a flop's switching energy at data
+// activity 0.5, and the tree's wires and buffers drive as much again as the pins).
+constexpr double kClockOverFlop = 1.0;
+
+double placed(const Building& b, double cell_mm2) { return cell_mm2 / b.acc.floorplan.logic_utilization; }
+
+// `gates` NAND2 equivalents, placed: area in mm2 and leakage in mW.
+std::pair<double, double> logicOf(const Building& b, const tech::Technology& t, double gates) {
+  const double um2 = gates * tech::nand2AreaUm2(t);
+  return {placed(b, um2 * 1e-6), tech::logicLeakageMw(t, um2)};
+}
+
+double flopMm2(const tech::Technology& t, double bits) {
+  return tech::cellStorage(t, t.flip_flop, 1).area_mm2 * bits / 8;
+}
+
+double flopLeakMw(const tech::Technology& t, double bits) {
+  return tech::cellStorage(t, t.flip_flop, 1).leakage_mw * bits / 8;
+}
+
+}  // namespace
+
+tech::SramShape sramShapeOf(const Accelerator& acc, const StorageLevel& l, uint64_t bytes) {
+  tech::SramShape s{bytes, l.banks, l.ports};
+  const double row = l.row_bytes > 0 ? l.row_bytes : l.bandwidth / std::max(1, l.banks);
+  s.word_bits = row > 0 ? static_cast<int>(std::min(8.0 * row, 1e6)) : 64;
+  s.limits = {acc.floorplan.sram_macro_bytes * 8, acc.floorplan.sram_macro_width};
+  return s;
+}
+
+uint64_t pipelineBytes(const ComputeArray& a) {
+  return static_cast<uint64_t>(
+      std::ceil(bytesOf(a.input_dtype) + 2 * bytesOf(a.weight_dtype) + bytesOf(a.accum_dtype)));
+}
+
+double clockedBitsPerPe(const ComputeArray& a) {
+  return 8.0 * (static_cast<double>(pipelineBytes(a)) + a.reg_input_bytes + a.reg_weight_bytes + a.reg_output_bytes);
+}
+
+double queueBits(const Accelerator& acc) {
+  const Controller& c = acc.controller;
+  return static_cast<double>(c.load_entries + c.execute_entries + c.store_entries) * c.command_bits;
+}
+
+// A flit is one operand row of the node: an array's columns of inputs, or one input.
+double routerBufferBits(const Accelerator& acc) {
+  const ComputeArray& a = acc.array;
+  const double flit = 8.0 * bytesOf(a.input_dtype) * (acc.arrays() > 1 ? a.cols : 1);
+  return kRouterPorts * kRouterFlitsPerPort * flit;
+}
+
+void deriveFloorplan(Building& b, const tech::Technology& t) {
+  Floorplan& f = b.acc.floorplan;
+  if (!b.isGiven("floorplan.clock_energy")) {
+    f.clock_energy_pj = kClockOverFlop * t.flip_flop.pj_per_bit * t.dynamicScale();
+  }
+}
+
+// Gates, command queues in flip-flops, and an instruction memory when it has one.
+void deriveController(Building& b, const tech::Technology& t) {
+  Controller& c = b.acc.controller;
+  const double queue_bits = queueBits(b.acc);
+  auto [area, leak] = logicOf(b, t, c.gates);
+  area += placed(b, flopMm2(t, queue_bits));
+  leak += flopLeakMw(t, queue_bits);
+  if (c.instruction_memory_bytes > 0) {
+    tech::SramShape s{c.instruction_memory_bytes, 1, 1, 32};
+    s.limits = {b.acc.floorplan.sram_macro_bytes * 8, b.acc.floorplan.sram_macro_width};
+    const tech::MemoryCost imem = tech::sram(t, s);
+    area += imem.area_mm2;
+    leak += imem.leakage_mw;
+  }
+  if (!b.isGiven("controller.area")) c.area_mm2 = area;
+  if (!b.isGiven("controller.leakage")) c.leakage_mw = leak;
+  if (!b.isGiven("controller.energy")) c.energy_pj_per_cycle = c.gates * c.activity * tech::nand2SwitchPj(t);
+}
+
+// Each engine: its logic and an SRAM buffer for the bytes it has in flight.
+void deriveDma(Building& b, const tech::Technology& t) {
+  Dma& d = b.acc.dma;
+  const auto [logic, logic_leak] = logicOf(b, t, d.gates);
+  tech::SramShape s{static_cast<uint64_t>(d.max_inflight) * static_cast<uint64_t>(d.max_request_bytes), 1, 1,
+                    static_cast<int>(std::min(8.0 * d.bus_bytes_per_cycle, 1e6))};
+  s.limits = {b.acc.floorplan.sram_macro_bytes * 8, b.acc.floorplan.sram_macro_width};
+  const tech::MemoryCost buffer = tech::sram(t, s);
+  if (!b.isGiven("dma.area")) d.area_mm2 = d.engines * (logic + buffer.area_mm2);
+  if (!b.isGiven("dma.leakage")) d.leakage_mw = d.engines * (logic_leak + buffer.leakage_mw);
+}
+
+// A mesh: a router per array when there are several (Simba's PEs), else per PE (ShiDianNao's
+// neighbour FIFOs). Buffers in flip-flops, a crossbar of one gate per input, output and bit of a
+// flit (assumed).
+void deriveNocRouters(Building& b, const tech::Technology& t) {
+  Noc& n = b.acc.noc;
+  const ComputeArray& a = b.acc.array;
+  if (n.kind != "mesh") {
+    n.routers = 0;
+  } else {
+    const int64_t arrays = b.acc.arrays();
+    n.routers = static_cast<int>(arrays > 1 ? arrays : static_cast<int64_t>(a.rows) * a.cols);
+  }
+  const double buffer_bits = routerBufferBits(b.acc);
+  const double flit = buffer_bits / (kRouterPorts * kRouterFlitsPerPort);
+  const auto [xbar, xbar_leak] = logicOf(b, t, kRouterPorts * kRouterPorts * flit);
+  const double per_area = xbar + placed(b, flopMm2(t, buffer_bits));
+  const double per_leak = xbar_leak + flopLeakMw(t, buffer_bits);
+  if (!b.isGiven("noc.area")) n.area_mm2 = n.routers * per_area;
+  if (!b.isGiven("noc.leakage")) n.leakage_mw = n.routers * per_leak;
+}
+
+// The channels the DRAM's bandwidth needs at its type's speed grade, each its signals' bumps
+// and their supply bumps (a PHY's circuits sit under its bumps).
+void deriveDramPhy(Building& b) {
+  StorageLevel& d = b.acc.levels.front();
+  if (b.isGiven("dram.phy_area")) return;
+  const tech::DramInterface* io = tech::dramInterface(d.dram_type);
+  if (io == nullptr || io->channel_gb_per_s <= 0) return;
+  const double bytes_per_s = d.bandwidth * b.acc.clock_hz;
+  d.phy_channels = static_cast<int>(std::min(std::ceil(bytes_per_s / (io->channel_gb_per_s * 1e9) - 1e-9), 1e6));
+  d.phy_channels = std::max(1, d.phy_channels);
+  const double bump_mm2 = io->bump_pitch_um * io->bump_pitch_um * 1e-6;
+  d.phy_area_mm2 = d.phy_channels * io->signals * (1 + kSupplyBumpsPerSignal) * bump_mm2;
+}
+
+// An accumulator adds each incoming partial sum to the one it holds: one adder of its dtype per
+// element of a row (Gemmini's accumulator, TPU v1's accumulators).
+void addAccumulatorAdders(Building& b, const tech::Technology& t, StorageLevel& l) {
+  if (l.kind != LevelKind::Accumulator) return;
+  const double lanes = l.row_bytes / std::max(bytesOf(l.dtype), 0.125);
+  const tech::OpCost& add = isInteger(l.dtype) ? t.int_add : t.fp_add;
+  if (!b.isGiven(l.name + ".area")) l.area_mm2 += placed(b, lanes * add.area_um2 * 1e-6);
+  if (!b.isGiven(l.name + ".leakage")) l.leakage_mw += tech::logicLeakageMw(t, lanes * add.area_um2);
+}
+
+}  // namespace tessel::arch

@@ -1,0 +1,43 @@
+// Internal to arch/: the silicon a chip has besides its arrays and storage levels, each from
+// the design's own geometry and the technology (arch/chip_parts.cpp, docs/technology.md):
+// the controller, the DMA engines, a mesh's routers, the DRAM PHY, the host link's lanes, an
+// accumulator's adders, and the clock tree's energy per cycle.
+#pragma once
+
+#include <cstdint>
+
+namespace tessel::tech {
+struct Technology;
+struct SramShape;
+}  // namespace tessel::tech
+
+namespace tessel::arch {
+
+struct Building;
+struct Accelerator;
+struct StorageLevel;
+struct ComputeArray;
+
+// The SRAM macros of `bytes` at this level (its row or port width, its banks and ports, the
+// floorplan's macro limits).
+tech::SramShape sramShapeOf(const Accelerator& acc, const StorageLevel& l, uint64_t bytes);
+// Bytes of pipeline flip-flops in one PE: the input passing through, the weight and the one
+// preloading behind it, the partial sum (Gemmini's PE.scala holds these; assumed for others).
+uint64_t pipelineBytes(const ComputeArray& a);
+// Flip-flop bits of one PE that see the clock every cycle the array runs: its pipeline and
+// second-level registers (register files write through gated enables: not counted).
+double clockedBitsPerPe(const ComputeArray& a);
+// Flip-flop bits of the controller's command queues, and of one mesh router's buffers.
+double queueBits(const Accelerator& acc);
+double routerBufferBits(const Accelerator& acc);
+
+void deriveFloorplan(Building& b, const tech::Technology& t);
+void deriveController(Building& b, const tech::Technology& t);
+void deriveDma(Building& b, const tech::Technology& t);
+// Needs the array's placed area (the routers' flits follow its operands).
+void deriveNocRouters(Building& b, const tech::Technology& t);
+void deriveDramPhy(Building& b);
+// Area and leakage of an accumulating level's adders, one per element of its row.
+void addAccumulatorAdders(Building& b, const tech::Technology& t, StorageLevel& l);
+
+}  // namespace tessel::arch

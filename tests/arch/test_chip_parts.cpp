@@ -1,0 +1,142 @@
+// The silicon around the blocks (arch/chip_parts.cpp) and the SRAM macro model
+// (tech/memory.cpp), each number derived by hand from the 28 nm table.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "arch/load.h"
+#include "tech/memory.h"
+#include "tech/technology.h"
+#include "tiny.h"
+
+namespace tessel::arch {
+namespace {
+
+const tech::Technology& t28() {
+  static const tech::Technology t = tech::shippedTechnology("28nm", 0);
+  return t;
+}
+
+// The periphery strip: a square 512 Kibit macro has the table's 0.75 array efficiency, so
+// P = sqrt(524288) x (1 / sqrt(0.75) - 1) = 724.077 x 0.154701 = 112.016 cells.
+double periphery() { return std::sqrt(524288.0) * (1 / std::sqrt(0.75) - 1); }
+
+TEST(SramMacros, CountShapeAndPeripheryByHand) {
+  // 256 KiB, 4 banks, a 128-bit word: max(4 banks, 1 for the word, 256 KiB / 64 KiB = 4) = 4
+  // macros of 512 Kibit. Column mux 4 gives 1,024 rows x 512 columns (mux 8 is 512 x 1,024,
+  // as far from square: the first is kept).
+  tech::SramShape s{256 * 1024, 4, 1, 128};
+  const tech::MacroPlan m = tech::sramMacros(t28(), s);
+  EXPECT_EQ(m.count, 4);
+  EXPECT_EQ(m.parallel, 1);
+  EXPECT_DOUBLE_EQ(m.rows, 1024);
+  EXPECT_DOUBLE_EQ(m.cols, 512);
+  EXPECT_NEAR(m.periphery_cells, 112.016, 1e-3);
+  const double eff = 1024.0 * 512 / ((1024 + periphery()) * (512 + periphery()));  // 0.7396
+  EXPECT_NEAR(eff, 0.7396, 1e-4);
+  const tech::MemoryCost c = tech::sram(t28(), s);
+  EXPECT_EQ(c.macros, 4);
+  EXPECT_NEAR(c.area_mm2, 256 * 1024 * 8 * 0.127 / eff * 1e-6, 1e-12);  // 0.360 mm2
+}
+
+TEST(SramMacros, AWideWordTakesMacrosSideBySide) {
+  // 24 MiB read 2,048 bits at a time: 2,048 / 256 = 8 macros side by side; 24 MiB / 64 KiB =
+  // 384 macros, a multiple of 8. Each 512 Kibit with a 256-bit word: mux 4, 512 x 1,024.
+  tech::SramShape s{24u << 20, 24, 1, 2048};
+  const tech::MacroPlan m = tech::sramMacros(t28(), s);
+  EXPECT_EQ(m.parallel, 8);
+  EXPECT_EQ(m.count, 384);
+  EXPECT_DOUBLE_EQ(m.rows * m.cols, 524288);
+  // 9 macros' worth of word (2,304 bits over 256-bit macros) rounds the count up to 9 per row.
+  tech::SramShape odd{72 * 1024, 1, 1, 2304};
+  const tech::MacroPlan o = tech::sramMacros(t28(), odd);
+  EXPECT_EQ(o.parallel, 9);
+  EXPECT_EQ(o.count, 9);  // 72 KiB / 64 KiB = 2 < 9
+}
+
+TEST(SramMacros, ASmallMacroIsMostlyPeriphery) {
+  // Eyeriss's filter scratchpad, 224 x 16 b = 3,584 bits read 16 bits at a time: one macro;
+  // mux 4 gives 56 x 64 (closest to square). Efficiency 3,584 / (168.016 x 176.016) = 0.121.
+  tech::SramShape s{448, 1, 1, 16};
+  const tech::MacroPlan m = tech::sramMacros(t28(), s);
+  EXPECT_EQ(m.count, 1);
+  EXPECT_DOUBLE_EQ(m.rows, 56);
+  EXPECT_DOUBLE_EQ(m.cols, 64);
+  EXPECT_NEAR(m.efficiency(), 3584 / ((56 + periphery()) * (64 + periphery())), 1e-12);
+  EXPECT_LT(m.efficiency(), 0.13);
+}
+
+Accelerator tiny28(const std::vector<std::string>& overrides) {
+  std::string yaml = testing::join(testing::kTiny) + "technology: {node: 28nm}\n";
+  return loadString(yaml, "tiny.yaml", overrides);
+}
+
+double component(const Silicon& s, const std::string& name) {
+  for (const auto& [c, mm2] : s.area_mm2) {
+    if (c == name) return mm2;
+  }
+  return -1;
+}
+
+TEST(ChipParts, ControllerAndDmaByHand) {
+  const Accelerator a = tiny28({});
+  const tech::Technology& t = t28();
+  // NAND2: 0.798 um2 x 50.43 / 137 (the 28 nm add over Horowitz's) = 0.29374 um2.
+  const double nand2 = 0.798 * 50.43 / 137;
+  EXPECT_NEAR(tech::nand2AreaUm2(t), nand2, 1e-12);
+  // Controller: 20,000 gates + (8 + 16 + 4) entries x 128 bits of flip-flops (2.26 um2/bit),
+  // placed at 0.7: (5,874.8 + 8,099.8) / 0.7 um2 = 0.019964 mm2.
+  const double ctl = (20000 * nand2 + 28 * 128 * 2.26) / 0.7 * 1e-6;
+  EXPECT_NEAR(a.controller.area_mm2, ctl, 1e-9);
+  EXPECT_NEAR(component(a.silicon, "control"), ctl, 1e-9);
+  // Its energy per cycle: 20,000 gates x 0.1 x (0.0518 pJ / (50.43 / 0.29374) gates).
+  EXPECT_NEAR(a.controller.energy_pj_per_cycle, 20000 * 0.1 * 0.0518 / (50.43 / nand2), 1e-12);
+  // DMA: 2 engines x (15,000 gates / 0.7 + an SRAM of 16 x 64 B read 128 bits at a time).
+  tech::SramShape buffer{1024, 1, 1, 128};
+  const double dma = 2 * (15000 * nand2 / 0.7 * 1e-6 + tech::sram(t, buffer).area_mm2);
+  EXPECT_NEAR(a.dma.area_mm2, dma, 1e-9);
+}
+
+TEST(ChipParts, DramPhyFromChannelsAndBumps) {
+  // 16 B/cycle at 1 GHz = 16 GB/s of DDR4 (the default type): one 25.6 GB/s channel, 118
+  // signals, each with a supply bump, at a 150 um pitch: 118 x 2 x 0.0225 = 5.31 mm2.
+  const Accelerator a = tiny28({});
+  EXPECT_EQ(a.levels[0].phy_channels, 1);
+  EXPECT_NEAR(a.levels[0].phy_area_mm2, 118 * 2 * 0.0225, 1e-9);
+  // 64 GB/s of LPDDR4 (8.53 GB/s per x16 channel): 8 channels x 32 signals x 2 x 0.0225.
+  const Accelerator l = tiny28({"dram.type=lpddr4", "dram.bandwidth=64 B/cycle"});
+  EXPECT_EQ(l.levels[0].phy_channels, 8);
+  EXPECT_NEAR(l.levels[0].phy_area_mm2, 8 * 32 * 2 * 0.0225, 1e-9);
+  // PCIe lanes add their SerDes; both are the I/O component.
+  const Accelerator p = tiny28({"host.link.lanes=16"});
+  EXPECT_NEAR(component(p.silicon, "io"), 118 * 2 * 0.0225 + 16 * 0.5, 1e-9);
+}
+
+TEST(ChipParts, AccumulatorAddersAndPlacement) {
+  const Accelerator a = tiny28({});
+  const Accelerator half = tiny28({"floorplan.logic_utilization=0.35"});
+  // Halving the utilization doubles every placed logic area (the array's PEs), not the SRAM.
+  EXPECT_NEAR(half.array.area_mm2, 2 * a.array.area_mm2, 1e-12);
+  EXPECT_NEAR(half.levels[1].area_mm2, a.levels[1].area_mm2, 1e-12);
+  // The accumulator's 16 INT32 adders (64 B rows / 4 B) are placed logic beside its SRAM.
+  const double adders = 16 * 50.43e-6;
+  EXPECT_NEAR(half.levels[2].area_mm2 - a.levels[2].area_mm2, adders / 0.35 - adders / 0.7, 1e-12);
+}
+
+TEST(ChipParts, ClockEnergyPerCycleByHand) {
+  // A 16 x 16 INT8 PE clocks its pipeline: 1 + 2 x 1 + 4 = 7 B = 56 bits; the controller's
+  // queues 3,584 bits. Each bit costs the 28 nm flip-flop's 0.00466 pJ per cycle.
+  const Accelerator a = tiny28({});
+  ASSERT_EQ(a.silicon.clocked.size(), 3u);
+  EXPECT_NEAR(a.silicon.clocked[0].pj_per_cycle, 3584 * 0.00466, 1e-9);  // every cycle
+  EXPECT_FALSE(a.silicon.clocked[0].while_computing);
+  EXPECT_NEAR(a.silicon.clocked[1].pj_per_cycle, 256 * 56 * 0.00466, 1e-9);  // gated array
+  EXPECT_TRUE(a.silicon.clocked[1].while_computing);
+  // Without clock gating the array's flip-flops join the always-clocked load.
+  const Accelerator u = tiny28({"floorplan.clock_gating=false"});
+  ASSERT_EQ(u.silicon.clocked.size(), 2u);
+  EXPECT_NEAR(u.silicon.clocked[0].pj_per_cycle, (3584 + 256 * 56) * 0.00466, 1e-9);
+}
+
+}  // namespace
+}  // namespace tessel::arch
