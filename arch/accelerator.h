@@ -143,6 +143,9 @@ struct ComputeArray {
   int rf_input_bytes = 0;
   int rf_weight_bytes = 0;
   int rf_output_bytes = 0;
+  // Scratch pads built as SRAM macros rather than flip-flops (Eyeriss's filter pad), by
+  // tensor name; area and leakage follow (tech::sram), the energy per access stays the RF's.
+  std::vector<std::string> rf_sram;
   double rf_energy_pj_per_byte = 0;    // per byte read or written in a PE register file
   // A second storage level inside each PE, below the register file: registers per tensor
   // (bytes; 0 = none for that tensor), e.g. one operand word next to the multiplier.

@@ -17,6 +17,9 @@ namespace {
 // Ports of a mesh router (four neighbours and the node) and flits buffered per port (assumed:
 // the smallest buffer that keeps a link busy with one-cycle credits).
 constexpr double kRouterPorts = 5, kRouterFlitsPerPort = 2;
+// A PE mesh (one array whose PEs pass operands to their neighbours) has no routers: each PE
+// buffers what arrives from its two upstream neighbours.
+constexpr double kPeMeshFifos = 2;
 // Supply bumps beside each signal bump of a DRAM PHY (assumed: one power or ground per signal).
 constexpr double kSupplyBumpsPerSignal = 1;
 // Clock energy per flip-flop bit per cycle over the flip-flop's own energy per bit written
@@ -64,11 +67,13 @@ double queueBits(const Accelerator& acc) {
   return static_cast<double>(c.load_entries + c.execute_entries + c.store_entries) * c.command_bits;
 }
 
-// A flit is one operand row of the node: an array's columns of inputs, or one input.
+// A flit is one operand row of the node: an array's columns of inputs, or one input. A router
+// buffers every port; a PE of a PE mesh has two neighbour FIFOs (ShiDianNao's FIFO-H, FIFO-V).
 double routerBufferBits(const Accelerator& acc) {
   const ComputeArray& a = acc.array;
-  const double flit = 8.0 * bytesOf(a.input_dtype) * (acc.arrays() > 1 ? a.cols : 1);
-  return kRouterPorts * kRouterFlitsPerPort * flit;
+  const bool routers = acc.arrays() > 1;
+  const double flit = 8.0 * bytesOf(a.input_dtype) * (routers ? a.cols : 1);
+  return (routers ? kRouterPorts : kPeMeshFifos) * kRouterFlitsPerPort * flit;
 }
 
 void deriveFloorplan(Building& b, const tech::Technology& t) {
@@ -109,9 +114,9 @@ void deriveDma(Building& b, const tech::Technology& t) {
   if (!b.isGiven("dma.leakage")) d.leakage_mw = d.engines * (logic_leak + buffer.leakage_mw);
 }
 
-// A mesh: a router per array when there are several (Simba's PEs), else per PE (ShiDianNao's
-// neighbour FIFOs). Buffers in flip-flops, a crossbar of one gate per input, output and bit of a
-// flit (assumed).
+// A mesh: a router per array when there are several (Simba's PEs): buffers in flip-flops and a
+// crossbar of one gate per input, output and bit of a flit (assumed); else a PE mesh, two
+// neighbour FIFOs per PE (ShiDianNao's) and no crossbar.
 void deriveNocRouters(Building& b, const tech::Technology& t) {
   Noc& n = b.acc.noc;
   const ComputeArray& a = b.acc.array;
@@ -123,7 +128,7 @@ void deriveNocRouters(Building& b, const tech::Technology& t) {
   }
   const double buffer_bits = routerBufferBits(b.acc);
   const double flit = buffer_bits / (kRouterPorts * kRouterFlitsPerPort);
-  const auto [xbar, xbar_leak] = logicOf(b, t, kRouterPorts * kRouterPorts * flit);
+  const auto [xbar, xbar_leak] = logicOf(b, t, b.acc.arrays() > 1 ? kRouterPorts * kRouterPorts * flit : 0);
   const double per_area = xbar + placed(b, flopMm2(t, buffer_bits));
   const double per_leak = xbar_leak + flopLeakMw(t, buffer_bits);
   if (!b.isGiven("noc.area")) n.area_mm2 = n.routers * per_area;

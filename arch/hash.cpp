@@ -204,6 +204,7 @@ void putParts(Canon& c, const Accelerator& acc) {
   c.put("dram.phy_area", acc.levels.front().phy_area_mm2);
   c.put("host.link.lanes", acc.host.link_lanes);
   c.put("host.link.lane_area", acc.host.link_lane_area_mm2);
+  c.put("array.register_file_sram", acc.array.rf_sram);
   const Floorplan& f = acc.floorplan;
   c.put("floorplan.logic_utilization", f.logic_utilization);
   c.put("floorplan.sram_macro_size", f.sram_macro_bytes);

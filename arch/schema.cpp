@@ -215,6 +215,11 @@ std::vector<ParamSpec> arrayParams() {
                 "({inputs: 24 B, weights: 448 B, outputs: 48 B}); 0 = none (systolic arrays "
                 "keep one element in a pipeline register)",
                 registerFileApply())),
+      among(tensorNames(),
+            opt("register_file_sram", T::NameList, "[]",
+                "the scratch pads built as an SRAM macro rather than flip-flops ([weights]: "
+                "Eyeriss's filter pad); their area and leakage are the macro's",
+                into(arr, &ComputeArray::rf_sram))),
       der("register_file_energy", T::EnergyPerByte,
           "the technology's register file per bit x 8 (pipeline flip-flops without one)",
           "energy per byte read or written in a PE register file",

@@ -59,6 +59,36 @@ uint64_t secondRegisterBytes(const ComputeArray& a) {
   return static_cast<uint64_t>(a.reg_input_bytes + a.reg_weight_bytes + a.reg_output_bytes);
 }
 
+// One PE's register file, placed: flip-flop pools over the logic utilization, pools named in
+// array.register_file_sram as one SRAM macro each (read a value of the input dtype at a time).
+tech::MemoryCost registerFileSilicon(const Building& b, const tech::Technology& t) {
+  const ComputeArray& a = b.acc.array;
+  const double u = b.acc.floorplan.logic_utilization;
+  const auto sram = [&](const std::string& tensor) {
+    return std::find(a.rf_sram.begin(), a.rf_sram.end(), tensor) != a.rf_sram.end();
+  };
+  const std::pair<const char*, int> pools[] = {
+      {"inputs", a.rf_input_bytes}, {"weights", a.rf_weight_bytes}, {"outputs", a.rf_output_bytes}};
+  uint64_t flops = a.rf_partitioned ? 0 : registerBytes(a);
+  tech::MemoryCost sum;
+  for (const auto& [tensor, bytes] : pools) {
+    if (!a.rf_partitioned || bytes == 0) continue;
+    if (!sram(tensor)) {
+      flops += static_cast<uint64_t>(bytes);
+      continue;
+    }
+    tech::SramShape shape{static_cast<uint64_t>(bytes), 1, 1, elementBits(a.input_dtype)};
+    shape.limits = {b.acc.floorplan.sram_macro_bytes * 8, b.acc.floorplan.sram_macro_width};
+    const tech::MemoryCost m = tech::sram(t, shape);
+    sum.area_mm2 += m.area_mm2;
+    sum.leakage_mw += m.leakage_mw;
+  }
+  const tech::MemoryCost f = tech::cellStorage(t, t.register_file, flops);
+  sum.area_mm2 += f.area_mm2 / u;
+  sum.leakage_mw += f.leakage_mw;
+  return sum;
+}
+
 void deriveArray(Building& b, const tech::Technology& t) {
   ComputeArray& a = b.acc.array;
   const tech::OpCost* mac = t.macOf(a.input_dtype);
@@ -85,9 +115,9 @@ void deriveArray(Building& b, const tech::Technology& t) {
   if (!b.isGiven("array.leakage")) {
     a.leakage_mw = pes * (tech::logicLeakageMw(t, a.mac_area_um2) + flops.leakage_mw);
   }
-  const tech::MemoryCost rf = tech::cellStorage(t, t.register_file, registerBytes(a));
+  const tech::MemoryCost rf = registerFileSilicon(b, t);
   const tech::MemoryCost regs = tech::cellStorage(t, t.flip_flop, secondRegisterBytes(a));
-  if (!b.isGiven("array.register_file_area")) a.register_file_area_mm2 = pes * (rf.area_mm2 + regs.area_mm2) / u;
+  if (!b.isGiven("array.register_file_area")) a.register_file_area_mm2 = pes * (rf.area_mm2 + regs.area_mm2 / u);
   if (!b.isGiven("array.register_file_leakage")) {
     a.register_file_leakage_mw = pes * (rf.leakage_mw + regs.leakage_mw);
   }
@@ -187,11 +217,15 @@ void addClocked(Silicon& s, const Accelerator& acc) {
   const double cores = acc.cores.count;
   const double e = acc.floorplan.clock_energy_pj;
   const ComputeArray& a = acc.array;
-  const double array_bits = cores * static_cast<double>(acc.arrays()) * a.rows * a.cols * clockedBitsPerPe(a);
+  double array_bits = cores * static_cast<double>(acc.arrays()) * a.rows * a.cols * clockedBitsPerPe(a);
   const double queue_bits = queueBits(acc);
-  const double router_bits = acc.noc.routers * routerBufferBits(acc);
+  // A mesh of routers runs whatever the arrays do; a PE mesh's FIFOs are the array's.
+  const bool pe_mesh = acc.arrays() == 1;
+  const double mesh_bits = cores * acc.noc.routers * routerBufferBits(acc);
+  const double router_bits = pe_mesh ? 0 : mesh_bits;
+  if (pe_mesh) array_bits += mesh_bits;
   const bool gated = acc.floorplan.clock_gating;
-  s.clocked.push_back({"clock", e * (cores * (queue_bits + router_bits) + (gated ? 0 : array_bits)), false});
+  s.clocked.push_back({"clock", e * (cores * queue_bits + router_bits + (gated ? 0 : array_bits)), false});
   if (gated) s.clocked.push_back({"clock", e * array_bits, true});
   s.clocked.push_back({"control", cores * acc.controller.energy_pj_per_cycle, false});
 }

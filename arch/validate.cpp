@@ -176,6 +176,14 @@ void checkRegisters(const Building& b) {
            "registers are the level below the register file; give array.register_file (or "
            "give these bytes as the register file itself)");
   }
+  for (const std::string& t : a.rf_sram) {
+    const int bytes = t == "inputs" ? a.rf_input_bytes : t == "weights" ? a.rf_weight_bytes : a.rf_output_bytes;
+    if (!a.rf_partitioned || bytes == 0) {
+      b.fail("array.register_file_sram",
+             "'" + t + "' has no scratch pad of its own to build as SRAM; give it one in "
+             "array.register_file ({" + t + ": 448 B, ...})");
+    }
+  }
 }
 
 void checkLevel(Building& b, StorageLevel& l) {

@@ -324,8 +324,12 @@ def matches(doc, printed):
 def refit(doc, printed):
     """The printed lines in the doc's shape: each stretch between `...` lines replaced by the
     printed lines it lines up with (numbers ignored when lining up)."""
+    # A new header line takes the doc's version back (the printed one is normalised away).
+    version = next((m.group(1) for m in (re.match(r'^tessel (\d+\.\d+\.\d+\S*) \|', l) for l in doc) if m),
+                   None)
+    restore = lambda s: re.sub(r'^tessel X \|', f'tessel {version} |', s) if version else s
     if not any(l.strip() == '...' for l in doc):
-        return printed
+        return [restore(p) for p in printed]
     skel = lambda s: re.sub(r'[-+]?[\d.,]+', '#', s)
     # Doc lines are lined up in their normalised form (a header's version, as printed), and a
     # printed line that is a doc line normalised keeps the doc's own text.
@@ -339,15 +343,25 @@ def refit(doc, printed):
             to_printed[kept[a + k][0]] = b + k
     from_printed = {b: n for n, b in to_printed.items()}
     as_doc = lambda b: (doc[from_printed[b]] if b in from_printed
-                        and norm(doc[from_printed[b]]) == printed[b] else printed[b])
+                        and norm(doc[from_printed[b]]) == printed[b] else restore(printed[b]))
     out, seg = [], []
     for n, l in enumerate(doc + ['...']):
         if l.strip() != '...':
             seg.append(n)
             continue
         hits = [to_printed[k] for k in seg if k in to_printed]
-        out += ([as_doc(b) for b in range(min(hits), max(hits) + 1)] if hits
-                else [doc[k] for k in seg])
+        if hits:
+            # A stretch that opens the block starts where the output starts, one that closes
+            # it ends where the output ends: a changed first or last line is kept, not lost.
+            lo = 0 if seg and seg[0] == 0 else min(hits)
+            hi = len(printed) - 1 if n == len(doc) else max(hits)
+            out += [as_doc(b) for b in range(lo, hi + 1)]
+        elif seg and n == len(doc):  # a closing stretch nothing lines up with: the output's end
+            out += [restore(p) for p in printed[-len(seg):]]
+        elif seg and seg[0] == 0:  # an opening one: the output's start
+            out += [restore(p) for p in printed[:len(seg)]]
+        else:
+            out += [doc[k] for k in seg]
         if n < len(doc):
             out.append(l)
         seg = []

@@ -7,6 +7,7 @@
 #include "arch/load.h"
 #include "tech/memory.h"
 #include "tech/technology.h"
+#include "util/error.h"
 #include "tiny.h"
 
 namespace tessel::arch {
@@ -136,6 +137,42 @@ TEST(ChipParts, ClockEnergyPerCycleByHand) {
   const Accelerator u = tiny28({"floorplan.clock_gating=false"});
   ASSERT_EQ(u.silicon.clocked.size(), 2u);
   EXPECT_NEAR(u.silicon.clocked[0].pj_per_cycle, (3584 + 256 * 56) * 0.00466, 1e-9);
+}
+
+TEST(ChipParts, APeMeshHasNeighbourFifosClockedWithTheArray) {
+  // A 16 x 16 spatial PE mesh: no routers, two neighbour FIFOs of 2 INT8 flits per PE, 32
+  // flip-flop bits (2.26 um2 each, placed at 0.7); clocked with the array, gated.
+  const Accelerator a = tiny28({"array.kind=spatial", "noc.kind=mesh", "array.dataflows=[os]"});
+  EXPECT_EQ(a.noc.routers, 256);
+  EXPECT_NEAR(a.noc.area_mm2, 256 * 32 * 2.26 / 0.7 * 1e-6, 1e-12);
+  ASSERT_EQ(a.silicon.clocked.size(), 3u);
+  EXPECT_NEAR(a.silicon.clocked[1].pj_per_cycle, 256 * (56 + 32) * 0.00466, 1e-9);
+  EXPECT_TRUE(a.silicon.clocked[1].while_computing);
+  EXPECT_NEAR(a.silicon.clocked[0].pj_per_cycle, 3584 * 0.00466, 1e-9);  // the queues alone
+}
+
+TEST(ChipParts, AScratchPadBuiltAsSram) {
+  // Eyeriss's PE: a 448 B weight pad, 24 B of inputs, 48 B of outputs. As flip-flops: 520 B x 8
+  // x 3.03 um2 / 0.7 per PE. With the weight pad an SRAM macro (read one INT8 value at a time:
+  // 3,584 bits, 56 x 64 cells, efficiency 0.121): that macro + the other 72 B of flip-flops.
+  const std::vector<std::string> pads = {"array.kind=spatial", "noc.kind=mesh", "array.dataflows=[os]",
+                                         "array.register_file={weights: 448 B, inputs: 24 B, outputs: 48 B}"};
+  const Accelerator flops = tiny28(pads);
+  std::vector<std::string> sram = pads;
+  sram.push_back("array.register_file_sram=[weights]");
+  const Accelerator macro = tiny28(sram);
+  EXPECT_NEAR(flops.array.register_file_area_mm2, 256 * 520 * 8 * 3.03 / 0.7 * 1e-6, 1e-9);
+  tech::SramShape pad{448, 1, 1, 8};
+  const double want = 256 * (tech::sram(t28(), pad).area_mm2 + 72 * 8 * 3.03 / 0.7 * 1e-6);
+  EXPECT_NEAR(macro.array.register_file_area_mm2, want, 1e-9);
+  // A tensor without a pad of its own cannot be one.
+  try {
+    tiny28({"array.kind=spatial", "noc.kind=mesh", "array.dataflows=[os]", "array.register_file=64 B",
+            "array.register_file_sram=[weights]"});
+    ADD_FAILURE() << "no error";
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("array.register_file_sram"), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace

@@ -196,6 +196,7 @@ const std::vector<std::string> kParams = {
     "array.weight_double_buffered",
     "array.epilogue_ops",
     "array.register_file",
+    "array.register_file_sram",
     "array.register_file_energy",
     "array.registers",
     "array.register_energy",

@@ -21,3 +21,19 @@ def test_refit_takes_new_lines_inside_a_shown_stretch():
     new = docs_check.refit(doc, printed)
     assert new == ['head', 'a 1', 'new 7', 'b 3', '...', 'tail']
     assert docs_check.matches(new, printed)
+
+
+def test_refit_keeps_a_changed_first_and_last_line():
+    # The header's hash changed (no digits-only match), and so did the last line: both are the
+    # printed ones, the header with the doc's version, none dropped.
+    doc = ['tessel 0.1.0 | arch a (92eb3aa7) | engine x', 'cycles 10', '...', 'end 1']
+    printed = docs_check.normalise('tessel 0.1.0 | arch a (6de2efbc) | engine x\ncycles 12\nmid\nfinal')
+    new = docs_check.refit(doc, printed)
+    assert new == ['tessel 0.1.0 | arch a (6de2efbc) | engine x', 'cycles 12', '...', 'final']
+    assert docs_check.matches(new, printed)
+
+
+def test_refit_of_a_whole_block_keeps_the_version():
+    doc = ['tessel 0.1.0 | compare on a (1111) | x', 'row 1']
+    printed = docs_check.normalise('tessel 0.1.0 | compare on a (2222) | x\nrow 2')
+    assert docs_check.refit(doc, printed) == ['tessel 0.1.0 | compare on a (2222) | x', 'row 2']
