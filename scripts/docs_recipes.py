@@ -422,6 +422,21 @@ def _chip(name):
     return Recipe('run --arch configs/arch/' + CHIPS[name], get)
 
 
+@recipe('chip.share')
+def _chip_share(spec):
+    """`chip.share:CHIP/COMPONENTS`: the share of the chip's energy (DRAM and host left out) in
+    `a+b` components of energy_by_component ("static" is leakage), in percent."""
+    name, components = spec.split('/')
+
+    def get(o):
+        t = jtotals(o)
+        energy = t['energy_by_component']
+        dram = next(iter(t['bytes_by_level']))
+        chip = sum(v for k, v in energy.items() if k not in (dram, 'host'))
+        return f'{100 * sum(energy.get(c, 0) for c in components.split("+")) / chip:.0f} %'
+    return Recipe('run --arch configs/arch/' + CHIPS[name] + ' --json -', get)
+
+
 # ---------------------------------------------------------------- README: number formats
 
 @recipe('w4')
