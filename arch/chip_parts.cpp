@@ -45,11 +45,17 @@ double flopLeakMw(const tech::Technology& t, double bits) {
 
 }  // namespace
 
-tech::SramShape sramShapeOf(const Accelerator& acc, const StorageLevel& l, uint64_t bytes) {
-  tech::SramShape s{bytes, l.banks, l.ports};
-  const double row = l.row_bytes > 0 ? l.row_bytes : l.bandwidth / std::max(1, l.banks);
-  s.word_bits = row > 0 ? static_cast<int>(std::min(8.0 * row, 1e6)) : 64;
+tech::SramShape sramShape(const Accelerator& acc, uint64_t bytes, int word_bits) {
+  tech::SramShape s{bytes, 1, 1, word_bits};
   s.limits = {acc.floorplan.sram_macro_bytes * 8, acc.floorplan.sram_macro_width};
+  return s;
+}
+
+tech::SramShape sramShapeOf(const Accelerator& acc, const StorageLevel& l, uint64_t bytes) {
+  const double row = l.row_bytes > 0 ? l.row_bytes : l.bandwidth / std::max(1, l.banks);
+  tech::SramShape s = sramShape(acc, bytes, row > 0 ? static_cast<int>(std::min(8.0 * row, 1e6)) : 64);
+  s.banks = l.banks;
+  s.ports = l.ports;
   return s;
 }
 
@@ -91,9 +97,7 @@ void deriveController(Building& b, const tech::Technology& t) {
   area += placed(b, flopMm2(t, queue_bits));
   leak += flopLeakMw(t, queue_bits);
   if (c.instruction_memory_bytes > 0) {
-    tech::SramShape s{c.instruction_memory_bytes, 1, 1, 32};
-    s.limits = {b.acc.floorplan.sram_macro_bytes * 8, b.acc.floorplan.sram_macro_width};
-    const tech::MemoryCost imem = tech::sram(t, s);
+    const tech::MemoryCost imem = tech::sram(t, sramShape(b.acc, c.instruction_memory_bytes, 32));
     area += imem.area_mm2;
     leak += imem.leakage_mw;
   }
@@ -106,10 +110,9 @@ void deriveController(Building& b, const tech::Technology& t) {
 void deriveDma(Building& b, const tech::Technology& t) {
   Dma& d = b.acc.dma;
   const auto [logic, logic_leak] = logicOf(b, t, d.gates);
-  tech::SramShape s{static_cast<uint64_t>(d.max_inflight) * static_cast<uint64_t>(d.max_request_bytes), 1, 1,
-                    static_cast<int>(std::min(8.0 * d.bus_bytes_per_cycle, 1e6))};
-  s.limits = {b.acc.floorplan.sram_macro_bytes * 8, b.acc.floorplan.sram_macro_width};
-  const tech::MemoryCost buffer = tech::sram(t, s);
+  const tech::MemoryCost buffer =
+      tech::sram(t, sramShape(b.acc, static_cast<uint64_t>(d.max_inflight) * static_cast<uint64_t>(d.max_request_bytes),
+                              static_cast<int>(std::min(8.0 * d.bus_bytes_per_cycle, 1e6))));
   if (!b.isGiven("dma.area")) d.area_mm2 = d.engines * (logic + buffer.area_mm2);
   if (!b.isGiven("dma.leakage")) d.leakage_mw = d.engines * (logic_leak + buffer.leakage_mw);
 }

@@ -21,6 +21,8 @@ struct ComputeArray;
 // The SRAM macros of `bytes` at this level (its row or port width, its banks and ports, the
 // floorplan's macro limits).
 tech::SramShape sramShapeOf(const Accelerator& acc, const StorageLevel& l, uint64_t bytes);
+// A memory of `bytes` read `word_bits` at a time, cut into the floorplan's macros.
+tech::SramShape sramShape(const Accelerator& acc, uint64_t bytes, int word_bits);
 // Bytes of pipeline flip-flops in one PE: the input passing through, the weight and the one
 // preloading behind it, the partial sum (Gemmini's PE.scala holds these; assumed for others).
 uint64_t pipelineBytes(const ComputeArray& a);

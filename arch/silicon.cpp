@@ -77,9 +77,8 @@ tech::MemoryCost registerFileSilicon(const Building& b, const tech::Technology& 
       flops += static_cast<uint64_t>(bytes);
       continue;
     }
-    tech::SramShape shape{static_cast<uint64_t>(bytes), 1, 1, elementBits(a.input_dtype)};
-    shape.limits = {b.acc.floorplan.sram_macro_bytes * 8, b.acc.floorplan.sram_macro_width};
-    const tech::MemoryCost m = tech::sram(t, shape);
+    const tech::MemoryCost m =
+        tech::sram(t, sramShape(b.acc, static_cast<uint64_t>(bytes), elementBits(a.input_dtype)));
     sum.area_mm2 += m.area_mm2;
     sum.leakage_mw += m.leakage_mw;
   }

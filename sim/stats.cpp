@@ -215,28 +215,19 @@ int64_t RunStats::nocBytes() const { return sumOf(ops, &OpStats::noc_bytes, "the
 
 std::vector<std::pair<std::string, double>> RunStats::energyByComponent() const {
   std::vector<std::pair<std::string, double>> sums;
-  for (const OpStats& op : ops) {
-    // No structured binding: a C++17 lambda cannot capture one (clang rejects it).
-    for (const auto& entry : op.energy_pj) {
-      auto it = std::find_if(sums.begin(), sums.end(),
-                             [&](const auto& e) { return e.first == entry.first; });
-      if (it == sums.end()) {
-        sums.push_back(entry);
-      } else {
-        it->second += entry.second;
-      }
-    }
-  }
-  const double all = totalCycles(), computing = arrayCycles();
-  for (const Clocked& c : clocked) {
-    const double pj = c.pj_per_cycle * (c.while_computing ? computing : all);
-    auto it = std::find_if(sums.begin(), sums.end(), [&](const auto& e) { return e.first == c.component; });
+  const auto add = [&sums](const std::string& component, double pj) {
+    auto it = std::find_if(sums.begin(), sums.end(), [&](const auto& e) { return e.first == component; });
     if (it == sums.end()) {
-      sums.emplace_back(c.component, pj);
+      sums.emplace_back(component, pj);
     } else {
       it->second += pj;
     }
+  };
+  for (const OpStats& op : ops) {
+    for (const auto& entry : op.energy_pj) add(entry.first, entry.second);
   }
+  const double all = totalCycles(), computing = arrayCycles();
+  for (const Clocked& c : clocked) add(c.component, c.pj_per_cycle * (c.while_computing ? computing : all));
   sums.emplace_back("static", staticEnergyPj());
   return sums;
 }
