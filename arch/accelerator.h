@@ -37,6 +37,9 @@ struct Fanout {
   bool reduction = false;  // partial sums of the instances add up in the network
   double bandwidth = 0;    // bytes/cycle the network carries into ONE instance; 0 = unlimited
   double energy_pj_per_byte = 0;  // per byte per instance reached (a hop each)
+  // Instances may share a reduction (each summing part of every output); false: each computes
+  // whole outputs, as a GPU's SMs each own output tiles, which then run in waves.
+  bool split_reduction = true;
 };
 
 struct StorageLevel {
@@ -74,6 +77,9 @@ struct StorageLevel {
   // signals per channel and the channels the bandwidth needs; an I/O component.
   double phy_area_mm2 = 0;
   int phy_channels = 0;
+  // DRAM only: the fraction of `bandwidth` a streaming kernel sustains (refresh, bank
+  // conflicts, read-write turnarounds); the off-chip rate is bandwidth x efficiency.
+  double efficiency = 1;
 };
 
 // The DMA engine that moves tiles between off-chip levels and the local memories.
@@ -111,6 +117,9 @@ struct Controller {
   double area_mm2 = 0;       // derived, or given
   double leakage_mw = 0;
   double energy_pj_per_cycle = 0;
+  // Cycles from one kernel's end to the next one's start (a GPU's kernel launch), charged once
+  // per op or fused group the device runs; 0 for a controller that streams its commands.
+  double launch_cycles = 0;
 };
 
 enum class ArrayKind : uint8_t { Systolic, Spatial };
@@ -222,6 +231,11 @@ struct Host {
   double energy_pj_per_byte = 0;                       // host memory traffic
   int link_lanes = 0;           // serial lanes of the host link (PCIe); 0 = an on-chip port
   double link_lane_area_mm2 = 0.5;  // one lane's SerDes and PCS on the accelerator die
+  // An LLM service's host work between two iterations (accelerator cycles): a fixed part
+  // (scheduling, preparing the inputs) and one per sequence in the batch (sampling,
+  // detokenizing), run while the device waits.
+  double step_overhead = 0;
+  double sequence_overhead = 0;
 };
 
 // k identical cores sharing the DRAM (and the L2 when there is one); every other section

@@ -10,6 +10,12 @@ OffChipBandwidth offChipBandwidth(const Accelerator& acc) {
   double latency = dram.latency;
   OffChipBandwidth b{dram.bandwidth, "dram.bandwidth",
                      "DRAM delivers " + formatNumber(dram.bandwidth) + " B/cycle"};
+  if (dram.efficiency < 1) {
+    const double sustained = dram.bandwidth * dram.efficiency;
+    b = {sustained, "dram.efficiency",
+         "DRAM sustains " + formatNumber(dram.efficiency) + " x " + formatNumber(dram.bandwidth) +
+             " = " + formatNumber(sustained) + " B/cycle"};
+  }
   if (const StorageLevel* l2 = acc.level(LevelKind::L2)) {
     latency += l2->latency;
     if (l2->bandwidth < b.bytes_per_cycle) {

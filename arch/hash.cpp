@@ -78,6 +78,7 @@ void putLevel(Canon& c, const StorageLevel& l) {
     c.put(p + "fanout.reduction", f.reduction);
     c.put(p + "fanout.bandwidth", f.bandwidth);
     c.put(p + "fanout.energy", f.energy_pj_per_byte);
+    if (!f.split_reduction) c.put(p + "fanout.split_reduction", false);
   }
   if (l.partitioned) {
     c.put(p + "capacity.inputs", l.tensor_capacity[0]);
@@ -183,6 +184,11 @@ void putRest(Canon& c, const Accelerator& acc) {
     if (!isLayoutOpDefault(op, cycles)) c.put("host.cycles_per_element." + op, cycles);
   }
   putCoresAndLayout(c, acc);
+  // Left out at their defaults: designs that do not set them keep their hashes.
+  if (acc.levels.at(0).efficiency != 1) c.put("dram.efficiency", acc.levels.at(0).efficiency);
+  if (acc.controller.launch_cycles != 0) c.put("controller.launch_latency", acc.controller.launch_cycles);
+  if (h.step_overhead != 0) c.put("host.step_overhead", h.step_overhead);
+  if (h.sequence_overhead != 0) c.put("host.sequence_overhead", h.sequence_overhead);
 }
 
 // The parts around the blocks (arch/chip_parts.cpp) and the floorplan.

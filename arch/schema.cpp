@@ -96,6 +96,10 @@ std::vector<ParamSpec> controllerParams() {
           into(ctl, &Controller::instruction_memory_bytes)),
       upTo(1, opt("activity", T::Real, "0.1", "fraction of the controller's gates switching per cycle (assumed)",
                   into(ctl, &Controller::activity))),
+      opt("launch_latency", T::Time, "0 cycles",
+          "cycles from one kernel's end to the next one's start (a GPU's kernel launch), once per "
+          "op or fused group the device runs; 0 = commands stream back to back",
+          into(ctl, &Controller::launch_cycles)),
       der("area", T::Area, "(gates + queue flip-flops) / utilization + the instruction memory",
           "silicon area of one core's controller", into(ctl, &Controller::area_mm2)),
       der("leakage", T::Power, "the technology's logic and SRAM leakage", "leakage of one core's controller",
@@ -313,6 +317,14 @@ std::vector<ParamSpec> hostParams() {
               into(host, &Host::mem_bandwidth_bytes_per_s))),
       opt("offload_overhead", T::Time, "1 us", "accelerator cycles per host call (sync, launch)",
           into(host, &Host::offload_overhead)),
+      opt("step_overhead", T::Time, "0 cycles",
+          "an LLM service's host time per iteration while the device waits (scheduling, "
+          "preparing inputs); tessel serve's --step-overhead",
+          into(host, &Host::step_overhead)),
+      opt("sequence_overhead", T::Time, "0 cycles",
+          "an LLM service's host time per iteration per sequence in the batch (sampling, "
+          "detokenizing); tessel serve's --sequence-overhead",
+          into(host, &Host::sequence_overhead)),
       // Horowitz (ISSCC 2014), 45 nm: ~70 pJ to fetch, decode and issue an instruction, 3.7 pJ
       // per FP32 multiply and 0.9 pJ per add; an 8-wide FMA does 16 FLOPs: (70 + 8 x 4.6) / 16.
       opt("energy_per_flop", T::Energy, "6.7 pJ",

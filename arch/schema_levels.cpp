@@ -67,6 +67,10 @@ std::vector<ParamSpec> dramParams() {
                 into(lvl, &StorageLevel::dram_type))),
   };
   addEnergies(ps, "8 x the DRAM type's pJ/bit", "8 x the DRAM type's pJ/bit");
+  ps.push_back(pos(upTo(1, opt("efficiency", T::Real, "1",
+                             "fraction of the bandwidth a streaming kernel sustains (refresh, bank "
+                             "conflicts, read-write turnarounds); off-chip rate = bandwidth x this",
+                             into(lvl, &StorageLevel::efficiency)))));
   ps.push_back(der("phy_area", T::Area,
                    "the channels the bandwidth needs at the type's speed grade x its signals x 2 bumps",
                    "the chip's side of the interface (PHY under its bumps), an I/O component; 0 = none",
@@ -205,6 +209,10 @@ std::vector<ParamSpec> fanoutParams() {
           field(&Fanout::reduction)),
       opt("bandwidth", T::Bandwidth, "0 B/cycle",
           "bytes per cycle into ONE instance; 0 = unlimited", field(&Fanout::bandwidth)),
+      opt("split_reduction", T::Boolean, "true",
+          "instances may share a reduction (K, C, R, S), each summing part of every output; "
+          "false: each computes whole outputs, as a GPU's SMs own output tiles (run in waves)",
+          field(&Fanout::split_reduction)),
       der("energy", T::EnergyPerByte, "a wire as long as one instance's side (sqrt of its area)",
           "energy per byte per instance it reaches", field(&Fanout::energy_pj_per_byte)),
   };

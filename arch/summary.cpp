@@ -174,7 +174,14 @@ std::string summary(const Accelerator& acc) {
   out << "dma: " << formatNumber(acc.dma.bus_bytes_per_cycle) << " B/cycle bus, "
       << acc.dma.max_request_bytes << " B requests, " << acc.dma.max_inflight << " in flight\n";
   out << "controller: " << acc.controller.load_entries << " load, " << acc.controller.execute_entries
-      << " execute, " << acc.controller.store_entries << " store entries\n";
+      << " execute, " << acc.controller.store_entries << " store entries";
+  if (acc.controller.launch_cycles > 0) out << "; " << cycles(acc.controller.launch_cycles) << " per kernel launch";
+  out << "\n";
+  if (acc.host.step_overhead > 0 || acc.host.sequence_overhead > 0) {
+    auto us = [&](double c) { return formatNumber(c / acc.clock_hz * 1e6) + " us"; };
+    out << "LLM service host work per iteration: " << us(acc.host.step_overhead) << " + "
+        << us(acc.host.sequence_overhead) << " per sequence\n";
+  }
   const OffChipBandwidth bw = offChipBandwidth(acc);
   out << "off-chip streaming: " << formatNumber(bw.bytes_per_cycle) << " B/cycle, set by "
       << bw.limit << " (" << bw.why << ")\n";

@@ -20,7 +20,7 @@ enum class Cause : uint8_t {
   MemoryStall,  // waiting on DRAM/L2 (bandwidth or latency) beyond what overlaps compute
   Noc,          // buffer-to-array delivery beyond what overlaps compute
   Sfu,          // special-function unit time
-  Host,         // host CPU offload: transfer, (de)quantize, the op itself, call overhead
+  Host,         // host CPU offload (transfer, (de)quantize, the op, call overhead); kernel launches
 };
 inline constexpr int kNumCauses = 6;
 std::string_view nameOf(Cause c);

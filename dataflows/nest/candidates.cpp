@@ -107,14 +107,20 @@ std::vector<std::vector<Factors>> fanoutSplits(const Problem& p, const Hardware&
   std::stable_sort(dims.begin(), dims.end(), [&](Dim a, Dim b) { return p.of(a) > p.of(b); });
   for (size_t l = 0; l < hw.levels.size(); ++l) {
     if (hw.levels[l].fanout <= 1) continue;
+    std::vector<Dim> split = dims;
+    if (!hw.levels[l].fanout_split_reduction) {  // whole outputs per instance: output dims only
+      split.erase(std::remove_if(split.begin(), split.end(),
+                                 [](Dim d) { return !Problem::relevant(Operand::Output, d); }),
+                  split.end());
+    }
     std::vector<std::vector<Factors>> next;
-    for (const auto& split : out) {
+    for (const auto& prior : out) {
       Factors taken = used;
-      for (const Factors& f : split) {
+      for (const Factors& f : prior) {
         for (Dim d : kAllDims) taken[at(d)] *= f[at(d)];
       }
-      for (const Factors& f : axisSplits(p, dims, hw.levels[l].fanout, taken)) {
-        next.push_back(split);
+      for (const Factors& f : axisSplits(p, split, hw.levels[l].fanout, taken)) {
+        next.push_back(prior);
         next.back()[l] = f;
       }
     }

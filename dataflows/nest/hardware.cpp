@@ -23,6 +23,7 @@ void setFanout(Level& l, const arch::StorageLevel& s) {
   l.fanout_multicast = s.fanout.multicast;
   l.fanout_reduction = s.fanout.reduction;
   l.fanout_bandwidth = s.fanout.bandwidth;
+  l.fanout_split_reduction = s.fanout.split_reduction;
   l.fanout_pj = s.fanout.energy_pj_per_byte;
 }
 

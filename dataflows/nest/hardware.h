@@ -39,6 +39,7 @@ struct Level {
   bool fanout_multicast = false;  // one read feeds every instance needing the value
   bool fanout_reduction = false;  // the instances' partial sums add up in the network
   double fanout_bandwidth = 0;    // bytes/cycle into one instance; 0 = unlimited
+  bool fanout_split_reduction = true;  // instances may share a reduction dim
   double fanout_pj = 0;           // per byte per instance reached
   int64_t instances = 1;          // copies of this level in the design (fan-outs above it)
   // How this level keeps inputs (0) and weights (1) when they are sparse (arch::SparseSupport).

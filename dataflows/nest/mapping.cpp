@@ -141,6 +141,11 @@ std::string checkShape(const Mapping& m, const Problem& p, const Hardware& hw, B
     b = {static_cast<int>(l), true};
     for (Dim d : kAllDims) {
       if (ll.spatial[at(d)] < 1) return "spatial factors must be >= 1";
+      if (ll.spatial[at(d)] > 1 && !hw.levels[l].fanout_split_reduction &&
+          !Problem::relevant(Operand::Output, d)) {
+        return hw.levels[l].name + ": its instances compute whole outputs (split_reduction: false); " +
+               p.dimName(d) + " is a reduction dim";
+      }
       fan *= ll.spatial[at(d)];
     }
     if (fan > hw.levels[l].fanout) {

@@ -418,6 +418,7 @@ const std::vector<Preset>& presets() {
   static const std::vector<Preset> all = [] {
     std::vector<Preset> v = list;
     for (const Preset& p : deepseekPresets()) v.push_back(p);
+    for (const Preset& p : llama2Presets()) v.push_back(p);
     return v;
   }();
   return all;

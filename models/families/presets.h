@@ -15,5 +15,7 @@ struct Preset {
 const std::vector<Preset>& presets();
 // DeepSeek's (presets_deepseek.cpp), part of presets().
 std::vector<Preset> deepseekPresets();
+// Llama 2's (presets_llama2.cpp), part of presets().
+std::vector<Preset> llama2Presets();
 
 }  // namespace tessel::models::hf

@@ -24,6 +24,16 @@ TEST(FamiliesParams, Llama32_1b) { EXPECT_EQ(params("llama-3.2-1b"), 1235814400)
 // x32 + 2 * 32000*4096 + 4,096.
 TEST(FamiliesParams, Mistral7b) { EXPECT_EQ(params("mistral-7b"), 7241732096); }
 
+// Llama-2-7B (meta-llama/Llama-2-7b-hf, 6,738,415,616): per layer attention 4 x 4096^2 =
+// 67,108,864 + MLP 3 x 4096 x 11008 = 135,266,304 + two norms 8,192 = 202,383,360; x32 +
+// 2 x 32000 x 4096 + 4,096.
+TEST(FamiliesParams, Llama2_7b) { EXPECT_EQ(params("llama-2-7b"), 6738415616); }
+
+// Llama-2-70B (meta-llama/Llama-2-70b-hf, 68,976,648,192): per layer q and o 2 x 8192^2 +
+// k and v 2 x 8192 x 1024 (8 KV heads of 128) = 150,994,944 + MLP 3 x 8192 x 28672 =
+// 704,643,072 + norms 16,384 = 855,654,400; x80 + 2 x 32000 x 8192 + 8,192.
+TEST(FamiliesParams, Llama2_70b) { EXPECT_EQ(params("llama-2-70b"), 68976648192); }
+
 // Mixtral-8x7B (mistralai/Mixtral-8x7B-v0.1, 46,702,792,704): per layer attention 41,943,040 +
 // 8 experts * 176,160,768 + router 4096*8 + norms 8,192 = 1,451,270,144; x32 + 2*32000*4096 +
 // 4,096. Idle experts (no routed tokens) keep their weights.
