@@ -76,6 +76,11 @@ static bool hasEpilogue(const arch::Accelerator& acc, const std::string& name) {
   return std::find(ops.begin(), ops.end(), name) != ops.end();
 }
 
+bool startsKernel(const OpPlan& plan) {
+  if (plan.placement == Placement::Host || plan.placement == Placement::Fused) return false;
+  return plan.group == nullptr || plan.group->chain.first() == plan.op->id;
+}
+
 models::FuseRules fuseRulesFor(const arch::Accelerator& acc) {
   models::FuseRules rules;
   // Inference batch norm folds into the preceding conv's weights and bias.

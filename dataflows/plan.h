@@ -84,6 +84,11 @@ std::vector<OpPlan> plan(const models::Graph& graph, const arch::Accelerator& ac
 // inference folds into the conv), and row-wise ops when its SFU runs them.
 models::FuseRules fuseRulesFor(const arch::Accelerator& acc);
 
+// The op begins a kernel of its own on the device, where controller.launch_latency is paid: not
+// host-run, not an epilogue folded into its anchor, and the first member of a fused group (the
+// group is one kernel).
+bool startsKernel(const OpPlan& plan);
+
 // Where an op runs when nothing is fused: a GEMM on the array if it has MACs for the input
 // dtype, else the host; a vector op on the array's epilogue path, the SFU or the host.
 Placement placementOf(const models::Op& op, const arch::Accelerator& acc, const models::Graph& g);

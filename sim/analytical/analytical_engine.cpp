@@ -52,7 +52,7 @@ class AnalyticalEngine final : public Engine {
     } else {
       fillVector(s, plan);
     }
-    if (startsKernel(plan)) s.cycles_by_cause[static_cast<size_t>(Cause::Host)] += acc_.controller.launch_cycles;
+    if (dataflows::startsKernel(plan)) s.cycles_by_cause[static_cast<size_t>(Cause::Host)] += acc_.controller.launch_cycles;
     s.cycles = 0;
     for (size_t c = 0; c < s.cycles_by_cause.size(); ++c) {
       s.cycles += checked::finite(s.cycles_by_cause[c], [&] {
@@ -75,15 +75,6 @@ class AnalyticalEngine final : public Engine {
   }
 
  private:
-  // The op begins a kernel of its own on the device: not host-run, not an epilogue folded into
-  // its anchor, and the first member of a fused group (the group is one kernel).
-  static bool startsKernel(const dataflows::OpPlan& plan) {
-    if (plan.placement == dataflows::Placement::Host || plan.placement == dataflows::Placement::Fused) {
-      return false;
-    }
-    return plan.group == nullptr || plan.group->chain.first() == plan.op->id;
-  }
-
   static std::string what(const dataflows::OpPlan& plan, const std::string& quantity) {
     return "op '" + plan.op->name + "': " + quantity;
   }

@@ -72,6 +72,7 @@ class SystemcEngine final : public Engine {
       // A fused group's member: the group runs once, as one block pipeline; each member gets
       // its part.
       fused_.member(plan, s, models_, options_.trace ? &trace_ : nullptr, elapsed_);
+      launch(s, plan);
       finish(s, plan);
       elapsed_ += s.cycles;
       return s;
@@ -81,6 +82,8 @@ class SystemcEngine final : public Engine {
     const OpRun& run = run_;
     fillBytes(s, stream);
     fillCycles(s, plan, stream, run);
+    launch(s, plan);
+    finish(s, plan);
     if (options_.trace) record(s, plan, stream, run);
     elapsed_ += s.cycles;
     return s;
@@ -193,6 +196,12 @@ class SystemcEngine final : public Engine {
     }
     std::stable_sort(s.waits.begin(), s.waits.end(),
                      [](const auto& a, const auto& b) { return a.second > b.second; });
+  }
+
+  // The gap before a kernel's first block (controller.launch_latency): the front end's, not a
+  // block's, so the same closed form as the analytical engine's.
+  void launch(OpStats& s, const dataflows::OpPlan& plan) const {
+    if (dataflows::startsKernel(plan)) s.cycles_by_cause[static_cast<size_t>(Cause::Host)] += acc_.controller.launch_cycles;
   }
 
   // Cycles from the causes; utilization against the real peak, as the analytical engine's.
