@@ -38,6 +38,27 @@ def _system_serve(spec):
     return Recipe(cmd, get, slow=True)
 
 
+
+@recipe('llmserve')
+def _llm_serve(spec):
+    """`llmserve:TARGET/MODEL/RATES/SPLIT/K`: TTFT, TPOT and E2E p50 of the K-th rate (from 0) of
+    an LLM service at constant request rates (RATES as 1+2+4), 500 requests of 128-2,048 prompt
+    and 32-512 output tokens; TARGET a shipped design (configs/arch) or, with SPLIT (tp4; `-`
+    for none), a system (configs/systems)."""
+    target, model, rates, split, k = spec.split('/')
+    rates = rates.replace('+', ',')
+    flags = ' '.join(f'--{a} {v}' for a, v in re.findall(r'(tp|ep|dp)(\d+)', split))
+    where = (f'--system configs/systems/{target}.yaml {flags}' if flags
+             else f'--arch configs/arch/{target}.yaml')
+    cmd = (f'serve {where} --workload {model} --rate {rates} --requests 500 '
+           f'--prompt-len uniform:128:2048 --output-len uniform:32:512 --json -')
+
+    def get(o):
+        p = json.loads(o[o.index('{'):o.rindex('}') + 1])['points'][int(k)]
+        return (f'{p["ttft_s"]["p50"] * 1e3:,.0f} ms | {p["tpot_s"]["p50"] * 1e3:.1f} ms | '
+                f'{p["e2e_s"]["p50"]:.2f} s | {p["output_tokens_per_s"]:,.0f}')
+    return Recipe(cmd, get, slow=True)
+
 # Designs for docs/sparsity.md and the README's sparse rows: a shipped design with `-p` what-ifs.
 SPARSE_DESIGNS = {
     'dense': [],

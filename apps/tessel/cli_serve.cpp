@@ -77,6 +77,17 @@ void addServe(CLI::App& app, ServeArgs& s, std::function<int()>& action, std::os
   cmd->add_option("--preemption", s.preemption, "LLM: recompute | swap (when the KV cache is full)")
       ->check(CLI::IsMember({"recompute", "swap"}))
       ->capture_default_str();
+  cmd->add_option("--prefix-caching", s.prefix_caching,
+                  "LLM: on | off: requests of a trace's prefix_id reuse its cached KV blocks")
+      ->check(CLI::IsMember({"on", "off"}))
+      ->capture_default_str();
+  cmd->add_option("--step-overhead", s.step_overhead,
+                  "LLM: host time of every iteration (3ms, 25us, seconds; default 0)");
+  cmd->add_option("--sequence-overhead", s.sequence_overhead,
+                  "LLM: host time of each sequence in an iteration (sampling; default 0)");
+  cmd->add_option("--compare-measured", s.compare_measured,
+                  "LLM: a measured run (CSV or JSONL: arrival, prompt_tokens, output_tokens, ttft, "
+                  "e2e[, stage]): serve its requests, each stage from empty, and print the errors");
   cmd->add_flag("--exact", s.exact,
                 "LLM: simulate every iteration shape (no interpolation between grid points)");
   cmd->add_option("--requests", s.requests,
@@ -124,7 +135,8 @@ void addServe(CLI::App& app, ServeArgs& s, std::function<int()>& action, std::os
           "--batch", "--cores", "--closed-loop", "--jitter", "--submit-queue", "--receive-queue",
           "--host-cpus", "--no-variants", "--prompt-len", "--output-len", "--max-batch",
           "--max-tokens", "--chunk", "--kv-block", "--kv-budget", "--slo", "--priority",
-          "--preemption", "--exact", "--budget", "--requests", "--prefill-cores"}) {
+          "--preemption", "--exact", "--budget", "--requests", "--prefill-cores",
+          "--prefix-caching", "--step-overhead", "--sequence-overhead", "--compare-measured"}) {
       if (cmd->get_option(name)->count() > 0) s.given.emplace_back(name);
     }
     action = [&] { return tessel::app::serveCommand(s, out); };

@@ -128,7 +128,8 @@ int serveCommand(const ServeArgs& args, std::ostream& out) {
   }
   for (const char* llm : {"--prompt-len", "--output-len", "--max-batch", "--max-tokens", "--chunk",
                           "--kv-block", "--kv-budget", "--slo", "--priority", "--preemption",
-                          "--exact"}) {
+                          "--exact", "--prefix-caching", "--step-overhead",
+                          "--sequence-overhead", "--compare-measured"}) {
     if (given(args, llm)) {
       throw ConfigError({"", 0, 0, llm},
                         std::string(llm) + " applies to an LLM service: a Hugging Face decoder "

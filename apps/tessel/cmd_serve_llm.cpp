@@ -5,6 +5,7 @@
 #include <optional>
 #include <sstream>
 
+#include "apps/tessel/cmd_serve_measured.h"
 #include "apps/tessel/commands.h"
 #include "apps/tessel/workload_args.h"
 #include "arch/load.h"
@@ -46,7 +47,17 @@ void rejectJobOptions(const ServeArgs& a) {
   }
 }
 
-serve::llm::LlmServeOptions llmOptions(const ServeArgs& a) {
+// A host overhead option in seconds, or `fallback` when it is not given.
+double hostOverhead(const std::string& text, const char* option, double fallback) {
+  return text.empty() ? fallback : serve::llm::parseOverhead(text, option);
+}
+
+// An overhead as given, else its value in seconds.
+std::string overheadLabel(const std::string& text, double seconds) {
+  return text.empty() ? units::formatNumber(seconds) + "s" : text;
+}
+
+serve::llm::LlmServeOptions llmOptions(const ServeArgs& a, const arch::Accelerator& acc) {
   namespace L = serve::llm;
   L::LlmServeOptions o;
   o.stream.arrivals = L::parseArrivals(a.arrivals);
@@ -77,6 +88,11 @@ serve::llm::LlmServeOptions llmOptions(const ServeArgs& a) {
   o.preemption = a.preemption == "swap" ? L::Preemption::Swap : L::Preemption::Recompute;
   if (!a.slo.empty()) o.slo = L::parseSlo(a.slo);
   o.exact = a.exact;
+  o.prefix_caching = a.prefix_caching != "off";
+  // Not given: the design's host section supplies them (host.step_overhead, in cycles).
+  o.step_overhead_s = hostOverhead(a.step_overhead, "--step-overhead", acc.host.step_overhead / acc.clock_hz);
+  o.sequence_overhead_s =
+      hostOverhead(a.sequence_overhead, "--sequence-overhead", acc.host.sequence_overhead / acc.clock_hz);
   if (!a.cores.empty()) o.modes.clear();
   for (const std::string& c : a.cores) {
     if (c != "fused" && c != "disaggregated") {
@@ -105,7 +121,8 @@ std::vector<std::pair<std::string, std::string>> labels(const ServeArgs& a,
   std::vector<std::pair<std::string, std::string>> l = {
       {a.system.empty() ? "arch_file" : "system_file", a.system.empty() ? a.arch : a.system},
       {"workload", a.workload.name}, {"dataflow", dataflow},
-      {"mapper", a.mapper},  {"budget", std::to_string(budget)}, {"arrivals", a.arrivals}};
+      {"mapper", a.mapper},  {"budget", std::to_string(budget)},
+      {"arrivals", o.stream.arrivals.text}};
   if (!trace) {
     l.emplace_back("rate", joined(o.rates));
     l.emplace_back("prompt_len", a.prompt_len);
@@ -130,6 +147,11 @@ std::vector<std::pair<std::string, std::string>> labels(const ServeArgs& a,
   if (o.prefill_cores > 0) l.emplace_back("prefill_cores", std::to_string(o.prefill_cores));
   l.emplace_back("priority", a.priority);
   l.emplace_back("preemption", a.preemption);
+  if (given(a, "--prefix-caching")) l.emplace_back("prefix_caching", a.prefix_caching);
+  if (o.step_overhead_s > 0 || o.sequence_overhead_s > 0) {
+    l.emplace_back("step_overhead", overheadLabel(a.step_overhead, o.step_overhead_s));
+    l.emplace_back("sequence_overhead", overheadLabel(a.sequence_overhead, o.sequence_overhead_s));
+  }
   if (a.exact) l.emplace_back("exact", "true");
   for (const auto& p : a.overrides) l.emplace_back("override", p);
   return l;
@@ -196,7 +218,8 @@ void onSystem(const systems::System& sys, const ServeArgs& args, const serve::ll
 }  // namespace
 
 int llmServeCommand(const ServeArgs& args, std::ostream& out) {
-  checkOutputs({{"--json", args.json_path}}, {args.arch, args.system, args.dataflow});
+  checkOutputs({{"--json", args.json_path}},
+               {args.arch, args.system, args.dataflow, args.compare_measured});
   rejectJobOptions(args);
   for (const std::string& g : args.workload.given) {
     if (g != "--dtype" && g != "--expert-load") {
@@ -208,7 +231,9 @@ int llmServeCommand(const ServeArgs& args, std::ostream& out) {
   if (!args.system.empty()) sys = systems::loadSystem(args.system, args.overrides);
   const arch::Accelerator acc = sys ? sys->chip : arch::loadFile(args.arch, args.overrides);
   const dataflows::Dataflow df = pickDataflow(args.dataflow, acc);
-  const serve::llm::LlmServeOptions options = llmOptions(args);
+  serve::llm::LlmServeOptions options = llmOptions(args, acc);
+  std::vector<serve::llm::MeasuredRequest> measured;
+  if (!args.compare_measured.empty()) measured = measuredRequests(args, options);
 
   serve::llm::LlmInputs in;
   in.workload = args.workload.name;
@@ -220,18 +245,20 @@ int llmServeCommand(const ServeArgs& args, std::ostream& out) {
   in.acc = &acc;
   in.dataflow = &df;
   // A service maps a hundred or more shapes: 1,000 evaluations per op by default
-  // (docs/serve-llm.md measures what that costs against larger budgets).
-  const int64_t budget = given(args, "--budget") ? args.budget : 1000;
+  // (docs/serve-llm.md measures what that costs against larger budgets), 1,000 per 32 arrays on
+  // a design with more: every fan-out split of its arrays is a start the search must try.
+  const int64_t arrays = acc.arrays();
+  const int64_t budget = given(args, "--budget") ? args.budget : 1000 * ((arrays + 31) / 32);
   in.run.plan.mapper = args.mapper;
   in.run.plan.mapper_options.objective = args.objective;
   in.run.plan.fusion = dataflows::fusionModeFrom(args.fusion);
   in.run.plan.mapper_options.budget = budget;
   if (sys) onSystem(*sys, args, options, in);
-  serve::llm::LlmResult result = serve::llm::serveLlm(in, options);
+  std::string device;  // on a system: the replicas
   if (sys) {
-    result.device = std::to_string(args.tp) + " chips per replica (tp " + std::to_string(args.tp) +
-                    (args.ep > 1 ? ", ep " + std::to_string(args.ep) : "") + ") x " + std::to_string(args.dp) +
-                    " replica" + (args.dp > 1 ? "s" : "") + " of " + sys->name;
+    device = std::to_string(args.tp) + " chips per replica (tp " + std::to_string(args.tp) +
+             (args.ep > 1 ? ", ep " + std::to_string(args.ep) : "") + ") x " +
+             std::to_string(args.dp) + " replica" + (args.dp > 1 ? "s" : "") + " of " + sys->name;
   }
 
   reports::ServeHeader header;
@@ -244,6 +271,9 @@ int llmServeCommand(const ServeArgs& args, std::ostream& out) {
     header.run_options = " --system " + args.system + " --tp " + std::to_string(args.tp) +
                          (args.ep > 1 ? " --ep " + std::to_string(args.ep) : "");
   }
+  if (!measured.empty()) return compareMeasured(measured, args, in, options, header, device, out);
+  serve::llm::LlmResult result = serve::llm::serveLlm(in, options);
+  if (!device.empty()) result.device = device;
   const bool table = !args.quiet && !isStandardOutput(args.json_path);
   if (table) reports::writeLlmServeTable(result, header, out);
   if (!args.json_path.empty()) {

@@ -238,6 +238,11 @@ struct ServeArgs {
   std::string preemption = "recompute";
   bool exact = false;
   int prefill_cores = 0;  // disaggregated LLM service: cores that prefill (0 = half)
+  std::string compare_measured;  // an LLM service: a measured run's requests, replayed and scored
+  std::string prefix_caching = "on";  // on | off
+  // Host time of every iteration and of each sequence in it ("3ms"); empty: not given (the
+  // design's default).
+  std::string step_overhead, sequence_overhead;
   double jitter = 0;
   uint64_t seed = 1;
   int submit_queue = 4;

@@ -48,6 +48,8 @@ ordered_json pointJson(const serve::llm::LlmPoint& p) {
   j["preemptions"] = p.run.preemptions;
   j["swap_s"] = p.run.swap_seconds;
   j["kv_peak_blocks"] = p.run.kv_peak_blocks;
+  j["prefix_reused_tokens"] = p.run.prefix_reused_tokens;
+  j["prefix_reused_fraction"] = p.run.prefix_reused_fraction;
   ordered_json kv = ordered_json::array();
   for (const serve::llm::KvSample& s : p.run.kv) kv.push_back({s.t, s.blocks});
   j["kv_use"] = kv;  // [seconds, blocks in use]

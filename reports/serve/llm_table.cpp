@@ -1,5 +1,6 @@
 #include <iomanip>
 #include <sstream>
+#include <vector>
 
 #include "reports/serve/llm_report.h"
 
@@ -23,6 +24,23 @@ std::string num(double v, int digits) {
 }
 
 std::string gib(double bytes) { return num(bytes / double(1 << 30), 2) + " GiB"; }
+
+// Prompt tokens reused from the prefix cache at each point that ran, when a request has a prefix.
+void writePrefixReuse(const serve::llm::LlmResult& r, std::ostream& os) {
+  std::vector<const serve::llm::LlmPoint*> ran;
+  for (const serve::llm::LlmPoint& p : r.points) {
+    if (p.ok && p.run.prefix_requests > 0) ran.push_back(&p);
+  }
+  if (ran.empty()) return;
+  os << "prefix cache: prompt tokens reused" << (ran.size() > 1 ? ", by point:" : "");
+  for (size_t i = 0; i < ran.size(); ++i) {
+    int64_t prompts = 0;
+    for (const serve::llm::RequestRecord& q : ran[i]->run.requests) prompts += q.prompt;
+    os << (i ? ", " : " ") << ran[i]->run.prefix_reused_tokens << " of " << prompts << " ("
+       << num(ran[i]->run.prefix_reused_fraction * 100, 1) << "%)";
+  }
+  os << "\n";
+}
 
 }  // namespace
 
@@ -78,8 +96,9 @@ void writeLlmServeTable(const serve::llm::LlmResult& r, const ServeHeader& h, st
        << num(x.energy_per_token_j * 1e3, 2) << "\n";
   }
   os << "(times in ms; good/s: requests/s within the SLO; KV pk: peak KV-cache use; preem: "
-        "preemptions; busy: the share of time an iteration runs; MACs: of the peak MAC rate)"
-        "\n\nRecommendations\n";
+        "preemptions; busy: the share of time an iteration runs; MACs: of the peak MAC rate)\n";
+  writePrefixReuse(r, os);
+  os << "\nRecommendations\n";
   for (const std::string& line : r.recommendations) os << "  " << line << "\n";
 }
 

@@ -5,6 +5,7 @@
 #include <memory>
 #include <sstream>
 
+#include "arch/bandwidth.h"
 #include "arch/cores.h"
 #include "serve/llm/disaggregated.h"
 #include "serve/llm/request_budget.h"
@@ -224,7 +225,7 @@ std::unique_ptr<Sides> sides(const LlmServeOptions& o, const EngineCostInputs& b
   s->d.prefill_blocks =
       std::min(m.kv_blocks / 2, (longest_prompt + o.max_tokens + block - 1) / block);
   s->d.decode_blocks = m.kv_blocks - s->d.prefill_blocks;
-  s->d.transfer_bytes_per_s = acc.levels.front().bandwidth * acc.clock_hz;
+  s->d.transfer_bytes_per_s = arch::offChipBandwidth(acc).bytes_per_cycle * acc.clock_hz;
   s->d.kv_bytes_per_token = m.kv_bytes_per_token;
   return s;
 }
@@ -326,6 +327,9 @@ LlmResult serveLlm(const LlmInputs& in, const LlmServeOptions& o) {
     c.preemption = o.preemption;
     c.kv_bytes_per_token = r.memory.kv_bytes_per_token;
     c.swap_bytes_per_s = dev.host.link_bandwidth * dev.clock_hz;
+    c.prefix_caching = o.prefix_caching;
+    c.step_overhead_s = o.step_overhead_s;
+    c.sequence_overhead_s = o.sequence_overhead_s;
     try {
       if (p.mode == CoreMode::Fused) {
         p.run = simulate(reqs, c, cost);
@@ -339,7 +343,7 @@ LlmResult serveLlm(const LlmInputs& in, const LlmServeOptions& o) {
       p.reason = e.what();
     }
   }
-  const double dram_bytes_per_s = dev.levels.front().bandwidth * dev.clock_hz;
+  const double dram_bytes_per_s = arch::offChipBandwidth(dev).bytes_per_cycle * dev.clock_hz;
   r.weight_read_s = dram_bytes_per_s > 0 ? cost.weightBytesPerStep() / dram_bytes_per_s : 0;
   r.leakage_w = cost.leakageW();
   r.shapes_evaluated = cost.shapesEvaluated();

@@ -38,6 +38,9 @@ struct LlmServeOptions {
   bool exact = false;              // simulate every shape (no interpolation)
   std::vector<CoreMode> modes = {CoreMode::Fused};
   int prefill_cores = 0;           // disaggregated: cores that prefill (0 = half, rounded down)
+  bool prefix_caching = true;      // requests of a trace's prefix_id reuse its cached blocks
+  double step_overhead_s = 0;      // host time of every iteration
+  double sequence_overhead_s = 0;  // and of each sequence in it
 };
 
 struct LlmInputs {

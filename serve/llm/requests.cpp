@@ -138,26 +138,34 @@ ArrivalSpec parseArrivals(const std::string& text) {
 
 namespace {
 
-// "0.5", "500ms", "50 ms", "2s", "100us" in seconds.
-double sloSeconds(std::string_view key, std::string_view value) {
-  const std::string option = "--slo";
+// "0.5", "500ms", "50 ms", "2s", "100us" in seconds; errors quote `item` ("ttft=5min"), or the
+// value when it is empty.
+double seconds(std::string_view value, const std::string& option, const std::string& item) {
   size_t digits = value.size();
   while (digits > 0 && std::isalpha(static_cast<unsigned char>(value[digits - 1]))) --digits;
   const std::string_view unit = value.substr(digits);
   const auto amount = number(trim(value.substr(0, digits)));
-  const std::string item = std::string(key) + "=" + std::string(value);
-  if (value.empty())
-    fail(option, std::string(key) + " has no value; e.g. " + std::string(key) + "=0.5");
-  if (!amount) fail(option, "'" + item + "': '" + std::string(value) + "' is not a time");
+  const std::string quoted = "'" + std::string(value) + "'";
+  const std::string at = item.empty() ? quoted + ": " : "'" + item + "': ";
+  if (!amount) fail(option, (item.empty() ? "" : at) + quoted + " is not a time");
   double scale = 0;
   if (unit.empty() || unit == "s") scale = 1;
   if (unit == "ms") scale = 1e-3;
   if (unit == "us") scale = 1e-6;
   if (scale == 0) {
-    fail(option, "'" + item + "': unknown unit '" + std::string(unit) + "'; accepted: s, ms, us");
+    fail(option, at + "unknown unit '" + std::string(unit) + "'; accepted: s, ms, us");
   }
-  if (*amount <= 0) fail(option, "'" + item + "': an objective must be positive");
   return *amount * scale;
+}
+
+double sloSeconds(std::string_view key, std::string_view value) {
+  const std::string option = "--slo";
+  const std::string item = std::string(key) + "=" + std::string(value);
+  if (value.empty())
+    fail(option, std::string(key) + " has no value; e.g. " + std::string(key) + "=0.5");
+  const double s = seconds(value, option, item);
+  if (s <= 0) fail(option, "'" + item + "': an objective must be positive");
+  return s;
 }
 
 }  // namespace
@@ -187,6 +195,14 @@ Slo parseSlo(const std::string& text) {
     *target = sloSeconds(key, trim(item.substr(eq + 1)));
   }
   return slo;
+}
+
+double parseOverhead(const std::string& text, const std::string& option) {
+  const std::string_view value = trim(text);
+  if (value.empty()) fail(option, "empty; expected a time, e.g. 3ms, 25us or 0.001 (seconds)");
+  const double s = seconds(value, option, "");
+  if (s < 0) fail(option, "'" + std::string(value) + "': a host overhead must be 0 or more");
+  return s;
 }
 
 }  // namespace tessel::serve::llm

@@ -44,6 +44,11 @@ struct Request {
   double arrival = 0;  // seconds
   int64_t prompt = 0;  // tokens
   int64_t output = 0;  // tokens
+  // A shared prompt prefix: requests with the same prefix_id (> 0) have the same first
+  // prefix_tokens prompt tokens (two of one id with different counts share the fewer). A trace's
+  // prefix_id strings are numbered 1, 2, ... in order of first appearance; 0 = no prefix.
+  int64_t prefix_id = 0;
+  int64_t prefix_tokens = 0;  // 0..prompt
   // Where a trace's request was written (the file shared by all its requests; null for a
   // synthetic stream), so a check made after reading still cites file:line:column.
   std::shared_ptr<const std::string> file;
@@ -57,9 +62,13 @@ struct Request {
 // A trace: CSV with a header naming the columns arrival (or arrival_time, timestamp; seconds),
 // prompt_tokens (or prompt, input_tokens) and output_tokens (or output, completion_tokens) in
 // any order, other columns ignored; or JSONL (a name ending in .jsonl, or a first non-blank
-// character '{') with the same keys on every line. Arrival times are kept as written (not
-// shifted to start at 0) and must not decrease. Ids are 0..n-1 in file order.
-std::vector<Request> readTrace(const std::string& path);
+// character '{') with the same keys on every line. Two more columns (keys), prefix_id and
+// prefix_tokens, give a request's shared prefix (Request::prefix_id): both or neither; an empty
+// prefix_id is no prefix, and prefix_tokens is a whole number 0..prompt_tokens. Arrival times
+// are kept as written (not shifted to start at 0) and must not decrease (unless `sorted` is
+// false: a measured run's table, serve/llm/measured.h, sorts its own). Ids are 0..n-1 in file
+// order.
+std::vector<Request> readTrace(const std::string& path, bool sorted = true);
 
 struct StreamSpec {
   ArrivalSpec arrivals;
@@ -68,6 +77,9 @@ struct StreamSpec {
   bool requests_given = false;  // for a trace: keep only the first `requests` when set
   LengthDist prompt, output;    // ignored for traces
   uint64_t seed = 1;
+  // Requests given whole, in arrival order with ids 0..n-1 (a stage of a measured run): when
+  // not empty, generate returns them and the rest of the spec is ignored.
+  std::vector<Request> recorded;
 };
 
 // Requests in arrival order, ids 0..n-1. Synthetic streams start at 0 and are a function of the
@@ -91,5 +103,9 @@ struct Slo {
 
 // "--slo ttft=0.5,tpot=50ms": keys ttft, tpot, e2e; values in s (plain numbers), ms, us.
 Slo parseSlo(const std::string& text);
+
+// A host overhead of `option` ("--step-overhead"): a time as --slo takes them ("3ms", "25us",
+// plain seconds), 0 or more.
+double parseOverhead(const std::string& text, const std::string& option);
 
 }  // namespace tessel::serve::llm

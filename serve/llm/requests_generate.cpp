@@ -88,6 +88,7 @@ double drawGap(const ArrivalSpec& arrivals, double rate, Rng& rng) {
 }  // namespace
 
 std::vector<Request> generate(const StreamSpec& spec) {
+  if (!spec.recorded.empty()) return spec.recorded;
   const bool trace = spec.arrivals.kind == ArrivalSpec::Kind::Trace;
   if ((!trace || spec.requests_given) && (spec.requests < 1 || spec.requests > kMaxRequests)) {
     throw ConfigError({"", 0, 0, "--requests"},

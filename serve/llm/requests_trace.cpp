@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string_view>
+#include <unordered_map>
 
 #include "serve/llm/request_budget.h"
 #include "serve/llm/requests.h"
@@ -42,6 +43,15 @@ struct Cell {
   int column = 0;
   std::string name;  // the column or key as written in the file
 };
+
+// A line's shared prefix: the prefix_id and prefix_tokens columns (keys), both or neither.
+struct PrefixCell {
+  std::string id;      // empty: no prefix
+  Cell tokens;
+  bool given = false;  // tokens.value was read
+};
+constexpr const char* kPrefixId = "prefix_id";
+constexpr const char* kPrefixTokens = "prefix_tokens";
 
 std::string shortest(double v) {
   char buf[32];
@@ -79,15 +89,15 @@ int columnIndex(std::string_view name) {
 // Checks one line's three cells and turns them into the next request.
 class Builder {
  public:
-  explicit Builder(const std::string& path)
-      : path_(path), file_(std::make_shared<const std::string>(path)) {}
+  Builder(const std::string& path, bool sorted)
+      : path_(path), file_(std::make_shared<const std::string>(path)), sorted_(sorted) {}
 
-  void add(int line, const std::array<Cell, 3>& cells) {
+  void add(int line, const std::array<Cell, 3>& cells, const PrefixCell& prefix = {}) {
     const Cell& arrival = cells[0];
     if (arrival.value < 0) {
       fail(line, arrival, "negative arrival time " + shortest(arrival.value) + " s");
     }
-    if (!reqs_.empty() && arrival.value < reqs_.back().arrival) {
+    if (sorted_ && !reqs_.empty() && arrival.value < reqs_.back().arrival) {
       fail(line, arrival,
            "arrival " + shortest(arrival.value) + " s is before the previous line's " +
                shortest(reqs_.back().arrival) + " s (line " + std::to_string(previous_line_) +
@@ -101,6 +111,13 @@ class Builder {
     r.file = file_;
     r.line = line;
     r.column = cells[1].column;
+    if (prefix.given) {
+      r.prefix_tokens = prefixTokens(line, prefix.tokens, r.prompt);
+      if (prefix.id.empty()) r.prefix_tokens = 0;
+    }
+    if (!prefix.id.empty()) {
+      r.prefix_id = ids_.emplace(prefix.id, static_cast<int64_t>(ids_.size()) + 1).first->second;
+    }
     reqs_.push_back(std::move(r));
     previous_line_ = line;
   }
@@ -123,8 +140,20 @@ class Builder {
     return static_cast<int64_t>(cell.value);
   }
 
+  int64_t prefixTokens(int line, const Cell& cell, int64_t prompt) const {
+    const std::string shown = cell.name + " " + shortest(cell.value);
+    if (cell.value < 0) fail(line, cell, shown + " is negative");
+    if (cell.value != std::floor(cell.value)) fail(line, cell, shown + " is not a whole number");
+    if (cell.value > static_cast<double>(prompt)) {
+      fail(line, cell, shown + " is more than the prompt's " + std::to_string(prompt) + " tokens");
+    }
+    return static_cast<int64_t>(cell.value);
+  }
+
   const std::string& path_;
   std::shared_ptr<const std::string> file_;  // shared by the requests, for later checks
+  std::unordered_map<std::string, int64_t> ids_;  // prefix ids, numbered from 1
+  bool sorted_ = true;  // arrivals must not decrease
   std::vector<Request> reqs_;
   int previous_line_ = 0;
 };
@@ -169,7 +198,58 @@ std::vector<std::pair<std::string, int>> csvFields(std::string_view line, int nu
   }
 }
 
-std::vector<Request> readCsv(const std::string& path, std::string_view text) {
+using Fields = std::vector<std::pair<std::string, int>>;
+
+// The whole of `text` as a finite number.
+bool csvNumber(std::string_view text, double& value) {
+  const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  return !text.empty() && ec == std::errc() && ptr == text.data() + text.size() &&
+         std::isfinite(value);
+}
+
+// The header's prefix_id and prefix_tokens columns (-1: none); both or neither.
+std::array<int, 2> prefixColumns(const Fields& header, int line, const std::string& path) {
+  std::array<int, 2> at = {-1, -1};
+  const std::array<const char*, 2> names = {kPrefixId, kPrefixTokens};
+  for (size_t f = 0; f < header.size(); ++f) {
+    for (size_t k = 0; k < 2; ++k) {
+      if (lower(trim(header[f].first)) != names[k]) continue;
+      if (at[k] >= 0) {
+        throw ConfigError({path, line, header[f].second, names[k]},
+                          std::string("a second ") + names[k] + " column");
+      }
+      at[k] = static_cast<int>(f);
+    }
+  }
+  for (size_t k = 0; k < 2; ++k) {
+    if (at[k] < 0 || at[1 - k] >= 0) continue;
+    throw ConfigError({path, line, header[static_cast<size_t>(at[k])].second, names[k]},
+                      std::string("a ") + names[k] + " column without a " + names[1 - k] +
+                          " column: give both (requests of one prefix_id share their first "
+                          "prefix_tokens prompt tokens) or neither");
+  }
+  return at;
+}
+
+// One row's prefix: an empty prefix_id cell is none; otherwise prefix_tokens is a number.
+PrefixCell csvPrefix(const Fields& fields, const Fields& header, std::array<int, 2> at,
+                     int number, const Builder& builder) {
+  PrefixCell p;
+  if (at[0] < 0) return p;
+  p.id = std::string(trim(fields[static_cast<size_t>(at[0])].first));
+  const auto& [field, column] = fields[static_cast<size_t>(at[1])];
+  p.tokens.column = column;
+  p.tokens.name = std::string(trim(header[static_cast<size_t>(at[1])].first));
+  const std::string_view value = trim(field);
+  if (value.empty() && p.id.empty()) return p;
+  if (!csvNumber(value, p.tokens.value)) {
+    builder.fail(number, p.tokens, "'" + std::string(value) + "' is not a number");
+  }
+  p.given = true;
+  return p;
+}
+
+std::vector<Request> readCsv(const std::string& path, std::string_view text, bool sorted) {
   const auto rows = lines(text);
   if (rows.empty()) throw ConfigError({path, 0, 0, ""}, "the trace is empty");
   auto header = csvFields(rows[0].second, rows[0].first, path);
@@ -195,7 +275,8 @@ std::vector<Request> readCsv(const std::string& path, std::string_view text) {
         "no " + std::string(kColumns[c].canonical) + " column (" + namesOf(kColumns[c]) +
             "); the first line must be a header naming the columns, it reads: " + names);
   }
-  Builder builder(path);
+  const std::array<int, 2> prefix = prefixColumns(header, rows[0].first, path);
+  Builder builder(path, sorted);
   for (size_t r = 1; r < rows.size(); ++r) {
     const int number = rows[r].first;
     auto fields = csvFields(rows[r].second, number, path);
@@ -211,14 +292,11 @@ std::vector<Request> readCsv(const std::string& path, std::string_view text) {
       cells[c].column = column;
       cells[c].name = std::string(trim(header[static_cast<size_t>(index[c])].first));
       const std::string_view value = trim(field);
-      const auto [ptr, ec] =
-          std::from_chars(value.data(), value.data() + value.size(), cells[c].value);
-      if (value.empty() || ec != std::errc() || ptr != value.data() + value.size() ||
-          !std::isfinite(cells[c].value)) {
+      if (!csvNumber(value, cells[c].value)) {
         builder.fail(number, cells[c], "'" + std::string(value) + "' is not a number");
       }
     }
-    builder.add(number, cells);
+    builder.add(number, cells, csvPrefix(fields, header, prefix, number, builder));
   }
   return builder.take();
 }
@@ -252,8 +330,47 @@ Cell jsonCell(const nlohmann::json& object, size_t c, std::string_view line, int
   return cell;
 }
 
-std::vector<Request> readJsonl(const std::string& path, std::string_view text) {
-  Builder builder(path);
+// One line's prefix: the prefix_id key (a string, or an integer; "" is none) and the
+// prefix_tokens key (a number), both or neither.
+PrefixCell jsonPrefix(const nlohmann::json& object, std::string_view line, int number,
+                      const std::string& path) {
+  PrefixCell p;
+  const bool id = object.contains(kPrefixId), tokens = object.contains(kPrefixTokens);
+  auto where = [&](const char* key) {
+    const size_t at = line.find("\"" + std::string(key) + "\"");
+    return SourceLocation{path, number, at == std::string_view::npos ? 0 : static_cast<int>(at) + 1,
+                          key};
+  };
+  if (!id && !tokens) return p;
+  if (id != tokens) {
+    const char* given = id ? kPrefixId : kPrefixTokens;
+    throw ConfigError(where(given), std::string(given) + " without " +
+                                        (id ? kPrefixTokens : kPrefixId) +
+                                        ": give both keys or neither");
+  }
+  const auto& value = object.at(kPrefixId);
+  if (value.is_string()) {
+    p.id = value.get<std::string>();
+  } else if (value.is_number_integer()) {
+    p.id = value.dump();
+  } else {
+    throw ConfigError(where(kPrefixId), std::string("is a ") + value.type_name() +
+                                            ", expected a string (or an integer)");
+  }
+  p.tokens.name = kPrefixTokens;
+  p.tokens.column = where(kPrefixTokens).column;
+  const auto& count = object.at(kPrefixTokens);
+  if (!count.is_number()) {
+    throw ConfigError(where(kPrefixTokens),
+                      std::string("is a ") + count.type_name() + ", expected a number");
+  }
+  p.tokens.value = count.get<double>();
+  p.given = true;
+  return p;
+}
+
+std::vector<Request> readJsonl(const std::string& path, std::string_view text, bool sorted) {
+  Builder builder(path, sorted);
   for (const auto& [number, line] : lines(text)) {
     nlohmann::json object;
     try {
@@ -274,14 +391,15 @@ std::vector<Request> readJsonl(const std::string& path, std::string_view text) {
     }
     builder.add(number,
                 {jsonCell(object, 0, line, number, path), jsonCell(object, 1, line, number, path),
-                 jsonCell(object, 2, line, number, path)});
+                 jsonCell(object, 2, line, number, path)},
+                jsonPrefix(object, line, number, path));
   }
   return builder.take();
 }
 
 }  // namespace
 
-std::vector<Request> readTrace(const std::string& path) {
+std::vector<Request> readTrace(const std::string& path, bool sorted) {
   std::string text = readInputFile(path, "a request trace (CSV or JSONL)", kMaxTraceBytes);
   if (text.rfind("\xEF\xBB\xBF", 0) == 0) text.erase(0, 3);  // a UTF-8 byte order mark
   const size_t first = text.find_first_not_of(" \t\r\n");
@@ -292,7 +410,7 @@ std::vector<Request> readTrace(const std::string& path) {
   const int64_t lines = lineCount(text);
   const SourceLocation last{path, static_cast<int>(std::min<int64_t>(lines, INT_MAX)), 0, ""};
   checkRequests(lines - (jsonl ? 0 : 1), sizeof(std::pair<int, std::string_view>), 0, 1, last);
-  std::vector<Request> reqs = jsonl ? readJsonl(path, text) : readCsv(path, text);
+  std::vector<Request> reqs = jsonl ? readJsonl(path, text, sorted) : readCsv(path, text, sorted);
   double output = 0;
   for (const Request& r : reqs) output += static_cast<double>(r.output);
   checkRequests(static_cast<int64_t>(reqs.size()), 0, output / std::max<double>(1, reqs.size()), 1,

@@ -1,8 +1,10 @@
 #include "serve/llm/scheduler.h"
 
 #include <algorithm>
+#include <cmath>
 #include <deque>
 
+#include "serve/llm/prefix_cache.h"
 #include "util/error.h"
 
 namespace tessel::serve::llm {
@@ -20,6 +22,10 @@ struct Seq {
   int64_t cached = 0;        // tokens in the KV cache
   int64_t generated = 0;
   int64_t blocks = 0;
+  int64_t prefix = 0;           // its prefix id; 0: none, or no caching
+  int64_t prefix_blocks = 0;    // its prefix's full blocks: those the cache may share
+  int64_t next_block = 0;       // the next of them to cache once computed
+  std::vector<int64_t> shared;  // prefix blocks it holds through the cache, in order
   bool started = false;
   bool running = false;    // in the running list
   bool scheduled = false;  // in the iteration being composed
@@ -30,12 +36,18 @@ int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 class Loop {
  public:
   Loop(const std::vector<Request>& reqs, const SchedulerConfig& c, StepCost& cost)
-      : reqs_(reqs), c_(c), cost_(cost), seqs_(reqs.size()), free_(c.kv_blocks) {
+      : reqs_(reqs), c_(c), cost_(cost), seqs_(reqs.size()), cache_(c.kv_blocks) {
     out_.requests.resize(reqs.size());
+    const bool caching = c.prefix_caching && c.window == 0 && !c.arrive_prefilled;
     for (size_t i = 0; i < reqs.size(); ++i) {
       const Request& r = reqs[i];
       out_.requests[i] = {r.id, r.prompt, r.output, r.arrival, 0, 0, 0, 0};
       seqs_[i].prompt_total = r.prompt;
+      if (r.prefix_id > 0) ++out_.prefix_requests;
+      if (caching && r.prefix_id > 0) {
+        seqs_[i].prefix = r.prefix_id;
+        seqs_[i].prefix_blocks = r.prefix_tokens / c.kv_block;
+      }
       if (c.arrive_prefilled) {
         seqs_[i].prefilled = seqs_[i].cached = r.prompt;
         seqs_[i].generated = 1;
@@ -59,10 +71,12 @@ class Loop {
         t = std::max(t, reqs_[next].arrival);
         continue;
       }
-      out_.kv_peak_blocks = std::max(out_.kv_peak_blocks, c_.kv_blocks - free_);
-      kv_.push_back({t, c_.kv_blocks - free_});
+      out_.kv_peak_blocks = std::max(out_.kv_peak_blocks, cache_.inUse());
+      kv_.push_back({t, cache_.inUse()});
       const StepTime st = cost_.of(b.steps);
-      const double end = t + b.swap_seconds + st.seconds;
+      const double host =
+          c_.step_overhead_s + c_.sequence_overhead_s * static_cast<double>(b.steps.size());
+      const double end = t + b.swap_seconds + st.seconds + host;
       out_.busy_seconds += end - t;
       out_.swap_seconds += b.swap_seconds;
       out_.dynamic_energy_j += st.energy_j;
@@ -71,7 +85,7 @@ class Loop {
       batch_sum_ += static_cast<double>(b.steps.size());
       for (const SeqStep& s : b.steps) tokens_sum_ += static_cast<double>(s.fresh);
       done += finish(b, end);
-      kv_.push_back({end, c_.kv_blocks - free_});
+      kv_.push_back({end, cache_.inUse()});
       t = end;
     }
     summarize();
@@ -117,7 +131,7 @@ class Loop {
     ++out_.requests[victim].preemptions;
     ++out_.preemptions;
     leave(victim);
-    free_ += s.blocks;
+    release(s);
     if (c_.preemption == Preemption::Swap) {
       b.swap_seconds += blockSeconds(s.blocks);
       swapped_.push_front(victim);  // keeps its blocks' count to bring back
@@ -125,11 +139,28 @@ class Loop {
       s.blocks = 0;
       s.cached = 0;
       s.prefilled = 0;
+      s.next_block = 0;
       s.prompt_total = reqs_[victim].prompt + s.generated;
       waiting_.push_front(victim);
       events_.push_back({t, 0, +1});
     }
     return true;
+  }
+
+  // Gives back a sequence's blocks: its prefix blocks to the cache, last first (so a prefix's tail
+  // is evicted before its head, as vLLM releases them), the others free.
+  void release(Seq& s) {
+    for (auto k = s.shared.rbegin(); k != s.shared.rend(); ++k) cache_.release(s.prefix, *k);
+    cache_.free(s.blocks - static_cast<int64_t>(s.shared.size()));
+    s.shared.clear();
+  }
+
+  // Caches the sequence's prefix blocks that its first `computed` tokens fill.
+  void cacheComputed(Seq& s, int64_t computed) {
+    const int64_t full = std::min(s.prefix_blocks, computed / c_.kv_block);
+    for (; s.next_block < full; ++s.next_block) {
+      if (cache_.insert(s.prefix, s.next_block)) s.shared.push_back(s.next_block);
+    }
   }
 
   void join(size_t i) {
@@ -155,11 +186,11 @@ class Loop {
       if (!inDecode(i) || !seqs_[i].running) continue;
       Seq& s = seqs_[i];
       const int64_t need = blocksFor(s.cached + 1) - s.blocks;
-      if (need > free_ && order.empty()) order = running_;
-      while (need > free_ && s.running && preempt(i, b, t)) {
+      if (need > cache_.available() && order.empty()) order = running_;
+      while (need > cache_.available() && s.running && preempt(i, b, t)) {
       }
-      if (!s.running || need > free_) continue;
-      free_ -= need;
+      if (!s.running || need > cache_.available()) continue;
+      cache_.allocate(need);
       s.blocks += need;
       schedule(b, i, {s.cached, 1, true});
       --budget;
@@ -171,6 +202,7 @@ class Loop {
     const int64_t piece = std::min({s.prompt_total - s.prefilled, c_.chunk, budget});
     schedule(b, i, {s.cached, piece, s.prefilled + piece == s.prompt_total});
     budget -= piece;
+    cacheComputed(s, s.prefilled + piece);
   }
 
   void addPrefills(Batch& b, int64_t& budget, double t) {
@@ -187,10 +219,17 @@ class Loop {
       // any other request its whole prompt.
       const bool prefilled = inDecode(i);
       const int64_t need = blocksFor(prefilled ? s.cached + 1 : s.prompt_total);
-      if (need > free_) return;
+      // Cached blocks of its prefix, short of its last prompt token; evictable ones it takes out
+      // of the pool, new blocks come from the rest.
+      const PrefixCache::Hit hit =
+          prefilled ? PrefixCache::Hit{}
+                    : cache_.lookup(s.prefix,
+                                    std::min(s.prefix_blocks, (s.prompt_total - 1) / c_.kv_block));
+      if (need - hit.blocks + hit.evictable > cache_.available()) return;
       waiting_.pop_front();
       events_.push_back({t, 0, -1});
-      free_ -= need;
+      cache_.acquire(s.prefix, hit.blocks);
+      cache_.allocate(need - hit.blocks);
       s.blocks = need;
       join(i);
       if (prefilled) {
@@ -198,7 +237,14 @@ class Loop {
         --budget;
         continue;
       }
-      if (!s.started) out_.requests[i].admitted = t;
+      for (int64_t k = 0; k < hit.blocks; ++k) s.shared.push_back(k);
+      s.next_block = hit.blocks;
+      s.prefilled = s.cached = hit.blocks * c_.kv_block;
+      if (!s.started) {
+        out_.requests[i].admitted = t;
+        out_.requests[i].reused = s.prefilled;
+        out_.prefix_reused_tokens += s.prefilled;
+      }
       s.started = true;
       addChunk(b, budget, i);
     }
@@ -208,8 +254,8 @@ class Loop {
   void swapIn(Batch& b) {
     while (!swapped_.empty() && static_cast<int64_t>(running_.size()) < c_.max_batch) {
       const size_t i = swapped_.front();
-      if (seqs_[i].blocks > free_) return;
-      free_ -= seqs_[i].blocks;
+      if (seqs_[i].blocks > cache_.available()) return;
+      cache_.allocate(seqs_[i].blocks);
       b.swap_seconds += blockSeconds(seqs_[i].blocks);
       swapped_.pop_front();
       join(i);
@@ -245,7 +291,7 @@ class Loop {
       ++s.generated;
       if (s.generated < reqs_[i].output) continue;
       rec.finish = end;
-      free_ += s.blocks;
+      release(s);
       s.blocks = 0;
       leave(i);
       events_.push_back({end, -1, 0});
@@ -274,6 +320,9 @@ class Loop {
     const double n = static_cast<double>(std::max<int64_t>(1, out_.iterations));
     out_.mean_batch = batch_sum_ / n;
     out_.mean_tokens = tokens_sum_ / n;
+    double prompts = 0;
+    for (const Request& r : reqs_) prompts += static_cast<double>(r.prompt);
+    out_.prefix_reused_fraction = static_cast<double>(out_.prefix_reused_tokens) / prompts;
     out_.kv = sampleKv(kv_, first, last);
     out_.kv_log = std::move(kv_);
   }
@@ -282,7 +331,7 @@ class Loop {
   SchedulerConfig c_;
   StepCost& cost_;
   std::vector<Seq> seqs_;
-  int64_t free_;
+  PrefixCache cache_;
   std::deque<size_t> waiting_, swapped_;
   std::vector<size_t> running_;
   std::vector<Event> events_;
@@ -317,12 +366,25 @@ void check(const std::vector<Request>& reqs, const SchedulerConfig& c) {
   positive(c.max_tokens, "--max-tokens");
   positive(c.chunk, "--chunk");
   positive(c.kv_block, "--kv-block");
+  auto time = [](double v, const char* option) {
+    if (!(v >= 0) || !std::isfinite(v)) {
+      throw ConfigError({"", 0, 0, option}, std::string(option) + " must be a time of 0 or more");
+    }
+  };
+  time(c.step_overhead_s, "--step-overhead");
+  time(c.sequence_overhead_s, "--sequence-overhead");
   if (c.kv_blocks < 1) {
     throw InfeasibleError("the KV cache holds no block of " + std::to_string(c.kv_block) +
                           " tokens: the weights and activations leave no memory for it");
   }
   if (reqs.empty()) throw ConfigError({"", 0, 0, "--requests"}, "no requests to serve");
   for (const Request& r : reqs) {
+    if (r.prefix_tokens < 0 || r.prefix_tokens > r.prompt) {
+      throw ConfigError(
+          r.fromFile() ? SourceLocation{*r.file, r.line, 0, "prefix_tokens"} : SourceLocation{},
+          "request " + std::to_string(r.id) + ": a prefix of " + std::to_string(r.prefix_tokens) +
+              " tokens, and its prompt has " + std::to_string(r.prompt));
+    }
     const int64_t tokens = r.prompt + r.output - 1;
     const int64_t need =
         ceilDiv(c.window > 0 ? std::min(tokens, c.window) : tokens, c.kv_block);

@@ -17,6 +17,15 @@
 //   blocks and sends it back to the head of the queue, to prefill its prompt and the tokens it
 //   had generated again; swap copies its blocks to host memory over the host link (timed, the
 //   iteration waits for it) and brings them back, timed again, before new requests are admitted.
+// - Prefix caching (vLLM's automatic prefix caching, prefix_cache.h): a request with a prefix id
+//   reuses the longest run of its prefix's full blocks that are cached, from block 0, but never
+//   its whole prompt (at least its last token is computed, as vLLM does), and prefills the rest
+//   after them. Blocks of a prefix become cached as the chunk that fills them is scheduled (so a
+//   request admitted later in the same iteration may reuse them, as in vLLM V1). A sliding-window
+//   model, and the decode side of a disaggregated service, cache no prefix.
+// - Host overhead: each iteration also takes step_overhead_s + sequence_overhead_s x its
+//   sequences, after the forward pass (the host schedules, prepares inputs, samples and
+//   detokenizes between passes, as a synchronous engine does). It uses no modeled energy.
 #pragma once
 
 #include <cstdint>
@@ -49,6 +58,9 @@ struct SchedulerConfig {
   // its prompt and the next token, and only decodes.
   bool arrive_prefilled = false;
   int64_t window = 0;  // sliding-window attention: a sequence keeps its last `window` tokens
+  bool prefix_caching = true;      // requests with a prefix id reuse its cached blocks
+  double step_overhead_s = 0;      // host time of every iteration
+  double sequence_overhead_s = 0;  // and of each sequence in it
 };
 
 // One request's life. Seconds from the start of the run.
@@ -59,6 +71,7 @@ struct RequestRecord {
   double first_token = 0;  // the iteration with its prompt's last chunk ends
   double finish = 0;       // the iteration with its last token ends
   int preemptions = 0;
+  int64_t reused = 0;  // prompt tokens its first admission found in the prefix cache
 };
 
 struct KvSample {
@@ -81,14 +94,18 @@ struct RunResult {
   double mean_waiting = 0;       // time average of requests arrived and not yet admitted
   double mean_batch = 0;         // sequences per iteration
   double mean_tokens = 0;        // new tokens per iteration
+  int64_t prefix_requests = 0;   // requests with a prefix id
+  int64_t prefix_reused_tokens = 0;   // prompt tokens reused from the prefix cache (`reused`)
+  double prefix_reused_fraction = 0;  // of all the requests' prompt tokens
 };
 
 // Blocks in use at `samples` even instants over [first, last], read from a change log.
 std::vector<KvSample> sampleKv(const std::vector<KvSample>& log, double first, double last,
                                int samples = 256);
 
-// ConfigError for a configuration that cannot run (a limit below 1, a request whose prompt and
-// output need more KV blocks than the cache has); then simulates every request to its end.
+// ConfigError for a configuration that cannot run (a limit below 1, a negative overhead, a
+// request's prefix longer than its prompt, a request whose prompt and output need more KV blocks
+// than the cache has); then simulates every request to its end.
 RunResult simulate(const std::vector<Request>& requests, const SchedulerConfig& config,
                    StepCost& cost);
 

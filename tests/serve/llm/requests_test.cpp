@@ -398,5 +398,23 @@ TEST(LlmRequestsSlo, RejectsBadForms) {
   }
 }
 
+TEST(LlmRequestsOverhead, TakesTimesAsSloDoesAndRefusesNegativeOnes) {
+  EXPECT_DOUBLE_EQ(parseOverhead("3ms", "--step-overhead"), 3e-3);
+  EXPECT_DOUBLE_EQ(parseOverhead("25us", "--step-overhead"), 25e-6);
+  EXPECT_EQ(parseOverhead("0.5", "--step-overhead"), 0.5);
+  EXPECT_EQ(parseOverhead("0", "--sequence-overhead"), 0);
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"-1ms", "'-1ms': a host overhead must be 0 or more"},
+      {"fast", "'fast' is not a time"},
+      {"5min", "'5min': unknown unit 'min'; accepted: s, ms, us"},
+      {"", "empty"},
+  };
+  for (const auto& [text, reason] : cases) {
+    const std::string what = errorOf([&] { parseOverhead(text, "--step-overhead"); });
+    EXPECT_NE(what.find("--step-overhead"), std::string::npos) << text << ": " << what;
+    EXPECT_NE(what.find(reason), std::string::npos) << text << ": " << what;
+  }
+}
+
 }  // namespace
 }  // namespace tessel::serve::llm

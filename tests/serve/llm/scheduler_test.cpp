@@ -276,3 +276,41 @@ TEST(LlmDisaggregated, ALinkTransferDelaysTheDecodeSideByItsTime) {
 
 }  // namespace
 }  // namespace tessel::serve::llm
+
+namespace tessel::serve::llm {
+namespace {
+
+TEST(LlmScheduler, HostOverheadAddsItsTimeToEveryIteration) {
+  // A: prompt 100, 3 output tokens, at 0; B: prompt 50, 1 output token, arriving during A's
+  // prefill. Iteration 1: A's prefill (1 sequence); 2: A's decode and B's prefill (2, B done);
+  // 3: A's decode (1, A done). Each iteration takes s + q x sequences more, with s = 3 ms and
+  // q = 25 us: 3.025, 3.05 and 3.025 ms; the schedule is the same.
+  std::vector<Request> reqs = together(1, 100, 3);
+  reqs.push_back({1, 1e-9, 50, 1});
+  testing::LinearCost base_cost, host_cost;
+  SchedulerConfig c = roomy();
+  const RunResult base = simulate(reqs, c, base_cost);
+  c.step_overhead_s = 3e-3;
+  c.sequence_overhead_s = 25e-6;
+  const RunResult host = simulate(reqs, c, host_cost);
+  ASSERT_EQ(base_cost.batches.size(), 3u);
+  ASSERT_EQ(host_cost.batches.size(), 3u);
+  const double one = 3e-3 + 25e-6, two = 3e-3 + 2 * 25e-6;
+  EXPECT_NEAR(host.requests[0].first_token - base.requests[0].first_token, one, 1e-15);
+  EXPECT_NEAR(host.requests[1].admitted - base.requests[1].admitted, one, 1e-15);
+  EXPECT_NEAR(host.requests[1].finish - base.requests[1].finish, one + two, 1e-15);
+  EXPECT_NEAR(host.requests[0].finish - base.requests[0].finish, one + two + one, 1e-15);
+  EXPECT_NEAR(host.busy_seconds - base.busy_seconds, one + two + one, 1e-15);
+  EXPECT_EQ(host.dynamic_energy_j, base.dynamic_energy_j);  // the host's energy is not modeled
+  c.step_overhead_s = -1e-3;
+  testing::LinearCost cost;
+  try {
+    simulate(reqs, c, cost);
+    ADD_FAILURE() << "a negative overhead ran";
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("--step-overhead"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace tessel::serve::llm
