@@ -31,6 +31,10 @@ void checkInvariants(const tessel::arch::Accelerator& a) {
   require(positive(a.dma.bus_bytes_per_cycle) && a.dma.max_inflight >= 1);
   require(a.cores.count >= 1 && a.cores.count <= 64);
   require(std::isfinite(a.cores.fused_sync_cycles) && a.cores.fused_sync_cycles >= 0);
+  require(a.levels.at(0).efficiency > 0 && a.levels.at(0).efficiency <= 1);
+  require(std::isfinite(a.controller.launch_cycles) && a.controller.launch_cycles >= 0);
+  require(std::isfinite(a.host.step_overhead) && a.host.step_overhead >= 0);
+  require(std::isfinite(a.host.sequence_overhead) && a.host.sequence_overhead >= 0);
   require(a.layout.channel_align >= 1 && a.layout.device_lowering_align >= 0);
   for (const auto& w : a.warnings) require(!w.empty());
 }

@@ -1,20 +1,15 @@
 // A measured run's table: the trace reader's request columns, then the measured times and the
 // stage of every row, each checked where it was written.
 #include <array>
-#include <cctype>
-#include <charconv>
-#include <cmath>
 #include <nlohmann/json.hpp>
 #include <string_view>
 
 #include "serve/llm/measured.h"
+#include "serve/llm/table_text.h"
 #include "util/error.h"
-#include "util/input_file.h"
 
 namespace tessel::serve::llm {
 namespace {
-
-constexpr size_t kMaxBytes = size_t{1} << 32;  // as a trace
 
 // A measured column under its names, each with seconds per unit (0: text, the stage).
 struct Column {
@@ -62,20 +57,9 @@ struct Row {
   std::array<Cell, 3> cells;  // ttft, e2e, stage
 };
 
-std::string_view trim(std::string_view text) {
-  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front()))) {
-    text.remove_prefix(1);
-  }
-  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) {
-    text.remove_suffix(1);
-  }
-  return text;
-}
-
 // Which column `name` is (case-insensitive) and its unit, or -1.
 std::pair<int, double> columnOf(std::string_view name) {
-  std::string key(trim(name));
-  for (char& ch : key) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  const std::string key = lower(trim(name));
   for (size_t c = 0; c < columns().size(); ++c) {
     for (const auto& [alias, scale] : columns()[c].names) {
       if (key == alias) return {static_cast<int>(c), scale};
@@ -84,48 +68,8 @@ std::pair<int, double> columnOf(std::string_view name) {
   return {-1, 0};
 }
 
-// The non-blank lines of `text` with their 1-based numbers, CR stripped (as the trace reader).
-std::vector<std::pair<int, std::string_view>> lines(std::string_view text) {
-  std::vector<std::pair<int, std::string_view>> out;
-  int number = 0;
-  while (!text.empty()) {
-    const size_t end = std::min(text.find('\n'), text.size());
-    std::string_view line = text.substr(0, end);
-    text.remove_prefix(std::min(end + 1, text.size()));
-    ++number;
-    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    if (!trim(line).empty()) out.emplace_back(number, line);
-  }
-  return out;
-}
-
-// A CSV line's fields with their 1-based columns; "double quotes" may hide commas (the trace
-// reader has checked that every quote closes).
-std::vector<std::pair<std::string, int>> csvFields(std::string_view line) {
-  std::vector<std::pair<std::string, int>> fields;
-  size_t i = 0;
-  while (true) {
-    const int column = static_cast<int>(i) + 1;
-    std::string field;
-    bool quoted = false;
-    for (; i < line.size() && (quoted || line[i] != ','); ++i) {
-      if (line[i] != '"') {
-        field += line[i];
-      } else if (quoted && i + 1 < line.size() && line[i + 1] == '"') {
-        field += line[++i];
-      } else {
-        quoted = !quoted;
-      }
-    }
-    fields.emplace_back(field, column);
-    if (i == line.size()) return fields;
-    ++i;
-  }
-}
-
 // The header's measured columns: each one's field index (-1: none) and unit.
-std::array<std::pair<int, double>, 3> csvHeader(const std::string& path, int line,
-                                                std::vector<std::pair<std::string, int>> header) {
+std::array<std::pair<int, double>, 3> csvHeader(const std::string& path, int line, Fields header) {
   if (header.size() > 1 && trim(header.back().first).empty()) header.pop_back();
   std::array<std::pair<int, double>, 3> index = {{{-1, 0}, {-1, 0}, {-1, 0}}};
   for (size_t f = 0; f < header.size(); ++f) {
@@ -150,11 +94,11 @@ std::array<std::pair<int, double>, 3> csvHeader(const std::string& path, int lin
 
 std::vector<Row> csvRows(const std::string& path, std::string_view text) {
   const auto all = lines(text);
-  auto header = csvFields(all.at(0).second);
+  auto header = csvFields(all.at(0).second, all[0].first, path);
   const auto index = csvHeader(path, all[0].first, header);
   std::vector<Row> rows;
   for (size_t r = 1; r < all.size(); ++r) {
-    const auto fields = csvFields(all[r].second);
+    const auto fields = csvFields(all[r].second, all[r].first, path);
     Row row{all[r].first, {}};
     for (size_t c = 0; c < index.size(); ++c) {
       const auto [f, scale] = index[c];
@@ -165,9 +109,7 @@ std::vector<Row> csvRows(const std::string& path, std::string_view text) {
       cell.text = std::string(trim(fields[static_cast<size_t>(f)].first));
       cell.scale = scale;
       if (c == kStage) continue;
-      const char* end = cell.text.data() + cell.text.size();
-      const auto [ptr, ec] = std::from_chars(cell.text.data(), end, cell.value);
-      if (cell.text.empty() || ec != std::errc() || ptr != end || !std::isfinite(cell.value)) {
+      if (!csvNumber(cell.text, cell.value)) {
         throw ConfigError({path, row.line, cell.column, cell.name},
                           "'" + cell.text + "' is not a number");
       }
@@ -183,8 +125,7 @@ Cell jsonCell(const nlohmann::json& object, size_t c, std::string_view line, int
   Cell cell;
   for (const auto& [alias, scale] : columns()[c].names) {
     if (!object.contains(alias)) continue;
-    const size_t at = line.find("\"" + alias + "\"");
-    const int column = at == std::string_view::npos ? 0 : static_cast<int>(at) + 1;
+    const int column = keyColumn(line, alias);
     if (!cell.name.empty()) {
       throw ConfigError({path, number, column, alias}, "both '" + cell.name + "' and '" + alias +
                                                            "' give the " + columns()[c].canonical);
@@ -224,12 +165,6 @@ std::vector<Row> jsonRows(const std::string& path, std::string_view text) {
   return rows;
 }
 
-std::string shortest(double v) {
-  char buf[32];
-  const auto end = std::to_chars(buf, buf + sizeof buf, v).ptr;
-  return std::string(buf, end);
-}
-
 // The row's request with its times in seconds and its stage, checked.
 MeasuredRequest measuredOf(const Request& request, const Row& row, const std::string& path) {
   const Cell& ttft = row.cells[kTtft];
@@ -258,12 +193,8 @@ MeasuredRequest measuredOf(const Request& request, const Row& row, const std::st
 std::vector<MeasuredRequest> readMeasured(const std::string& path) {
   // The requests first: the reader checks the columns it knows, the file's size and its syntax.
   const std::vector<Request> requests = readTrace(path, false);
-  std::string text = readInputFile(path, "a measured run (CSV or JSONL)", kMaxBytes);
-  if (text.rfind("\xEF\xBB\xBF", 0) == 0) text.erase(0, 3);  // a UTF-8 byte order mark
-  const size_t first = text.find_first_not_of(" \t\r\n");
-  const bool jsonl = (path.size() >= 6 && path.compare(path.size() - 6, 6, ".jsonl") == 0) ||
-                     (first != std::string::npos && text[first] == '{');
-  const std::vector<Row> rows = jsonl ? jsonRows(path, text) : csvRows(path, text);
+  const std::string text = readTable(path, "a measured run (CSV or JSONL)");
+  const std::vector<Row> rows = isJsonl(path, text) ? jsonRows(path, text) : csvRows(path, text);
   if (rows.size() != requests.size()) {
     throw Error("readMeasured: " + std::to_string(rows.size()) + " rows against " +
                 std::to_string(requests.size()) + " requests");

@@ -1,9 +1,7 @@
 // Recorded request streams: a CSV or JSONL trace of arrival times and token counts.
 #include <algorithm>
 #include <array>
-#include <cctype>
 #include <climits>
-#include <charconv>
 #include <cmath>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -12,6 +10,7 @@
 
 #include "serve/llm/request_budget.h"
 #include "serve/llm/requests.h"
+#include "serve/llm/table_text.h"
 #include "util/error.h"
 #include "util/input_file.h"
 
@@ -19,7 +18,6 @@ namespace tessel::serve::llm {
 
 namespace {
 
-constexpr size_t kMaxTraceBytes = size_t{1} << 32;
 constexpr double kMaxTokens = 1e9;
 
 // The three columns a trace must have, each under one of its names.
@@ -52,28 +50,6 @@ struct PrefixCell {
 };
 constexpr const char* kPrefixId = "prefix_id";
 constexpr const char* kPrefixTokens = "prefix_tokens";
-
-std::string shortest(double v) {
-  char buf[32];
-  const auto end = std::to_chars(buf, buf + sizeof buf, v).ptr;
-  return std::string(buf, end);
-}
-
-std::string_view trim(std::string_view text) {
-  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front()))) {
-    text.remove_prefix(1);
-  }
-  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) {
-    text.remove_suffix(1);
-  }
-  return text;
-}
-
-std::string lower(std::string_view text) {
-  std::string out(text);
-  for (char& ch : out) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-  return out;
-}
 
 // Which of kColumns `name` is (case-insensitive), or -1.
 int columnIndex(std::string_view name) {
@@ -157,55 +133,6 @@ class Builder {
   std::vector<Request> reqs_;
   int previous_line_ = 0;
 };
-
-// The lines of `text` with their 1-based numbers, CR stripped, blank ones skipped.
-std::vector<std::pair<int, std::string_view>> lines(std::string_view text) {
-  std::vector<std::pair<int, std::string_view>> out;
-  int number = 0;
-  while (!text.empty()) {
-    const size_t end = std::min(text.find('\n'), text.size());
-    std::string_view line = text.substr(0, end);
-    text.remove_prefix(std::min(end + 1, text.size()));
-    ++number;
-    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    if (!trim(line).empty()) out.emplace_back(number, line);
-  }
-  return out;
-}
-
-// A CSV line's fields with their 1-based columns; "double quotes" may hide commas.
-std::vector<std::pair<std::string, int>> csvFields(std::string_view line, int number,
-                                                   const std::string& path) {
-  std::vector<std::pair<std::string, int>> fields;
-  size_t i = 0;
-  while (true) {
-    const int column = static_cast<int>(i) + 1;
-    std::string field;
-    bool quoted = false;
-    for (; i < line.size() && (quoted || line[i] != ','); ++i) {
-      if (line[i] != '"') {
-        field += line[i];
-      } else if (quoted && i + 1 < line.size() && line[i + 1] == '"') {
-        field += line[++i];  // "" inside quotes
-      } else {
-        quoted = !quoted;
-      }
-    }
-    if (quoted) throw ConfigError({path, number, column, ""}, "a quote is not closed");
-    fields.emplace_back(field, column);
-    if (i == line.size()) return fields;
-    ++i;  // the comma
-  }
-}
-
-using Fields = std::vector<std::pair<std::string, int>>;
-
-// The whole of `text` as a finite number.
-bool csvNumber(std::string_view text, double& value) {
-  const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  return !text.empty() && ec == std::errc() && ptr == text.data() + text.size() &&
-         std::isfinite(value);
-}
 
 // The header's prefix_id and prefix_tokens columns (-1: none); both or neither.
 std::array<int, 2> prefixColumns(const Fields& header, int line, const std::string& path) {
@@ -307,14 +234,13 @@ Cell jsonCell(const nlohmann::json& object, size_t c, std::string_view line, int
   Cell cell;
   for (const char* alias : kColumns[c].names) {
     if (!object.contains(alias)) continue;
-    const size_t at = line.find("\"" + std::string(alias) + "\"");
+    const int column = keyColumn(line, alias);
     if (!cell.name.empty()) {
-      throw ConfigError(
-          {path, number, static_cast<int>(at) + 1, alias},
-          "both '" + cell.name + "' and '" + alias + "' give the " + kColumns[c].canonical);
+      throw ConfigError({path, number, column, alias}, "both '" + cell.name + "' and '" + alias +
+                                                           "' give the " + kColumns[c].canonical);
     }
     cell.name = alias;
-    cell.column = at == std::string_view::npos ? 0 : static_cast<int>(at) + 1;
+    cell.column = column;
     const auto& value = object.at(alias);
     if (!value.is_number()) {
       throw ConfigError({path, number, cell.column, alias},
@@ -337,9 +263,7 @@ PrefixCell jsonPrefix(const nlohmann::json& object, std::string_view line, int n
   PrefixCell p;
   const bool id = object.contains(kPrefixId), tokens = object.contains(kPrefixTokens);
   auto where = [&](const char* key) {
-    const size_t at = line.find("\"" + std::string(key) + "\"");
-    return SourceLocation{path, number, at == std::string_view::npos ? 0 : static_cast<int>(at) + 1,
-                          key};
+    return SourceLocation{path, number, keyColumn(line, key), key};
   };
   if (!id && !tokens) return p;
   if (id != tokens) {
@@ -400,11 +324,8 @@ std::vector<Request> readJsonl(const std::string& path, std::string_view text, b
 }  // namespace
 
 std::vector<Request> readTrace(const std::string& path, bool sorted) {
-  std::string text = readInputFile(path, "a request trace (CSV or JSONL)", kMaxTraceBytes);
-  if (text.rfind("\xEF\xBB\xBF", 0) == 0) text.erase(0, 3);  // a UTF-8 byte order mark
-  const size_t first = text.find_first_not_of(" \t\r\n");
-  const bool jsonl = (path.size() >= 6 && path.compare(path.size() - 6, 6, ".jsonl") == 0) ||
-                     (first != std::string::npos && text[first] == '{');
+  const std::string text = readTable(path, "a request trace (CSV or JSONL)");
+  const bool jsonl = isJsonl(path, text);
   // Every line may be a request (with its place in the line index): the memory first, then,
   // once the lengths are known, the time its simulation would take (request_budget.h).
   const int64_t lines = lineCount(text);

@@ -1,10 +1,11 @@
 // A StepCost of closed form for the scheduler's tests: an iteration takes
 // fixed + per_token x (new tokens) + per_key x (keys read by every sequence) seconds, and
-// every batch it was asked about is kept.
+// every batch it was asked about is kept; and a scheduler roomy enough not to limit them.
 #pragma once
 
 #include <vector>
 
+#include "serve/llm/scheduler.h"
 #include "serve/llm/step_cost.h"
 
 namespace tessel::serve::llm::testing {
@@ -27,5 +28,17 @@ class LinearCost final : public StepCost {
     return {secondsOf(batch), 0};
   }
 };
+
+// 64 sequences and 4096 tokens an iteration, 100,000 KV blocks of 16 tokens: tests tighten
+// the one limit they are about.
+inline SchedulerConfig roomy() {
+  SchedulerConfig c;
+  c.max_batch = 64;
+  c.max_tokens = 4096;
+  c.chunk = 4096;
+  c.kv_block = 16;
+  c.kv_blocks = 100000;
+  return c;
+}
 
 }  // namespace tessel::serve::llm::testing

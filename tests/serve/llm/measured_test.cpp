@@ -6,29 +6,15 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <fstream>
-#include <functional>
-#include <tuple>
 
-#include "util/error.h"
+#include "tests/serve/llm/trace_files.h"
 
 namespace tessel::serve::llm {
 namespace {
 
-std::string errorOf(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const ConfigError& e) {
-    return e.what();
-  }
-  return "no error";
-}
-
-std::string writeTemp(const std::string& name, const std::string& text) {
-  const std::string path = ::testing::TempDir() + "tessel_measured_" + name;
-  std::ofstream(path, std::ios::binary) << text;
-  return path;
-}
+using testing::BadTable;
+using testing::expectErrors;
+using testing::writeTemp;
 
 TEST(LlmMeasuredRead, CsvKeepsTheRowsInFileOrderWithTheirStages) {
   const auto rows = readMeasured(writeTemp("run.csv",
@@ -91,7 +77,7 @@ TEST(LlmMeasuredRead, ReportsWhereAndWhy) {
   const std::string head = "arrival,prompt,output,ttft,e2e\n";
   // Columns of "0,1,2,T,E": arrival 1, prompt 3, output 5, ttft 7, e2e 9 (+ the length of T
   // beyond one character).
-  const std::vector<std::tuple<std::string, std::string, std::string>> cases = {
+  const std::vector<BadTable> cases = {
       {"noe2e.csv", "arrival,prompt,output,ttft\n0,1,2,1\n",
        "noe2e.csv:1: at 'e2e': no e2e column (e2e, e2e_s, latency, e2e_latency, e2e_ms or "
        "latency_ms) in the header"},
@@ -126,10 +112,7 @@ TEST(LlmMeasuredRead, ReportsWhereAndWhy) {
        "{\"arrival\":1,\"prompt\":1,\"output\":2,\"ttft\":1,\"e2e\":2}\n",
        "mixed.jsonl:2: at 'stage': no stage, while line 1 has one"},
   };
-  for (const auto& [name, text, expected] : cases) {
-    const std::string what = errorOf([&] { readMeasured(writeTemp(name, text)); });
-    EXPECT_NE(what.find(expected), std::string::npos) << name << ": " << what;
-  }
+  expectErrors(cases, [](const std::string& path) { readMeasured(path); });
 }
 
 // A measured request arriving at `arrival` with the given times.

@@ -5,17 +5,17 @@
 
 #include <gtest/gtest.h>
 
-#include <fstream>
-#include <functional>
-
 #include "serve/llm/scheduler.h"
 #include "tests/serve/llm/linear_cost.h"
-#include "util/error.h"
+#include "tests/serve/llm/trace_files.h"
 
 namespace tessel::serve::llm {
 namespace {
 
+using testing::expectErrors;
 using testing::LinearCost;
+using testing::roomy;
+using testing::writeTemp;
 
 TEST(LlmPrefixCache, AllocationTakesFreeBlocksThenTheLeastRecentlyReleased) {
   PrefixCache c(6);
@@ -43,16 +43,6 @@ TEST(LlmPrefixCache, AllocationTakesFreeBlocksThenTheLeastRecentlyReleased) {
   EXPECT_EQ(c.lookup(7, 5).evictable, 0);
   EXPECT_EQ(c.available(), 0);
   EXPECT_EQ(c.inUse(), 6);
-}
-
-SchedulerConfig roomy() {
-  SchedulerConfig c;
-  c.max_batch = 64;
-  c.max_tokens = 4096;
-  c.chunk = 4096;
-  c.kv_block = 16;
-  c.kv_blocks = 100000;
-  return c;
 }
 
 Request request(int64_t id, double arrival, int64_t prompt, int64_t output, int64_t prefix = 0,
@@ -215,22 +205,6 @@ TEST(LlmPrefixCache, UnderPreemptionEveryBlockComesBack) {
   }
 }
 
-// what() of the ConfigError `f` throws, or "no error".
-std::string errorOf(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const ConfigError& e) {
-    return e.what();
-  }
-  return "no error";
-}
-
-std::string writeTemp(const std::string& name, const std::string& text) {
-  const std::string path = ::testing::TempDir() + "tessel_prefix_" + name;
-  std::ofstream(path, std::ios::binary) << text;
-  return path;
-}
-
 TEST(LlmPrefixCacheTrace, CsvAndJsonlCarryThePrefixColumns) {
   const auto csv = readTrace(writeTemp("prefix.csv",
                                        "arrival,prompt_tokens,output_tokens,prefix_id,"
@@ -261,28 +235,25 @@ TEST(LlmPrefixCacheTrace, CsvAndJsonlCarryThePrefixColumns) {
 
 TEST(LlmPrefixCacheTrace, BadPrefixColumnsNameTheFileLineAndColumn) {
   const std::string head = "arrival,prompt_tokens,output_tokens,prefix_id,prefix_tokens\n";
-  const std::vector<std::pair<std::string, std::string>> cases = {
-      {"alone.csv", "arrival,prompt_tokens,output_tokens,prefix_id\n0,1,1,a\n"},
-      {"more.csv", head + "0,100,1,a,101\n"},
-      {"half.csv", head + "0,100,1,a,12.5\n"},
-      {"word.csv", head + "0,100,1,a,many\n"},
-      {"alone.jsonl", "{\"arrival\":0,\"prompt\":10,\"output\":1,\"prefix_tokens\":5}\n"},
-      {"more.jsonl",
-       "{\"arrival\":0,\"prompt\":10,\"output\":1,\"prefix_id\":\"a\",\"prefix_tokens\":11}\n"},
-  };
-  const std::vector<std::string> expected = {
-      "alone.csv:1:37: at 'prefix_id': a prefix_id column without a prefix_tokens column",
-      "more.csv:2:11: at 'prefix_tokens': prefix_tokens 101 is more than the prompt's 100 tokens",
-      "half.csv:2:11: at 'prefix_tokens': prefix_tokens 12.5 is not a whole number",
-      "word.csv:2:11: at 'prefix_tokens': 'many' is not a number",
-      "alone.jsonl:1:37: at 'prefix_tokens': prefix_tokens without prefix_id",
-      "more.jsonl:1:53: at 'prefix_tokens': prefix_tokens 11 is more than the prompt's 10 tokens",
-  };
-  for (size_t k = 0; k < cases.size(); ++k) {
-    const std::string what =
-        errorOf([&] { readTrace(writeTemp(cases[k].first, cases[k].second)); });
-    EXPECT_NE(what.find(expected[k]), std::string::npos) << cases[k].first << ": " << what;
-  }
+  expectErrors(
+      {
+          {"alone.csv", "arrival,prompt_tokens,output_tokens,prefix_id\n0,1,1,a\n",
+           "alone.csv:1:37: at 'prefix_id': a prefix_id column without a prefix_tokens column"},
+          {"more.csv", head + "0,100,1,a,101\n",
+           "more.csv:2:11: at 'prefix_tokens': prefix_tokens 101 is more than the prompt's 100 "
+           "tokens"},
+          {"half.csv", head + "0,100,1,a,12.5\n",
+           "half.csv:2:11: at 'prefix_tokens': prefix_tokens 12.5 is not a whole number"},
+          {"word.csv", head + "0,100,1,a,many\n",
+           "word.csv:2:11: at 'prefix_tokens': 'many' is not a number"},
+          {"alone.jsonl", "{\"arrival\":0,\"prompt\":10,\"output\":1,\"prefix_tokens\":5}\n",
+           "alone.jsonl:1:37: at 'prefix_tokens': prefix_tokens without prefix_id"},
+          {"more.jsonl",
+           "{\"arrival\":0,\"prompt\":10,\"output\":1,\"prefix_id\":\"a\",\"prefix_tokens\":11}\n",
+           "more.jsonl:1:53: at 'prefix_tokens': prefix_tokens 11 is more than the prompt's 10 "
+           "tokens"},
+      },
+      [](const std::string& path) { readTrace(path); });
 }
 
 }  // namespace

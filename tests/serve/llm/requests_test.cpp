@@ -4,31 +4,18 @@
 
 #include <cmath>
 #include <filesystem>
-#include <fstream>
-#include <functional>
 
 #include "serve/llm/requests.h"
-#include "util/error.h"
+#include "tests/serve/llm/trace_files.h"
+#include "tests/util/error_of.h"
 
 namespace tessel::serve::llm {
 namespace {
 
-// what() of the ConfigError `f` throws, or "no error".
-std::string errorOf(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const ConfigError& e) {
-    return e.what();
-  }
-  return "no error";
-}
-
-// A file under the test's temp dir holding `text`.
-std::string writeTemp(const std::string& name, const std::string& text) {
-  const std::string path = ::testing::TempDir() + "tessel_llm_" + name;
-  std::ofstream(path, std::ios::binary) << text;
-  return path;
-}
+using tessel::testing::errorOf;
+using testing::BadTable;
+using testing::expectErrors;
+using testing::writeTemp;
 
 struct Moments {
   double mean = 0, cv = 0;
@@ -295,7 +282,7 @@ TEST(LlmRequestsTrace, JsonlRoundTrips) {
 
 TEST(LlmRequestsTrace, ReportsWhereAndWhy) {
   const std::string head = "arrival,prompt_tokens,output_tokens\n";
-  const std::vector<std::tuple<std::string, std::string, std::string>> cases = {
+  const std::vector<BadTable> cases = {
       {"unsorted.csv", head + "0,1,1\n2.0,1,1\n\n1.5,1,1\n",
        "unsorted.csv:5:1: at 'arrival': arrival 1.5 s is before the previous line's 2 s (line 3)"},
       {"missing.csv", "arrival,prompt_tokens\n0,1\n",
@@ -323,10 +310,7 @@ TEST(LlmRequestsTrace, ReportsWhereAndWhy) {
        "{\"arrival\":1,\"prompt\":1,\"output\":1}\n",
        "unsorted.jsonl:2:2: at 'arrival': arrival 1 s is before the previous line's 2 s"},
   };
-  for (const auto& [name, text, expected] : cases) {
-    const std::string what = errorOf([&] { readTrace(writeTemp(name, text)); });
-    EXPECT_NE(what.find(expected), std::string::npos) << name << ": " << what;
-  }
+  expectErrors(cases, [](const std::string& path) { readTrace(path); });
   EXPECT_NE(errorOf([] { readTrace("/no/such/trace.csv"); }).find("no such file"),
             std::string::npos);
 }

@@ -15,16 +15,7 @@ namespace tessel::serve::llm {
 namespace {
 
 using testing::LinearCost;
-
-SchedulerConfig roomy() {
-  SchedulerConfig c;
-  c.max_batch = 64;
-  c.max_tokens = 4096;
-  c.chunk = 4096;
-  c.kv_block = 16;
-  c.kv_blocks = 100000;
-  return c;
-}
+using testing::roomy;
 
 std::vector<Request> together(int n, int64_t prompt, int64_t output) {
   std::vector<Request> r;
