@@ -18,10 +18,11 @@ using T = ValueType;
 
 std::string quoted(const std::string& s) { return "'" + s + "'"; }
 
-// What one element of a list or map key is called in messages.
-std::string nounFor(const std::string& key) {
+// What one element of a list or map key is called in messages: a tensor wherever the choices
+// are the three tensors.
+std::string nounFor(const std::string& key, const std::vector<std::string>& choices) {
   if (key == "dataflows") return "dataflow";
-  if (key == "holds" || key == "register_file") return "tensor";
+  if (choices == std::vector<std::string>{"inputs", "weights", "outputs"}) return "tensor";
   if (key == "skip" || key == "gate") return "operand";
   if (key == "structured") return "N:M pattern";
   return "op";
@@ -60,7 +61,7 @@ std::string rateKeyOf(const yaml::Node& key) {
 std::vector<std::string> namesOf(const ParamSpec& p, const yaml::Node& n, Building* record) {
   std::vector<std::string> names;
   for (const auto& item : n.items()) {
-    const std::string name = pick(item, nounFor(p.key), p.choices);
+    const std::string name = pick(item, nounFor(p.key, p.choices), p.choices);
     for (const auto& earlier : names) {
       if (earlier == name) item.fail(quoted(name) + " is listed twice");
     }
@@ -76,7 +77,7 @@ void checkRange(ValueType t, double value, const yaml::Node& n);
 std::vector<std::pair<std::string, double>> pairsOf(const ParamSpec& p, const yaml::Node& n) {
   std::vector<std::pair<std::string, double>> pairs;
   for (const auto& [key, value] : n.entries()) {
-    const std::string name = p.type == T::DTypeRates ? rateKeyOf(key) : pick(key, nounFor(p.key), p.choices);
+    const std::string name = p.type == T::DTypeRates ? rateKeyOf(key) : pick(key, nounFor(p.key, p.choices), p.choices);
     const double number = value.as<double>();
     if (number < 0) value.fail("must not be negative, got " + value.describe());
     if (number == 0 && p.type == T::DTypeRates) {
@@ -190,7 +191,7 @@ Value convert(const ParamSpec& p, const yaml::Node& n, Building& b, bool record)
     case T::TensorBytes:
       if (n.isMap()) {
         for (const auto& [key, value] : n.entries()) {
-          const std::string name = pick(key, nounFor(p.key), p.choices);
+          const std::string name = pick(key, nounFor(p.key, p.choices), p.choices);
           const uint64_t bytes = units::parseBytes(value.scalar("a size"), value.where());
           if (bytes == 0) {
             value.fail("a capacity of " + value.describe() + " holds nothing: leave " + name +

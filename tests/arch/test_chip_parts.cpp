@@ -173,6 +173,17 @@ TEST(ChipParts, AScratchPadBuiltAsSram) {
   } catch (const ConfigError& e) {
     EXPECT_NE(std::string(e.what()).find("array.register_file_sram"), std::string::npos) << e.what();
   }
+  // A name that is no tensor is called what it is not.
+  std::vector<std::string> bias = pads;
+  bias.push_back("array.register_file_sram=[bias]");
+  try {
+    tiny28(bias);
+    ADD_FAILURE() << "no error";
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("unknown tensor 'bias'; accepted: inputs, weights, outputs"),
+              std::string::npos)
+        << e.what();
+  }
 }
 
 }  // namespace
