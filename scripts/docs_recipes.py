@@ -411,6 +411,7 @@ CHIPS = {
     'tpu-v1': 'tpu-v1-like.yaml --workload gemm:M=2048,K=4096,N=4096',
     'tpu-v4i': 'tpu-v4i-like.yaml --workload bert-base --seq 512 --batch 8',
     'simba': f'simba-like.yaml --workload {SIMBA_CONV}',
+    'h100': 'h100-sxm-like.yaml --workload gemm:M=8192,K=8192,N=8192',
 }
 
 
