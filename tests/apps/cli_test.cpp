@@ -60,7 +60,7 @@ INSTANTIATE_TEST_SUITE_P(
     ShippedConfigs, CliRun,
     ::testing::Combine(::testing::Values("gemmini-default", "gemmini-survey-model", "tpu-v1-like",
                                          "eyeriss-like", "shidiannao-like", "npu-3core",
-                                         "simba-like", "tpu-v4i-like"),
+                                         "simba-like", "tpu-v4i-like", "h100-sxm-like"),
                        ::testing::Values("gpt2-small", "bert-base", "resnet50",
                                          "gemm:M=512,K=768,N=2304",
                                          "conv:H=56,W=56,C=64,K=64,R=3,S=3,stride=1,pad=1")));

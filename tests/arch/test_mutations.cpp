@@ -85,7 +85,8 @@ TEST_P(ArchMutations, EverySingleLineMutationLoadsOrFailsCleanly) {
 INSTANTIATE_TEST_SUITE_P(ShippedConfigs, ArchMutations,
                          ::testing::Values("gemmini-default", "gemmini-survey-model", "tpu-v1-like",
                                            "eyeriss-like", "shidiannao-like", "gemmini-soc",
-                                           "npu-3core", "simba-like", "tpu-v4i-like"));
+                                           "npu-3core", "simba-like", "tpu-v4i-like",
+                                           "h100-sxm-like"));
 
 }  // namespace
 }  // namespace tessel::arch
