@@ -1,0 +1,85 @@
+"""Recipes for the published chips' figures (docs/published-chips.md and the README's comparison):
+a design's area by component, the chip's power, energy per MAC and area on a stated workload, and
+a component's share of the chip's energy. See docs_recipes.py for what a recipe is."""
+import re
+
+from docs_recipes import SIMBA_CONV, Recipe, jtotals, recipe, total
+
+
+def _components_mm2(o, components):
+    """The area of `a+b+...` components, or of the whole die for `total`, or of the die
+    without its I/O for `core`."""
+    t = jtotals(o)
+    if components == 'total':
+        return t['area_mm2']
+    if components == 'core':
+        return t['area_mm2'] - t['area_by_component'].get('io', 0)
+    return sum(t['area_by_component'].get(c, 0) for c in components.split('+'))
+
+
+def _mm2(v):
+    return f'{v:.1f} mm²' if v >= 1 else f'{v:.3f} mm²'
+
+
+@recipe('area')
+def _area(spec):
+    """`area:ARCH/COMPONENTS`: components' area in mm2 (`a+b`, `total`, `core` = without I/O)."""
+    arch, component = spec.split('/')
+    cmd = f'run --arch configs/arch/{arch}.yaml --workload gemm:M=16,K=16,N=16 --json -'
+    return Recipe(cmd, lambda o: _mm2(_components_mm2(o, component)))
+
+
+@recipe('area.ratio')
+def _area_ratio(spec):
+    """`area.ratio:ARCH/COMPONENTS/MM2`: their area over a published MM2, rounded down (the
+    published shares are upper bounds, so the ratio is a lower bound)."""
+    arch, component, published = spec.split('/')
+    cmd = f'run --arch configs/arch/{arch}.yaml --workload gemm:M=16,K=16,N=16 --json -'
+
+    def get(o):
+        r = _components_mm2(o, component) / float(published)
+        return f'≥ {int(r * 100) / 100:.2f}'
+    return Recipe(cmd, get)
+
+
+@recipe('area.vs')
+def _area_vs(spec):
+    """`area.vs:ARCH/COMPONENTS/MM2`: their area over a published MM2, two decimals."""
+    arch, component, published = spec.split('/')
+    cmd = f'run --arch configs/arch/{arch}.yaml --workload gemm:M=16,K=16,N=16 --json -'
+    return Recipe(cmd, lambda o: f'{_components_mm2(o, component) / float(published):.2f}')
+
+
+# ---------------------------------------------------------------- README: the published chips
+
+CHIPS = {
+    'eyeriss': 'eyeriss-like.yaml --workload conv:H=27,W=27,C=96,K=256,R=5,S=5,stride=1,pad=2 --dataflow rs',
+    'shidiannao': 'shidiannao-like.yaml --workload conv:H=32,W=32,C=64,K=64,R=3,S=3,stride=1,pad=1 --dataflow os',
+    'tpu-v1': 'tpu-v1-like.yaml --workload gemm:M=2048,K=4096,N=4096',
+    'tpu-v4i': 'tpu-v4i-like.yaml --workload bert-base --seq 512 --batch 8',
+    'simba': f'simba-like.yaml --workload {SIMBA_CONV}',
+    'h100': 'h100-sxm-like.yaml --workload gemm:M=8192,K=8192,N=8192',
+}
+
+
+@recipe('chip')
+def _chip(name):
+    def get(o):
+        power = re.search(r'accelerator chip ([\d.]+ W)', total(o, 'power')).group(1)
+        return f'{power} · {total(o, "energy per MAC")} · {total(o, "area").replace("mm2", "mm²")}'
+    return Recipe('run --arch configs/arch/' + CHIPS[name], get)
+
+
+@recipe('chip.share')
+def _chip_share(spec):
+    """`chip.share:CHIP/COMPONENTS`: the share of the chip's energy (DRAM and host left out) in
+    `a+b` components of energy_by_component ("static" is leakage), in percent."""
+    name, components = spec.split('/')
+
+    def get(o):
+        t = jtotals(o)
+        energy = t['energy_by_component']
+        dram = next(iter(t['bytes_by_level']))
+        chip = sum(v for k, v in energy.items() if k not in (dram, 'host'))
+        return f'{100 * sum(energy.get(c, 0) for c in components.split("+")) / chip:.0f} %'
+    return Recipe('run --arch configs/arch/' + CHIPS[name] + ' --json -', get)
