@@ -1,5 +1,6 @@
 #include "util/units.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -279,6 +280,12 @@ std::string formatFrequency(double hz) {
   if (hz >= 1e6) return formatNumber(hz / 1e6) + " MHz";
   if (hz >= 1e3) return formatNumber(hz / 1e3) + " kHz";
   return formatNumber(hz) + " Hz";
+}
+
+std::string formatFixed(double value, int digits) {
+  char buf[400];  // 308 digits before the point at most, and the digits after it
+  std::snprintf(buf, sizeof buf, "%.*f", std::clamp(digits, 0, 60), value);
+  return buf;
 }
 
 std::string formatWith(const char* printf_format, double value) {

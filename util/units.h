@@ -60,5 +60,6 @@ std::string formatNumber(double value);  // shortest of up to 6 significant digi
 std::string formatCount(int64_t value);  // thousands grouped: "1,000,001"
 // One double through a printf format ("%.3f", "%+.1f%%"), at most 63 characters.
 std::string formatWith(const char* printf_format, double value);
+std::string formatFixed(double value, int digits);  // "%.<digits>f": formatFixed(2.345, 1) = "2.3"
 
 }  // namespace tessel::units

@@ -13,6 +13,7 @@
 #include "dataflows/mapper.h"
 #include "reports/serve/llm_report.h"
 #include "util/error.h"
+#include "util/units.h"
 
 namespace tessel::app {
 namespace {
@@ -77,20 +78,13 @@ Scored serveStages(const std::vector<L::MeasuredRequest>& measured, const L::Llm
   return s;
 }
 
-std::string fixed(double v, int digits) {
-  std::ostringstream os;
-  os.setf(std::ios::fixed);
-  os.precision(digits);
-  os << v;
-  return os.str();
-}
 
-std::string ms(double s) { return fixed(s * 1e3, s < 0.01 ? 2 : 1); }
+std::string ms(double s) { return units::formatFixed(s * 1e3, s < 0.01 ? 2 : 1); }
 
 // A relative error as a signed percentage; "-" when undefined.
 std::string percent(double e, bool sign = true) {
   if (std::isnan(e)) return "-";
-  return (sign && e >= 0 ? "+" : "") + fixed(e * 100, 1) + "%";
+  return (sign && e >= 0 ? "+" : "") + units::formatFixed(e * 100, 1) + "%";
 }
 
 void writeLatency(const char* label, const L::LatencyComparison& c, std::ostream& os) {
@@ -107,7 +101,7 @@ void writeLatency(const char* label, const L::LatencyComparison& c, std::ostream
 void writeStage(const StageRun& run, std::ostream& os) {
   const L::StageComparison& c = run.compared;
   os << "\nstage " << c.name << ": " << c.requests << " requests"
-     << (std::isnan(c.rate) ? ", all at one instant" : " at " + fixed(c.rate, 2) + "/s");
+     << (std::isnan(c.rate) ? ", all at one instant" : " at " + units::formatFixed(c.rate, 2) + "/s");
   if (!run.infeasible.empty()) {
     os << "; infeasible: " << run.infeasible << "\n";
     return;

@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "reports/serve/llm_report.h"
+#include "util/units.h"
 
 namespace tessel::reports {
 namespace {
@@ -15,15 +16,8 @@ std::string ms(double s) {
   return os.str();
 }
 
-std::string num(double v, int digits) {
-  std::ostringstream os;
-  os.setf(std::ios::fixed);
-  os.precision(digits);
-  os << v;
-  return os.str();
-}
 
-std::string gib(double bytes) { return num(bytes / double(1 << 30), 2) + " GiB"; }
+std::string gib(double bytes) { return units::formatFixed(bytes / double(1 << 30), 2) + " GiB"; }
 
 // Prompt tokens reused from the prefix cache at each point that ran, when a request has a prefix.
 void writePrefixReuse(const serve::llm::LlmResult& r, std::ostream& os) {
@@ -37,7 +31,7 @@ void writePrefixReuse(const serve::llm::LlmResult& r, std::ostream& os) {
     int64_t prompts = 0;
     for (const serve::llm::RequestRecord& q : ran[i]->run.requests) prompts += q.prompt;
     os << (i ? ", " : " ") << ran[i]->run.prefix_reused_tokens << " of " << prompts << " ("
-       << num(ran[i]->run.prefix_reused_fraction * 100, 1) << "%)";
+       << units::formatFixed(ran[i]->run.prefix_reused_fraction * 100, 1) << "%)";
   }
   os << "\n";
 }
@@ -53,7 +47,7 @@ void writeLlmServeTable(const serve::llm::LlmResult& r, const ServeHeader& h, st
   const serve::llm::LlmMemory& m = r.memory;
   os << "memory: " << gib(m.capacity_bytes) << " DRAM, weights " << gib(m.weights_bytes)
      << ", activations " << gib(m.activation_bytes) << "; KV cache " << gib(m.kv_budget_bytes)
-     << " = " << m.kv_blocks << " blocks (" << num(m.kv_bytes_per_token / 1024, 1)
+     << " = " << m.kv_blocks << " blocks (" << units::formatFixed(m.kv_bytes_per_token / 1024, 1)
      << " KiB per token)\n";
   const std::string cores = !h.run_options.empty() ? h.run_options : h.cores > 1 ? " --cores fused" : "";
   os << "one request alone, " << r.alone_prompt << "-token prompt (tessel run --seq "
@@ -78,7 +72,7 @@ void writeLlmServeTable(const serve::llm::LlmResult& r, const ServeHeader& h, st
       os << std::left << std::setw(7)
          << (p.mode == serve::llm::CoreMode::Fused ? "fused" : "disagg");
     }
-    os << std::left << std::setw(8) << (p.rate > 0 ? num(p.rate, p.rate < 10 ? 2 : 1) : "trace")
+    os << std::left << std::setw(8) << (p.rate > 0 ? units::formatFixed(p.rate, p.rate < 10 ? 2 : 1) : "trace")
        << std::right << std::setw(6) << p.max_batch << std::setw(6) << p.chunk;
     if (!p.ok) {
       os << "  infeasible: " << p.reason << "\n";
@@ -86,14 +80,14 @@ void writeLlmServeTable(const serve::llm::LlmResult& r, const ServeHeader& h, st
     }
     const serve::llm::Metrics& x = p.metrics;
     const double kv = double(p.run.kv_peak_blocks) / double(std::max<int64_t>(1, m.kv_blocks));
-    os << std::setw(10) << num(x.output_tokens_per_s, 0) << std::setw(8)
-       << num(x.requests_per_s, 2) << std::setw(8) << num(x.goodput_requests_per_s, 2)
+    os << std::setw(10) << units::formatFixed(x.output_tokens_per_s, 0) << std::setw(8)
+       << units::formatFixed(x.requests_per_s, 2) << std::setw(8) << units::formatFixed(x.goodput_requests_per_s, 2)
        << std::setw(10) << ms(x.ttft.p50) << std::setw(9) << ms(x.ttft.p99) << std::setw(10)
        << ms(x.tpot.p50) << std::setw(8) << ms(x.tpot.p99) << std::setw(10) << ms(x.e2e.p50)
-       << std::setw(6) << num(kv * 100, kv < 0.1 ? 1 : 0) << "%" << std::setw(7)
-       << p.run.preemptions << std::setw(5) << num(x.utilization * 100, 0) << "%"
-       << std::setw(5) << num(x.mac_utilization * 100, 1) << "%" << std::setw(8)
-       << num(x.energy_per_token_j * 1e3, 2) << "\n";
+       << std::setw(6) << units::formatFixed(kv * 100, kv < 0.1 ? 1 : 0) << "%" << std::setw(7)
+       << p.run.preemptions << std::setw(5) << units::formatFixed(x.utilization * 100, 0) << "%"
+       << std::setw(5) << units::formatFixed(x.mac_utilization * 100, 1) << "%" << std::setw(8)
+       << units::formatFixed(x.energy_per_token_j * 1e3, 2) << "\n";
   }
   os << "(times in ms; good/s: requests/s within the SLO; KV pk: peak KV-cache use; preem: "
         "preemptions; busy: the share of time an iteration runs; MACs: of the peak MAC rate)\n";

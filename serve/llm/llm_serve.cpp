@@ -12,19 +12,13 @@
 #include "sim/footprint.h"
 #include "util/dtype.h"
 #include "util/error.h"
+#include "util/units.h"
 
 namespace tessel::serve::llm {
 namespace {
 
-std::string fixed(double v, int digits) {
-  std::ostringstream os;
-  os.setf(std::ios::fixed);
-  os.precision(digits);
-  os << v;
-  return os.str();
-}
 
-std::string ms(double s) { return fixed(s * 1e3, s < 0.1 ? 2 : 1) + " ms"; }
+std::string ms(double s) { return units::formatFixed(s * 1e3, s < 0.1 ? 2 : 1) + " ms"; }
 
 // What the KV cache may use: the DRAM left by the weights and the largest iteration's
 // activations (T = max_tokens), or the budget given.
@@ -48,8 +42,8 @@ LlmMemory memoryOf(const LlmInputs& in, const LlmServeOptions& o, const arch::Ac
   if (o.kv_budget_bytes > 0) {
     if (m.capacity_bytes > 0 && o.kv_budget_bytes > left) {
       throw ConfigError({"", 0, 0, "--kv-budget"},
-                        "a KV budget of " + fixed(o.kv_budget_bytes / (1 << 30), 2) +
-                            " GiB is more than the " + fixed(std::max(0.0, left) / (1 << 30), 2) +
+                        "a KV budget of " + units::formatFixed(o.kv_budget_bytes / (1 << 30), 2) +
+                            " GiB is more than the " + units::formatFixed(std::max(0.0, left) / (1 << 30), 2) +
                             " GiB of DRAM the weights and activations leave");
     }
     m.kv_budget_bytes = o.kv_budget_bytes;
@@ -108,12 +102,12 @@ std::string binding(const LlmPoint& p, const LlmResult& r) {
   const double kv_use = static_cast<double>(p.run.kv_peak_blocks) /
                         static_cast<double>(std::max<int64_t>(1, r.memory.kv_blocks));
   if (p.run.preemptions > 0 || kv_use >= 0.95) {
-    return "KV capacity (peak " + fixed(kv_use * 100, 0) + "% of " +
+    return "KV capacity (peak " + units::formatFixed(kv_use * 100, 0) + "% of " +
            std::to_string(r.memory.kv_blocks) + " blocks, " + std::to_string(p.run.preemptions) +
            " preemptions)";
   }
   if (p.metrics.utilization < 0.8) {
-    return "the load: the device is busy " + fixed(p.metrics.utilization * 100, 0) +
+    return "the load: the device is busy " + units::formatFixed(p.metrics.utilization * 100, 0) +
            "% of the time";
   }
   const double iteration =
@@ -153,8 +147,8 @@ void recommend(LlmResult& r, const LlmServeOptions& o) {
   }
   std::string line = o.slo.any() ? "highest rate meeting the SLO (90% of requests within it): "
                                   : "highest throughput: ";
-  line += pointName(*best) + ": " + fixed(best->metrics.output_tokens_per_s, 0) +
-          " output tokens/s, goodput " + fixed(best->metrics.goodput_requests_per_s, 2) +
+  line += pointName(*best) + ": " + units::formatFixed(best->metrics.output_tokens_per_s, 0) +
+          " output tokens/s, goodput " + units::formatFixed(best->metrics.goodput_requests_per_s, 2) +
           " requests/s, TTFT p90 " + ms(best->metrics.ttft.p90) + ", TPOT p90 " +
           ms(best->metrics.tpot.p90);
   r.recommendations.push_back(line);

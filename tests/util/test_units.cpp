@@ -167,3 +167,17 @@ TEST(UnitsTest, OutOfRangeNumbersSayWhichWay) {
 }
 
 }  // namespace tessel::units
+
+namespace tessel::units {
+namespace {
+
+// Fixed-point with the digits asked for, rounded as printf rounds ("%.*f").
+TEST(Units, FormatFixed) {
+  EXPECT_EQ(formatFixed(2.345, 1), "2.3");
+  EXPECT_EQ(formatFixed(1074.4, 0), "1074");
+  EXPECT_EQ(formatFixed(-0.5, 2), "-0.50");
+  EXPECT_EQ(formatFixed(1e300, 0).size(), 301u);  // no truncation of the largest doubles
+}
+
+}  // namespace
+}  // namespace tessel::units
