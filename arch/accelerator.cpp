@@ -120,6 +120,12 @@ double Silicon::totalLeakage() const {
   return sum;
 }
 
+double Silicon::totalLogicGates() const {
+  double sum = 0;
+  for (const auto& [component, gates] : logic_gates) sum += gates;
+  return sum;
+}
+
 }  // namespace tessel::arch
 
 namespace tessel::arch {

@@ -72,6 +72,7 @@ struct StorageLevel {
   // Silicon of ONE instance (derived from the technology, or given): on-chip levels only.
   double area_mm2 = 0;
   double leakage_mw = 0;
+  double logic_um2 = 0;  // its standard cells, unplaced (Silicon::logic_gates)
   std::string dram_type;  // DRAM only: "ddr4", "lpddr4", "hbm2"... (tech::dramTypes())
   // DRAM only: the chip's side of the interface (PHY and its pads), derived from the type's
   // signals per channel and the channels the bandwidth needs; an I/O component.
@@ -98,6 +99,7 @@ struct Dma {
   double gates = 15000;
   double area_mm2 = 0;  // all engines of one core; derived, or given
   double leakage_mw = 0;
+  double logic_um2 = 0;  // its standard cells, unplaced (Silicon::logic_gates)
 };
 
 // The command path from the host to the blocks: commands wait in a reservation station with a
@@ -116,6 +118,7 @@ struct Controller {
   double activity = 0.1;     // fraction of its gates switching per cycle
   double area_mm2 = 0;       // derived, or given
   double leakage_mw = 0;
+  double logic_um2 = 0;  // its standard cells, unplaced (Silicon::logic_gates)
   double energy_pj_per_cycle = 0;
   // Cycles from one kernel's end to the next one's start (a GPU's kernel launch), charged once
   // per op or fused group the device runs; 0 for a controller that streams its commands.
@@ -156,6 +159,11 @@ struct ComputeArray {
   // tensor name; area and leakage follow (tech::sram), the energy per access stays the RF's.
   std::vector<std::string> rf_sram;
   double rf_energy_pj_per_byte = 0;    // per byte read or written in a PE register file
+  // A split register file's pads, each at its own size and kind (flip-flops, or the SRAM macro
+  // of register_file_sram): energy per byte read and written; < 0 = rf_energy_pj_per_byte (a
+  // shared file, or register_file_energy given).
+  std::array<double, 3> rf_pad_read_pj{-1, -1, -1};
+  std::array<double, 3> rf_pad_write_pj{-1, -1, -1};
   // A second storage level inside each PE, below the register file: registers per tensor
   // (bytes; 0 = none for that tensor), e.g. one operand word next to the multiplier.
   int reg_input_bytes = 0;
@@ -180,6 +188,8 @@ struct ComputeArray {
   double register_file_area_mm2 = 0;
   double leakage_mw = 0;
   double register_file_leakage_mw = 0;
+  double logic_um2 = 0;                // one array's PE cells, unplaced
+  double register_file_logic_um2 = 0;  // its flip-flop register files and registers, unplaced
   double pipeline_latency = -1;  // fill/drain cycles per tile; <0 = rows + cols - 2 (skew)
 
   double macRate(DType t) const;  // MACs/PE/cycle for t, 0 if unsupported
@@ -202,6 +212,7 @@ struct Noc {
   int routers = 0;
   double area_mm2 = 0;
   double leakage_mw = 0;
+  double logic_um2 = 0;  // its standard cells, unplaced (Silicon::logic_gates)
 };
 
 // Special-function unit for nonlinear and vector ops.
@@ -213,6 +224,7 @@ struct Sfu {
   double energy_pj_per_element = 0;
   double area_mm2 = 0;  // derived from the technology, or given
   double leakage_mw = 0;
+  double logic_um2 = 0;  // its standard cells, unplaced (Silicon::logic_gates)
   bool supports(const std::string& op) const;
 };
 
@@ -285,7 +297,12 @@ struct Silicon {
   };
   std::vector<Clocked> clocked;
   double pe_pitch_mm = 0;  // side of one PE (MAC + its registers), for wire lengths
+  // The standard cells of each logic component in NAND2-equivalent gates (a chip's "gate
+  // count"): cell area over the node's NAND2, before placement; SRAM macros are not gates. A
+  // component whose area the design gives counts as placed standard cells.
+  std::vector<std::pair<std::string, double>> logic_gates;
   double totalArea() const;
+  double totalLogicGates() const;
   double totalLeakage() const;
 };
 

@@ -46,7 +46,7 @@ double flopLeakMw(const tech::Technology& t, double bits) {
 }  // namespace
 
 tech::SramShape sramShape(const Accelerator& acc, uint64_t bytes, int word_bits) {
-  tech::SramShape s{bytes, 1, 1, word_bits};
+  tech::SramShape s{bytes, 1, 1, word_bits, {}};
   s.limits = {acc.floorplan.sram_macro_bytes * 8, acc.floorplan.sram_macro_width};
   return s;
 }
@@ -102,6 +102,8 @@ void deriveController(Building& b, const tech::Technology& t) {
     leak += imem.leakage_mw;
   }
   if (!b.isGiven("controller.area")) c.area_mm2 = area;
+  c.logic_um2 = b.isGiven("controller.area") ? c.area_mm2 * 1e6 * b.acc.floorplan.logic_utilization
+                                             : c.gates * tech::nand2AreaUm2(t) + flopMm2(t, queue_bits) * 1e6;
   if (!b.isGiven("controller.leakage")) c.leakage_mw = leak;
   if (!b.isGiven("controller.energy")) c.energy_pj_per_cycle = c.gates * c.activity * tech::nand2SwitchPj(t);
 }
@@ -114,6 +116,8 @@ void deriveDma(Building& b, const tech::Technology& t) {
       tech::sram(t, sramShape(b.acc, static_cast<uint64_t>(d.max_inflight) * static_cast<uint64_t>(d.max_request_bytes),
                               static_cast<int>(std::min(8.0 * d.bus_bytes_per_cycle, 1e6))));
   if (!b.isGiven("dma.area")) d.area_mm2 = d.engines * (logic + buffer.area_mm2);
+  d.logic_um2 = b.isGiven("dma.area") ? d.area_mm2 * 1e6 * b.acc.floorplan.logic_utilization
+                                      : d.engines * d.gates * tech::nand2AreaUm2(t);
   if (!b.isGiven("dma.leakage")) d.leakage_mw = d.engines * (logic_leak + buffer.leakage_mw);
 }
 
@@ -135,6 +139,7 @@ void deriveNocRouters(Building& b, const tech::Technology& t) {
   const double per_area = xbar + placed(b, flopMm2(t, buffer_bits));
   const double per_leak = xbar_leak + flopLeakMw(t, buffer_bits);
   if (!b.isGiven("noc.area")) n.area_mm2 = n.routers * per_area;
+  n.logic_um2 = n.area_mm2 * 1e6 * b.acc.floorplan.logic_utilization;
   if (!b.isGiven("noc.leakage")) n.leakage_mw = n.routers * per_leak;
 }
 
@@ -158,7 +163,10 @@ void addAccumulatorAdders(Building& b, const tech::Technology& t, StorageLevel& 
   if (l.kind != LevelKind::Accumulator) return;
   const double lanes = l.row_bytes / std::max(bytesOf(l.dtype), 0.125);
   const tech::OpCost& add = isInteger(l.dtype) ? t.int_add : t.fp_add;
-  if (!b.isGiven(l.name + ".area")) l.area_mm2 += placed(b, lanes * add.area_um2 * 1e-6);
+  if (!b.isGiven(l.name + ".area")) {
+    l.area_mm2 += placed(b, lanes * add.area_um2 * 1e-6);
+    l.logic_um2 = lanes * add.area_um2;
+  }
   if (!b.isGiven(l.name + ".leakage")) l.leakage_mw += tech::logicLeakageMw(t, lanes * add.area_um2);
 }
 

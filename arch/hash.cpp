@@ -112,6 +112,11 @@ void putArray(Canon& c, const ComputeArray& a) {
     c.put("array.register_file.outputs", a.rf_output_bytes);
   }
   c.put("array.register_file_energy", a.rf_energy_pj_per_byte);
+  for (size_t t = 0; t < 3; ++t) {  // a split file's pads: only then, as above
+    if (a.rf_pad_read_pj[t] < 0) continue;
+    c.put("array.register_file_energy.pad" + std::to_string(t), a.rf_pad_read_pj[t]);
+    c.put("array.register_file_energy.pad_write" + std::to_string(t), a.rf_pad_write_pj[t]);
+  }
   if (a.hasRegisters()) {
     c.put("array.registers.inputs", a.reg_input_bytes);
     c.put("array.registers.weights", a.reg_weight_bytes);

@@ -225,8 +225,9 @@ std::vector<ParamSpec> arrayParams() {
                 "Eyeriss's filter pad); their area and leakage are the macro's",
                 into(arr, &ComputeArray::rf_sram))),
       der("register_file_energy", T::EnergyPerByte,
-          "the technology's register file per bit x 8 (pipeline flip-flops without one)",
-          "energy per byte read or written in a PE register file",
+          "each pad at its own size: flip-flops growing into the technology's register file "
+          "by 512 B, a register_file_sram pad its macro's (pipeline flip-flops without one)",
+          "energy per byte read or written in a PE register file (given: every pad's)",
           into(arr, &ComputeArray::rf_energy_pj_per_byte)),
       among(tensorNames(),
             opt("registers", T::TensorBytes, "0 B",

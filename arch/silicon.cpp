@@ -61,7 +61,8 @@ uint64_t secondRegisterBytes(const ComputeArray& a) {
 
 // One PE's register file, placed: flip-flop pools over the logic utilization, pools named in
 // array.register_file_sram as one SRAM macro each (read a value of the input dtype at a time).
-tech::MemoryCost registerFileSilicon(const Building& b, const tech::Technology& t) {
+// `flop_um2`: the flip-flops' cells, unplaced.
+tech::MemoryCost registerFileSilicon(const Building& b, const tech::Technology& t, double& flop_um2) {
   const ComputeArray& a = b.acc.array;
   const double u = b.acc.floorplan.logic_utilization;
   const auto sram = [&](const std::string& tensor) {
@@ -83,9 +84,33 @@ tech::MemoryCost registerFileSilicon(const Building& b, const tech::Technology& 
     sum.leakage_mw += m.leakage_mw;
   }
   const tech::MemoryCost f = tech::cellStorage(t, t.register_file, flops);
+  flop_um2 = f.area_mm2 * 1e6;
   sum.area_mm2 += f.area_mm2 / u;
   sum.leakage_mw += f.leakage_mw;
   return sum;
+}
+
+// Each pad of a split register file at its own size: flip-flops by registerFilePjPerByte, a pad
+// of array.register_file_sram its macro's read and write (a value of the input dtype a time).
+void derivePadEnergies(Building& b, const tech::Technology& t) {
+  ComputeArray& a = b.acc.array;
+  a.rf_pad_read_pj.fill(-1);
+  a.rf_pad_write_pj.fill(-1);
+  if (!a.rf_partitioned) return;
+  const std::pair<const char*, int> pads[] = {
+      {"inputs", a.rf_input_bytes}, {"weights", a.rf_weight_bytes}, {"outputs", a.rf_output_bytes}};
+  for (size_t x = 0; x < 3; ++x) {
+    const auto& [tensor, bytes] = pads[x];
+    if (bytes <= 0) continue;
+    if (std::find(a.rf_sram.begin(), a.rf_sram.end(), tensor) != a.rf_sram.end()) {
+      const tech::MemoryCost m =
+          tech::sram(t, sramShape(b.acc, static_cast<uint64_t>(bytes), elementBits(a.input_dtype)));
+      a.rf_pad_read_pj[x] = m.read_pj_per_byte;
+      a.rf_pad_write_pj[x] = m.write_pj_per_byte;
+    } else {
+      a.rf_pad_read_pj[x] = a.rf_pad_write_pj[x] = registerFilePjPerByte(t, static_cast<uint64_t>(bytes));
+    }
+  }
 }
 
 void deriveArray(Building& b, const tech::Technology& t) {
@@ -111,17 +136,25 @@ void deriveArray(Building& b, const tech::Technology& t) {
   const tech::MemoryCost flops = tech::cellStorage(t, t.flip_flop, pipelineBytes(a));
   const double u = b.acc.floorplan.logic_utilization;
   if (!b.isGiven("array.area")) a.area_mm2 = pes * (a.mac_area_um2 * 1e-6 + flops.area_mm2) / u;
+  a.logic_um2 = a.area_mm2 * 1e6 * u;
   if (!b.isGiven("array.leakage")) {
     a.leakage_mw = pes * (tech::logicLeakageMw(t, a.mac_area_um2) + flops.leakage_mw);
   }
-  const tech::MemoryCost rf = registerFileSilicon(b, t);
+  double rf_flop_um2 = 0;
+  const tech::MemoryCost rf = registerFileSilicon(b, t, rf_flop_um2);
   const tech::MemoryCost regs = tech::cellStorage(t, t.flip_flop, secondRegisterBytes(a));
-  if (!b.isGiven("array.register_file_area")) a.register_file_area_mm2 = pes * (rf.area_mm2 + regs.area_mm2 / u);
+  if (b.isGiven("array.register_file_area")) {
+    a.register_file_logic_um2 = a.register_file_area_mm2 * 1e6 * u;
+  } else {
+    a.register_file_area_mm2 = pes * (rf.area_mm2 + regs.area_mm2 / u);
+    a.register_file_logic_um2 = pes * (rf_flop_um2 + regs.area_mm2 * 1e6);
+  }
   if (!b.isGiven("array.register_file_leakage")) {
     a.register_file_leakage_mw = pes * (rf.leakage_mw + regs.leakage_mw);
   }
   if (!b.isGiven("array.register_file_energy")) {
     a.rf_energy_pj_per_byte = registerBytes(a) > 0 ? registerFilePjPerByte(t, largestPad(a)) : flops.read_pj_per_byte;
+    derivePadEnergies(b, t);
   }
   if (!b.isGiven("array.register_energy")) a.reg_energy_pj_per_byte = flops.read_pj_per_byte;
 }
@@ -198,6 +231,7 @@ void deriveSfu(Building& b, const tech::Technology& t) {
   const tech::OpCost* lane = t.macOf(s.integer ? DType::Int16 : DType::FP32);
   const double lane_um2 = lane != nullptr ? lane->area_um2 : add.area_um2;
   if (!b.isGiven("sfu.area")) s.area_mm2 = s.lanes * lane_um2 * 1e-6 / b.acc.floorplan.logic_utilization;
+  s.logic_um2 = s.area_mm2 * 1e6 * b.acc.floorplan.logic_utilization;
   if (!b.isGiven("sfu.leakage")) s.leakage_mw = tech::logicLeakageMw(t, s.area_mm2 * 1e6);
 }
 
@@ -227,6 +261,25 @@ void addClocked(Silicon& s, const Accelerator& acc) {
   s.clocked.push_back({"clock", e * (cores * queue_bits + router_bits + (gated ? 0 : array_bits)), false});
   if (gated) s.clocked.push_back({"clock", e * array_bits, true});
   s.clocked.push_back({"control", cores * acc.controller.energy_pj_per_cycle, false});
+}
+
+// Each logic component's cells in NAND2 equivalents, every core (the same names as the areas).
+void addLogicGates(Silicon& s, const Accelerator& acc, double nand2_um2) {
+  const double cores = acc.cores.count;
+  const auto add = [&](const std::string& name, double um2) {
+    if (um2 > 0) s.logic_gates.emplace_back(name, um2 / nand2_um2);
+  };
+  for (size_t i = 0; i < acc.levels.size(); ++i) {
+    const StorageLevel& l = acc.levels[i];
+    add(l.name, static_cast<double>(acc.instancesOf(i)) * (l.kind == LevelKind::L2 ? 1 : cores) * l.logic_um2);
+  }
+  const double arrays = static_cast<double>(acc.arrays()) * cores;
+  add("register_file", arrays * acc.array.register_file_logic_um2);
+  add("array", arrays * acc.array.logic_um2);
+  if (acc.sfu) add("sfu", cores * acc.sfu->logic_um2);
+  add("noc", cores * acc.noc.logic_um2);
+  add("control", cores * acc.controller.logic_um2);
+  add("dma", cores * acc.dma.logic_um2);
 }
 
 Silicon summarize(const Accelerator& acc, double pitch_mm) {
@@ -279,6 +332,7 @@ void deriveSilicon(Building& b) {
   }
   if (!b.isGiven("host.energy_per_byte")) acc.host.energy_pj_per_byte = acc.levels.at(0).read_energy_pj_per_byte;
   acc.silicon = summarize(acc, pitch);
+  addLogicGates(acc.silicon, acc, tech::nand2AreaUm2(t));
 }
 
 }  // namespace tessel::arch

@@ -63,7 +63,14 @@ void energyLine(std::ostringstream& out, const Accelerator& acc) {
     }
     out << ",";
   }
-  out << " RF " << formatNumber(acc.array.rf_energy_pj_per_byte) << ", NoC "
+  out << " RF " << formatNumber(acc.array.rf_energy_pj_per_byte);
+  for (int t = 0; t < 3; ++t) {
+    const ComputeArray& a = acc.array;
+    if (a.rf_pad_read_pj[size_t(t)] < 0) continue;
+    out << " (" << tensors[t] << " " << formatNumber(a.rf_pad_read_pj[size_t(t)]) << "/"
+        << formatNumber(a.rf_pad_write_pj[size_t(t)]) << ")";
+  }
+  out << ", NoC "
       << formatNumber(acc.noc.energy_pj_per_byte) << " pJ per hop";
   if (acc.sfu) out << ", SFU " << formatNumber(acc.sfu->energy_pj_per_element) << " pJ/element";
   out << "\n";
@@ -100,6 +107,14 @@ void siliconLines(std::ostringstream& out, const Accelerator& acc) {
         << (i + 1 < by.size() ? "," : "");
   }
   out << "; not modeled: " << kNotModeled << "\n";
+  // Gate counts as chip papers give them: thousands, three significant digits.
+  const auto kilo = [](double gates) { return units::formatFixed(gates / 1e3, gates < 1e5 ? 1 : 0) + " k"; };
+  out << "logic " << kilo(s.totalLogicGates()) << " NAND2-equivalent gates:";
+  for (size_t i = 0; i < s.logic_gates.size(); ++i) {
+    out << " " << s.logic_gates[i].first << " " << kilo(s.logic_gates[i].second)
+        << (i + 1 < s.logic_gates.size() ? "," : "");
+  }
+  out << "\n";
 }
 
 void arrayLines(std::ostringstream& out, const ComputeArray& a) {

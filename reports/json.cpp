@@ -61,6 +61,12 @@ Json totals(const sim::RunStats& run) {
   for (const auto& [component, pj] : run.staticEnergyByComponent()) leakage[component] = roundQuantity(pj);
   Json area = Json::object();
   for (const auto& [component, mm2] : run.area_mm2) area[component] = roundQuantity(mm2);
+  Json gates = Json::object();
+  double total_gates = 0;
+  for (const auto& [component, n] : run.logic_gates) {
+    gates[component] = roundQuantity(n);
+    total_gates += n;
+  }
   Json categories = Json::array();
   for (const sim::CategoryRow& r : sim::byCategory(run)) {
     categories.push_back({{"category", r.category},
@@ -92,6 +98,8 @@ Json totals(const sim::RunStats& run) {
           {"energy_by_component", energy},
           {"static_energy_by_component", leakage},
           {"area_by_component", area},
+          {"logic_gates", roundQuantity(total_gates)},
+          {"logic_gates_by_component", gates},
           {"by_category", categories},
           {"not_modeled", std::string(arch::kNotModeled)},
           {"energy_by_tensor", perTensor(run.energyByOperand())}};

@@ -50,6 +50,21 @@ def _area_vs(spec):
     return Recipe(cmd, lambda o: f'{_components_mm2(o, component) / float(published):.2f}')
 
 
+@recipe('gates')
+def _gates(spec):
+    """`gates:ARCH`: the design's logic in thousands of NAND2-equivalent gates."""
+    cmd = f'run --arch configs/arch/{spec}.yaml --workload gemm:M=16,K=16,N=16 --json -'
+    return Recipe(cmd, lambda o: f'{jtotals(o)["logic_gates"] / 1e3:,.0f} k')
+
+
+@recipe('gates.vs')
+def _gates_vs(spec):
+    """`gates.vs:ARCH/KGATES`: the design's gate count over a published one in thousands."""
+    arch, published = spec.split('/')
+    cmd = f'run --arch configs/arch/{arch}.yaml --workload gemm:M=16,K=16,N=16 --json -'
+    return Recipe(cmd, lambda o: f'{jtotals(o)["logic_gates"] / 1e3 / float(published):.2f}')
+
+
 # ---------------------------------------------------------------- README: the published chips
 
 CHIPS = {

@@ -139,6 +139,10 @@ Level peLevel(const arch::Accelerator& acc) {
     l.pool_bytes = {static_cast<double>(a.rf_input_bytes), static_cast<double>(a.rf_weight_bytes),
                     static_cast<double>(a.rf_output_bytes)};
     l.can_hold = {a.rf_input_bytes > 0, a.rf_weight_bytes > 0, a.rf_output_bytes > 0};
+    for (size_t t = 0; t < kTensors; ++t) {  // each pad at its own size and kind
+      if (a.rf_pad_read_pj[t] >= 0) l.read_pj[t] = a.rf_pad_read_pj[t];
+      if (a.rf_pad_write_pj[t] >= 0) l.write_pj[t] = a.rf_pad_write_pj[t];
+    }
   } else {
     l.pool_of = {0, 0, 0};
     l.pool_bytes = {static_cast<double>(a.pe_register_file_bytes), -1, -1};

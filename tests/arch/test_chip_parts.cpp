@@ -186,5 +186,68 @@ TEST(ChipParts, AScratchPadBuiltAsSram) {
   }
 }
 
+TEST(ChipParts, EachPadCostsItsOwnSizeAndKind) {
+  // Eyeriss's pads at 28 nm: a flip-flop pad of B bytes costs ff + (rf - ff) x log2(B / 8) / 6
+  // per byte (ff = 8 x 0.00466, rf = 8 x 0.0287 pJ): 24 B x = 0.26416, 48 B x = 0.43083. The
+  // weight pad as an SRAM macro of 3,584 bits read 8 bits at a time costs its read:
+  // 8 x (0.01585 + 3.101e-4 x sqrt(3584)) pJ per byte.
+  const std::vector<std::string> pads = {"array.kind=spatial", "noc.kind=mesh", "array.dataflows=[os]",
+                                         "array.register_file={weights: 448 B, inputs: 24 B, outputs: 48 B}",
+                                         "array.register_file_sram=[weights]"};
+  const Accelerator a = tiny28(pads);
+  const double ff = 8 * 0.00466, rf = 8 * 0.0287;
+  EXPECT_NEAR(a.array.rf_pad_read_pj[0], ff + (rf - ff) * std::log2(3.0) / 6, 1e-9);    // 0.0881
+  EXPECT_NEAR(a.array.rf_pad_read_pj[2], ff + (rf - ff) * std::log2(6.0) / 6, 1e-9);    // 0.1201
+  EXPECT_NEAR(a.array.rf_pad_write_pj[2], a.array.rf_pad_read_pj[2], 1e-12);
+  EXPECT_NEAR(a.array.rf_pad_read_pj[1], 8 * (0.01585 + 3.101e-4 * std::sqrt(3584.0)), 1e-6);  // 0.2753
+  // The file's one energy stays the largest pad's, as flip-flops (the table's at 448 B).
+  EXPECT_NEAR(a.array.rf_energy_pj_per_byte, ff + (rf - ff) * std::log2(56.0) / 6, 1e-9);
+  // A given energy is every pad's; a shared file has no pads.
+  std::vector<std::string> given = pads;
+  given.push_back("array.register_file_energy=0.5 pJ/B");
+  EXPECT_EQ(tiny28(given).array.rf_pad_read_pj[0], -1);
+  EXPECT_EQ(tiny28({"array.kind=spatial", "noc.kind=mesh", "array.dataflows=[os]", "array.register_file=64 B"})
+                .array.rf_pad_read_pj[1],
+            -1);
+}
+
+double gates(const Silicon& s, const std::string& name) {
+  for (const auto& [c, n] : s.logic_gates) {
+    if (c == name) return n;
+  }
+  return 0;
+}
+
+TEST(ChipParts, LogicGatesByHand) {
+  // A chip's gate count: each logic component's standard cells over the 28 nm NAND2 (0.29374
+  // um2), before placement; SRAM macros are not gates.
+  const Accelerator a = tiny28({});
+  const double nand2 = 0.798 * 50.43 / 137;
+  // 256 PEs of an INT8 MAC (154.2 um2) and 56 bits of pipeline flip-flops (2.26 um2 each).
+  EXPECT_NEAR(gates(a.silicon, "array"), 256 * (154.2 + 56 * 2.26) / nand2, 1e-6);
+  // The accumulator's 16 INT32 adders (50.43 um2 each), not its SRAM; the scratchpad none.
+  EXPECT_NEAR(gates(a.silicon, "accumulator"), 16 * 50.43 / nand2, 1e-9);
+  EXPECT_EQ(gates(a.silicon, "scratchpad"), 0);
+  // The controller's 20,000 gates and its queues' 3,584 flip-flop bits; two DMA engines of
+  // 15,000 gates each (their in-flight buffers are SRAM).
+  EXPECT_NEAR(gates(a.silicon, "control"), 20000 + 3584 * 2.26 / nand2, 1e-6);
+  EXPECT_NEAR(gates(a.silicon, "dma"), 30000, 1e-6);
+  EXPECT_NEAR(a.silicon.totalLogicGates(),
+              gates(a.silicon, "array") + gates(a.silicon, "accumulator") + 20000 + 3584 * 2.26 / nand2 + 30000,
+              1e-6);
+  // Placement does not change a gate count.
+  const Accelerator half = tiny28({"floorplan.logic_utilization=0.35"});
+  EXPECT_NEAR(half.silicon.totalLogicGates(), a.silicon.totalLogicGates(), 1e-6);
+  // A pad of flip-flops is gates (3.03 um2 a bit); the same pad as an SRAM macro is not.
+  const std::vector<std::string> pads = {"array.kind=spatial", "noc.kind=mesh", "array.dataflows=[os]",
+                                         "array.register_file={weights: 448 B, inputs: 24 B, outputs: 48 B}"};
+  std::vector<std::string> sram = pads;
+  sram.push_back("array.register_file_sram=[weights]");
+  EXPECT_NEAR(gates(tiny28(pads).silicon, "register_file"), 256 * 520 * 8 * 3.03 / nand2, 1e-6);
+  EXPECT_NEAR(gates(tiny28(sram).silicon, "register_file"), 256 * 72 * 8 * 3.03 / nand2, 1e-6);
+  // An area the design gives counts as placed cells: 1 mm2 at 0.7 is 0.7 mm2 of gates.
+  EXPECT_NEAR(gates(tiny28({"array.area=1 mm2"}).silicon, "array"), 0.7e6 / nand2, 1e-3);
+}
+
 }  // namespace
 }  // namespace tessel::arch

@@ -222,5 +222,23 @@ TEST(NestTree, TheMapperUsesEveryFanOut) {
   EXPECT_LE(r.cost.steps, 131072 * 1.01);
 }
 
+// A split register file's pads each reach the cost model at their own energy: eyeriss-like's
+// 24 B input pad (flip-flops), 448 B filter pad (an SRAM macro) and 48 B psum pad.
+TEST(NestTree, EachPadOfASplitRegisterFileHasItsOwnEnergy) {
+  const arch::Accelerator acc =
+      arch::loadFile(std::string(TESSEL_SOURCE_DIR) + "/configs/arch/eyeriss-like.yaml");
+  const Hardware hw = dataflows::nest::hardwareOf(acc);
+  const dataflows::nest::Level& pe = hw.levels[size_t(hw.pe())];
+  ASSERT_TRUE(pe.per_pe);
+  for (size_t t = 0; t < 3; ++t) {
+    EXPECT_GT(acc.array.rf_pad_read_pj[t], 0) << t;
+    EXPECT_DOUBLE_EQ(pe.read_pj[t], acc.array.rf_pad_read_pj[t]) << t;
+    EXPECT_DOUBLE_EQ(pe.write_pj[t], acc.array.rf_pad_write_pj[t]) << t;
+  }
+  // The 24 B pad is cheaper per byte than the 48 B one, and both than the 448 B macro.
+  EXPECT_LT(pe.read_pj[kI], pe.read_pj[kO]);
+  EXPECT_LT(pe.read_pj[kO], pe.read_pj[kW]);
+}
+
 }  // namespace
 }  // namespace tessel

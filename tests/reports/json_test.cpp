@@ -51,6 +51,8 @@ TEST(ReportsJson, MetadataAndTotals) {
   EXPECT_EQ(t["utilization"], 0.6);  // 19200 / (2000 * 16)
   EXPECT_EQ(t["dram_bytes"], 6932);
   EXPECT_EQ(t["bytes_by_level"].dump(), R"({"DRAM":6932,"Scratchpad":15360})");
+  EXPECT_EQ(t["logic_gates"], 400000.0);  // the one component's gates, summed
+  EXPECT_EQ(t["logic_gates_by_component"].dump(), R"({"array":400000.0})");
 }
 
 TEST(ReportsJson, IntegersAreIntegersAndQuantitiesAreFloats) {
