@@ -129,6 +129,16 @@ bool isWeightOperand(const Op& op, int tensor) {
 
 void applySparsity(Graph& g, const SparsitySpec& spec) {
   if (spec.weights_measured) measureWeights(g);
+  // `inputs` is the density of the activations a matmul or convolution reads: a model's own
+  // input (an image, token ids) stays dense. A workload with no such activation — one layer
+  // (conv:, gemm:), or layers that each read an input of their own — stands for layers inside a
+  // network: their inputs take the density.
+  bool reads_activation = false;
+  for (const Op& op : g.ops()) {
+    if (op.kind != OpKind::MatMul && op.kind != OpKind::Conv2d) continue;
+    reads_activation = reads_activation || g.tensor(op.inputs.at(0)).role == TensorRole::Activation;
+  }
+  const TensorRole data = reads_activation ? TensorRole::Activation : TensorRole::Input;
   for (const Op& op : g.ops()) {
     if (op.kind != OpKind::MatMul && op.kind != OpKind::Conv2d) continue;
     if (!spec.weights.dense() && isWeightOperand(op, op.inputs.at(1))) {
@@ -137,7 +147,7 @@ void applySparsity(Graph& g, const SparsitySpec& spec) {
     }
     if (!spec.inputs.dense()) {
       Tensor& x = g.tensor(op.inputs.at(0));
-      if (x.role == TensorRole::Activation) x.sparsity = spec.inputs;
+      if (x.role == data) x.sparsity = spec.inputs;
     }
   }
 }

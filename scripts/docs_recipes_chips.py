@@ -69,6 +69,8 @@ def _gates_vs(spec):
 
 CHIPS = {
     'eyeriss': 'eyeriss-like.yaml --workload conv:H=27,W=27,C=96,K=256,R=5,S=5,stride=1,pad=2 --dataflow rs',
+    'eyeriss-zeros': 'eyeriss-like.yaml --workload conv:H=27,W=27,C=96,K=256,R=5,S=5,stride=1,pad=2 --dataflow rs '
+                     '--sparsity inputs=0.56',
     'shidiannao': 'shidiannao-like.yaml --workload conv:H=32,W=32,C=64,K=64,R=3,S=3,stride=1,pad=1 --dataflow os',
     'tpu-v1': 'tpu-v1-like.yaml --workload gemm:M=2048,K=4096,N=4096',
     'tpu-v4i': 'tpu-v4i-like.yaml --workload bert-base --seq 512 --batch 8',

@@ -51,5 +51,33 @@ TEST(SparseDesigns, DenseDataCostsTheSameWithEverySparseFeatureOn) {
   }
 }
 
+// `--sparsity inputs=D` is the density of the activations a layer reads. A single layer stands
+// for one inside a network, so its input takes it; a model's own input (the first conv's
+// image) stays dense. eyeriss-like gates a zero input's MAC: gated MACs = (1 - D) x MACs.
+TEST(SparseDesigns, ASingleLayersInputTakesTheDensityAModelsImageDoesNot) {
+  const arch::Accelerator eyeriss = arch::loadFile(std::string(TESSEL_SOURCE_DIR) + "/configs/arch/eyeriss-like.yaml");
+  models::WorkloadOptions w;
+  w.dtype = eyeriss.array.input_dtype;  // int16: the ops run on the array, as the CLI builds them
+  w.sparsity = models::parseSparsitySpec("inputs=0.25");
+  sim::RunOptions o;
+  o.plan.mapper = "search";
+  o.plan.mapper_options.budget = 2000;
+  const auto rs = dataflows::loadDataflow("rs");
+  // 14 x 14 x 64 outputs x 32 x 3 x 3 = 3,612,672 MACs, three quarters of them gated.
+  const sim::RunStats one = sim::simulate(models::build("conv:H=14,W=14,C=32,K=64,R=3,S=3,pad=1", w), eyeriss, rs, o);
+  EXPECT_EQ(one.totalMacs(), 3612672);
+  EXPECT_NEAR(one.sparseTotals().gated_macs, 0.75 * 3612672, 1.0);
+  // ResNet-50: its stem convolution reads the image, dense; every other convolution and the
+  // classifier read an activation at 0.25. The stem's 7 x 7 x 3 x 64 x 112 x 112 = 118,013,952
+  // MACs are not gated.
+  const models::Graph resnet = models::build("resnet50", w);
+  const sim::RunStats net = sim::simulate(resnet, eyeriss, rs, o);
+  double macs = 0;
+  for (const auto& op : net.ops) {
+    if (op.kind == models::OpKind::Conv2d || op.kind == models::OpKind::MatMul) macs += static_cast<double>(op.macs);
+  }
+  EXPECT_NEAR(net.sparseTotals().gated_macs, 0.75 * (macs - 118013952), 1e3);
+}
+
 }  // namespace
 }  // namespace tessel
