@@ -64,8 +64,26 @@ uint64_t pipelineBytes(const ComputeArray& a) {
       std::ceil(bytesOf(a.input_dtype) + 2 * bytesOf(a.weight_dtype) + bytesOf(a.accum_dtype)));
 }
 
-double clockedBitsPerPe(const ComputeArray& a) {
-  return 8.0 * (static_cast<double>(pipelineBytes(a)) + a.reg_input_bytes + a.reg_weight_bytes + a.reg_output_bytes);
+// A flip-flop register file's clock loads: a gate per word of each pad not built as SRAM (an
+// SRAM macro clocks itself within its access energy), or every bit without clock gating.
+double registerFileClockLoads(const ComputeArray& a, bool clock_gating) {
+  const auto load = [&](double bytes, DType dtype) {
+    return clock_gating ? std::ceil(bytes / std::max(bytesOf(dtype), 0.125)) : 8 * bytes;
+  };
+  if (!a.rf_partitioned) return load(a.pe_register_file_bytes, a.input_dtype);
+  const auto flops = [&](const char* tensor) {
+    return std::find(a.rf_sram.begin(), a.rf_sram.end(), tensor) == a.rf_sram.end();
+  };
+  double loads = 0;
+  if (flops("inputs")) loads += load(a.rf_input_bytes, a.input_dtype);
+  if (flops("weights")) loads += load(a.rf_weight_bytes, a.weight_dtype);
+  if (flops("outputs")) loads += load(a.rf_output_bytes, a.accum_dtype);
+  return loads;
+}
+
+double clockedBitsPerPe(const ComputeArray& a, bool clock_gating) {
+  return 8.0 * (static_cast<double>(pipelineBytes(a)) + a.reg_input_bytes + a.reg_weight_bytes + a.reg_output_bytes) +
+         registerFileClockLoads(a, clock_gating);
 }
 
 double queueBits(const Accelerator& acc) {

@@ -26,9 +26,10 @@ tech::SramShape sramShape(const Accelerator& acc, uint64_t bytes, int word_bits)
 // Bytes of pipeline flip-flops in one PE: the input passing through, the weight and the one
 // preloading behind it, the partial sum (Gemmini's PE.scala holds these; assumed for others).
 uint64_t pipelineBytes(const ComputeArray& a);
-// Flip-flop bits of one PE that see the clock every cycle the array runs: its pipeline and
-// second-level registers (register files write through gated enables: not counted).
-double clockedBitsPerPe(const ComputeArray& a);
+// Clock loads of one PE (flip-flop bits, or gates) that see the clock every cycle the array
+// runs: its pipeline and second-level registers, and its flip-flop register file — with clock
+// gating one gate per word (a word's flip-flops clock on its writes), without every bit.
+double clockedBitsPerPe(const ComputeArray& a, bool clock_gating);
 // Flip-flop bits of the controller's command queues, and of one mesh router's buffers.
 double queueBits(const Accelerator& acc);
 double routerBufferBits(const Accelerator& acc);

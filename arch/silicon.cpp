@@ -250,7 +250,8 @@ void addClocked(Silicon& s, const Accelerator& acc) {
   const double cores = acc.cores.count;
   const double e = acc.floorplan.clock_energy_pj;
   const ComputeArray& a = acc.array;
-  double array_bits = cores * static_cast<double>(acc.arrays()) * a.rows * a.cols * clockedBitsPerPe(a);
+  double array_bits = cores * static_cast<double>(acc.arrays()) * a.rows * a.cols *
+                      clockedBitsPerPe(a, acc.floorplan.clock_gating);
   const double queue_bits = queueBits(acc);
   // A mesh of routers runs whatever the arrays do; a PE mesh's FIFOs are the array's.
   const bool pe_mesh = acc.arrays() == 1;

@@ -151,6 +151,24 @@ TEST(ChipParts, APeMeshHasNeighbourFifosClockedWithTheArray) {
   EXPECT_NEAR(a.silicon.clocked[0].pj_per_cycle, 3584 * 0.00466, 1e-9);  // the queues alone
 }
 
+TEST(ChipParts, AFlipFlopRegisterFileIsClockedAGatePerWordOrEveryBit) {
+  // Eyeriss-like pads on the tiny 16 x 16 INT8 mesh (accumulating in INT32): inputs 24 B = 24
+  // words, outputs 48 B = 12 words, the 448 B weight pad an SRAM macro (it clocks itself). With
+  // clock gating each word's gate sees the clock while the array computes: 56 pipeline bits + 32
+  // FIFO bits + 36 gates per PE. Without, every flip-flop bit every cycle: 56 + 32 + 576.
+  const std::vector<std::string> pads = {"array.kind=spatial", "noc.kind=mesh", "array.dataflows=[os]",
+                                         "array.register_file={weights: 448 B, inputs: 24 B, outputs: 48 B}",
+                                         "array.register_file_sram=[weights]"};
+  const Accelerator gated = tiny28(pads);
+  ASSERT_EQ(gated.silicon.clocked.size(), 3u);
+  EXPECT_NEAR(gated.silicon.clocked[1].pj_per_cycle, 256 * (56 + 32 + 36) * 0.00466, 1e-9);
+  std::vector<std::string> ungated = pads;
+  ungated.push_back("floorplan.clock_gating=false");
+  const Accelerator u = tiny28(ungated);
+  ASSERT_EQ(u.silicon.clocked.size(), 2u);
+  EXPECT_NEAR(u.silicon.clocked[0].pj_per_cycle, (3584 + 256 * (56 + 32 + 72 * 8)) * 0.00466, 1e-9);
+}
+
 TEST(ChipParts, AScratchPadBuiltAsSram) {
   // Eyeriss's PE: a 448 B weight pad, 24 B of inputs, 48 B of outputs. As flip-flops: 520 B x 8
   // x 3.03 um2 / 0.7 per PE. With the weight pad an SRAM macro (read one INT8 value at a time:
