@@ -87,6 +87,14 @@ def _chip(name):
     return Recipe('run --arch configs/arch/' + CHIPS[name], get)
 
 
+@recipe('chip.power.vs')
+def _chip_power_vs(spec):
+    """`chip.power.vs:CHIP/WATTS`: the chip's power (DRAM and host left out) over a published one."""
+    name, watts = spec.split('/')
+    return Recipe('run --arch configs/arch/' + CHIPS[name] + ' --json -',
+                  lambda o: f'{jtotals(o)["chip_power_w"] / float(watts):.2f}')
+
+
 @recipe('chip.share')
 def _chip_share(spec):
     """`chip.share:CHIP/COMPONENTS`: the share of the chip's energy (DRAM and host left out) in
