@@ -301,6 +301,14 @@ struct Silicon {
   // count"): cell area over the node's NAND2, before placement; SRAM macros are not gates. A
   // component whose area the design gives counts as placed standard cells.
   std::vector<std::pair<std::string, double>> logic_gates;
+  // The on-chip SRAM per component, as chip papers list it: bytes and the compiler macros they
+  // are built of (tech::sramMacros), every core and instance.
+  struct Sram {
+    std::string component;
+    double bytes = 0;
+    double macros = 0;
+  };
+  std::vector<Sram> sram;
   double totalArea() const;
   double totalLogicGates() const;
   double totalLeakage() const;

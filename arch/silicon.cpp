@@ -283,6 +283,47 @@ void addLogicGates(Silicon& s, const Accelerator& acc, double nand2_um2) {
   add("dma", cores * acc.dma.logic_um2);
 }
 
+// Every SRAM on the die: the storage levels (each pool of a split one), the scratch pads built
+// as macros, the instruction memory, the DMA engines' buffers.
+void addSram(Silicon& s, const Accelerator& acc, const tech::Technology& t) {
+  const double cores = acc.cores.count;
+  const auto add = [&](const std::string& name, double copies, uint64_t bytes, const tech::SramShape& shape) {
+    if (bytes == 0 || copies <= 0) return;
+    s.sram.push_back({name, copies * static_cast<double>(bytes), copies * static_cast<double>(tech::sram(t, shape).macros)});
+  };
+  for (size_t i = 0; i < acc.levels.size(); ++i) {
+    const StorageLevel& l = acc.levels[i];
+    if (!onChip(l.kind)) continue;
+    const double n = static_cast<double>(acc.instancesOf(i)) * (l.kind == LevelKind::L2 ? 1 : cores);
+    if (!l.partitioned) {
+      add(l.name, n, l.capacity_bytes, sramShapeOf(acc, l, l.capacity_bytes));
+      continue;
+    }
+    Silicon::Sram sum{l.name};
+    for (uint64_t pool : l.tensor_capacity) {
+      if (pool == 0) continue;
+      sum.bytes += n * static_cast<double>(pool);
+      sum.macros += n * static_cast<double>(tech::sram(t, sramShapeOf(acc, l, pool)).macros);
+    }
+    if (sum.bytes > 0) s.sram.push_back(sum);
+  }
+  const ComputeArray& a = acc.array;
+  const double pes = cores * static_cast<double>(acc.arrays()) * a.rows * a.cols;
+  const std::pair<const char*, int> pads[] = {
+      {"inputs", a.rf_input_bytes}, {"weights", a.rf_weight_bytes}, {"outputs", a.rf_output_bytes}};
+  for (const auto& [tensor, bytes] : pads) {
+    if (std::find(a.rf_sram.begin(), a.rf_sram.end(), tensor) == a.rf_sram.end() || bytes <= 0) continue;
+    const auto b = static_cast<uint64_t>(bytes);
+    add("register_file", pes, b, sramShape(acc, b, elementBits(a.input_dtype)));
+  }
+  const uint64_t imem = acc.controller.instruction_memory_bytes;
+  add("control", cores, imem, sramShape(acc, imem, 32));
+  const Dma& d = acc.dma;
+  const auto buffer = static_cast<uint64_t>(d.max_inflight) * static_cast<uint64_t>(d.max_request_bytes);
+  add("dma", cores * d.engines, buffer,
+      sramShape(acc, buffer, static_cast<int>(std::min(8.0 * d.bus_bytes_per_cycle, 1e6))));
+}
+
 Silicon summarize(const Accelerator& acc, double pitch_mm) {
   Silicon s;
   s.pe_pitch_mm = pitch_mm;
@@ -334,6 +375,7 @@ void deriveSilicon(Building& b) {
   if (!b.isGiven("host.energy_per_byte")) acc.host.energy_pj_per_byte = acc.levels.at(0).read_energy_pj_per_byte;
   acc.silicon = summarize(acc, pitch);
   addLogicGates(acc.silicon, acc, tech::nand2AreaUm2(t));
+  addSram(acc.silicon, acc, t);
 }
 
 }  // namespace tessel::arch

@@ -115,6 +115,17 @@ void siliconLines(std::ostringstream& out, const Accelerator& acc) {
         << (i + 1 < s.logic_gates.size() ? "," : "");
   }
   out << "\n";
+  double bytes = 0, macros = 0;
+  for (const Silicon::Sram& m : s.sram) {
+    bytes += m.bytes;
+    macros += m.macros;
+  }
+  out << "on-chip SRAM " << formatBytes(static_cast<uint64_t>(bytes)) << " in " << formatNumber(macros) << " macros:";
+  for (size_t i = 0; i < s.sram.size(); ++i) {
+    out << " " << s.sram[i].component << " " << formatBytes(static_cast<uint64_t>(s.sram[i].bytes)) << " ("
+        << formatNumber(s.sram[i].macros) << ")" << (i + 1 < s.sram.size() ? "," : "");
+  }
+  out << "\n";
 }
 
 void arrayLines(std::ostringstream& out, const ComputeArray& a) {

@@ -67,6 +67,13 @@ Json totals(const sim::RunStats& run) {
     gates[component] = roundQuantity(n);
     total_gates += n;
   }
+  Json sram = Json::object();
+  double sram_bytes = 0, sram_macros = 0;
+  for (const sim::RunStats::Sram& m : run.sram) {
+    sram[m.component] = {{"bytes", roundQuantity(m.bytes)}, {"macros", roundQuantity(m.macros)}};
+    sram_bytes += m.bytes;
+    sram_macros += m.macros;
+  }
   Json categories = Json::array();
   for (const sim::CategoryRow& r : sim::byCategory(run)) {
     categories.push_back({{"category", r.category},
@@ -100,6 +107,9 @@ Json totals(const sim::RunStats& run) {
           {"area_by_component", area},
           {"logic_gates", roundQuantity(total_gates)},
           {"logic_gates_by_component", gates},
+          {"sram_bytes", roundQuantity(sram_bytes)},
+          {"sram_macros", roundQuantity(sram_macros)},
+          {"sram_by_component", sram},
           {"by_category", categories},
           {"not_modeled", std::string(arch::kNotModeled)},
           {"energy_by_tensor", perTensor(run.energyByOperand())}};

@@ -57,6 +57,22 @@ def _gates(spec):
     return Recipe(cmd, lambda o: f'{jtotals(o)["logic_gates"] / 1e3:,.0f} k')
 
 
+@recipe('sram')
+def _sram(spec):
+    """`sram:ARCH/COMPONENTS`: those components' on-chip SRAM (`a+b`) in KiB or MiB, and macros."""
+    arch, components = spec.split('/')
+    cmd = f'run --arch configs/arch/{arch}.yaml --workload gemm:M=16,K=16,N=16 --json -'
+
+    def get(o):
+        by = jtotals(o)['sram_by_component']
+        parts = [by[c] for c in components.split('+') if c in by]
+        kib = sum(p['bytes'] for p in parts) / 1024
+        macros = sum(p['macros'] for p in parts)
+        size = f'{kib / 1024:,.1f} MiB' if kib >= 1024 else f'{kib:,.1f} KiB'
+        return f'{size} in {macros:,.0f} macros'
+    return Recipe(cmd, get)
+
+
 @recipe('gates.vs')
 def _gates_vs(spec):
     """`gates.vs:ARCH/KGATES`: the design's gate count over a published one in thousands."""

@@ -75,6 +75,9 @@ SPARSE_DESIGNS = {
     'nogate': ['sparsity.gate=[]', 'sparsity.formats.dram.inputs=none'],
     # eyeriss-like skipping zero inputs instead of gating them
     'skip': ['sparsity.gate=[]', 'sparsity.skip=[inputs]'],
+    # eyeriss-like's global buffer skipping, or gating, its reads of weights on the inputs' zeros
+    'skipgb': ['sparsity.skip_reads.global_buffer.weights=inputs'],
+    'gategb': ['sparsity.gate_reads.global_buffer.weights=inputs'],
 }
 
 
@@ -97,3 +100,12 @@ def _sparse(spec):
         time = f'{ms:,.1f} ms' if ms < 1000 else f'{ms / 1e3:,.2f} s'
         return f'{time}, {t["energy_pj"] / 1e12:,.2f} J, {t["dram_bytes"] / 2**30:,.2f} GiB'
     return Recipe(cmd, get, slow=True)
+
+
+@recipe('sparse.cycles')
+def _sparse_cycles(spec):
+    """`sparse.cycles:ARCH/DESIGN/WORKLOAD/SPARSITY`: cycles and energy of such a run."""
+    arch, design, workload, sparsity = spec.split('/')
+    run = _sparse(f'{arch}/{design}/{workload}/-/-/-/{sparsity}')
+    return Recipe(run.command, lambda o: f'{jtotals(o)["cycles"]:,.0f} cycles and '
+                                         f'{jtotals(o)["energy_pj"] / 1e9:,.2f} mJ', slow=True)

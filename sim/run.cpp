@@ -83,6 +83,7 @@ RunStats evaluatePlans(const models::Graph& graph, const arch::Accelerator& acc,
   run.offchip_why = bw.why;
   run.area_mm2 = acc.silicon.area_mm2;
   run.logic_gates = acc.silicon.logic_gates;
+  for (const arch::Silicon::Sram& m : acc.silicon.sram) run.sram.push_back({m.component, m.bytes, m.macros});
   run.leakage_mw = acc.silicon.leakage_mw;
   for (const auto& c : acc.silicon.clocked) run.clocked.push_back({c.component, c.pj_per_cycle, c.while_computing});
   run.peak_macs_per_cycle = acc.peakMacsPerCycle();

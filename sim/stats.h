@@ -180,6 +180,11 @@ struct RunStats {
   // per on-chip component, and the peak MAC rate of every array.
   std::vector<std::pair<std::string, double>> area_mm2;    // component -> mm^2
   std::vector<std::pair<std::string, double>> logic_gates;  // component -> NAND2 equivalents
+  struct Sram {
+    std::string component;
+    double bytes = 0, macros = 0;
+  };
+  std::vector<Sram> sram;  // on-chip SRAM per component: bytes and compiler macros
   std::vector<std::pair<std::string, double>> leakage_mw;  // component -> mW, always drawn
   // Energy drawn per cycle whatever the ops move (arch::Silicon::clocked): the clock tree and
   // the control logic every cycle of the run; a gated array's clock only in its compute and

@@ -229,6 +229,33 @@ TEST(ChipParts, EachPadCostsItsOwnSizeAndKind) {
             -1);
 }
 
+TEST(ChipParts, OnChipSramByHand) {
+  // tiny: a 256 KiB scratchpad in 4 banks (4 macros of 64 KiB), a 64 KiB accumulator of 64 B
+  // rows (512 bits: 2 macros side by side), 2 DMA engines with 16 x 64 B in flight (1 KiB, one
+  // macro each).
+  const Accelerator a = tiny28({});
+  ASSERT_EQ(a.silicon.sram.size(), 3u);
+  EXPECT_EQ(a.silicon.sram[0].component, "scratchpad");
+  EXPECT_EQ(a.silicon.sram[0].bytes, 262144);
+  EXPECT_EQ(a.silicon.sram[0].macros, 4);
+  EXPECT_EQ(a.silicon.sram[1].bytes, 65536);
+  EXPECT_EQ(a.silicon.sram[1].macros, 2);
+  EXPECT_EQ(a.silicon.sram[2].component, "dma");
+  EXPECT_EQ(a.silicon.sram[2].bytes, 2048);
+  EXPECT_EQ(a.silicon.sram[2].macros, 2);
+  // A 448 B pad built as SRAM in each of 256 PEs, and a 32 KiB instruction memory.
+  const Accelerator p = tiny28({"array.kind=spatial", "noc.kind=mesh", "array.dataflows=[os]",
+                                "array.register_file={weights: 448 B, inputs: 24 B, outputs: 48 B}",
+                                "array.register_file_sram=[weights]", "controller.instruction_memory=32 KiB"});
+  ASSERT_EQ(p.silicon.sram.size(), 5u);
+  EXPECT_EQ(p.silicon.sram[2].component, "register_file");
+  EXPECT_EQ(p.silicon.sram[2].bytes, 256 * 448);
+  EXPECT_EQ(p.silicon.sram[2].macros, 256);
+  EXPECT_EQ(p.silicon.sram[3].component, "control");
+  EXPECT_EQ(p.silicon.sram[3].bytes, 32768);
+  EXPECT_EQ(p.silicon.sram[3].macros, 1);
+}
+
 double gates(const Silicon& s, const std::string& name) {
   for (const auto& [c, n] : s.logic_gates) {
     if (c == name) return n;

@@ -155,7 +155,7 @@ TEST(ArchConfigTest, ShippedEyerissLikeMatchesThePapers) {
   EXPECT_DOUBLE_EQ(a.levels[0].bandwidth, 720e6 / 200e6);  // 64-bit bus at 90 MHz: 3.6 B/cycle
   const StorageLevel* gb = a.level(LevelKind::GlobalBuffer);
   ASSERT_NE(gb, nullptr);
-  EXPECT_EQ(gb->capacity_bytes, 108000u);
+  EXPECT_EQ(gb->capacity_bytes, 108u * 1024);  // + 168 x 448 B of filter pads = 181.5 KiB of SRAM
   EXPECT_EQ(a.array.rows * a.array.cols, 168);
   EXPECT_EQ(a.array.kind, ArrayKind::Spatial);
   // 16-bit scratch-pad entries: filter 224, ifmap 12, psum 24.

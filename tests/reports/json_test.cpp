@@ -53,6 +53,8 @@ TEST(ReportsJson, MetadataAndTotals) {
   EXPECT_EQ(t["bytes_by_level"].dump(), R"({"DRAM":6932,"Scratchpad":15360})");
   EXPECT_EQ(t["logic_gates"], 400000.0);  // the one component's gates, summed
   EXPECT_EQ(t["logic_gates_by_component"].dump(), R"({"array":400000.0})");
+  EXPECT_EQ(t["sram_bytes"], 262144.0);
+  EXPECT_EQ(t["sram_by_component"].dump(), R"({"Scratchpad":{"bytes":262144.0,"macros":4.0}})");
 }
 
 TEST(ReportsJson, IntegersAreIntegersAndQuantitiesAreFloats) {

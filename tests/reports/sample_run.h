@@ -59,6 +59,7 @@ inline sim::RunStats sampleRun() {
   // Silicon without leakage, so the energies stay the ops' own.
   run.area_mm2 = {{"Scratchpad", 0.5}, {"array", 0.25}};
   run.logic_gates = {{"array", 400000}};
+  run.sram = {{"Scratchpad", 262144, 4}};
   run.leakage_mw = {{"Scratchpad", 0.0}, {"array", 0.0}};
   run.peak_macs_per_cycle = 16;
   run.pes = 16;
