@@ -93,11 +93,24 @@ double queueBits(const Accelerator& acc) {
 
 // A flit is one operand row of the node: an array's columns of inputs, or one input. A router
 // buffers every port; a PE of a PE mesh has two neighbour FIFOs (ShiDianNao's FIFO-H, FIFO-V).
+double routerBufferEntries(const Accelerator& acc) {
+  return (acc.arrays() > 1 ? kRouterPorts : kPeMeshFifos) * kRouterFlitsPerPort;
+}
+
 double routerBufferBits(const Accelerator& acc) {
   const ComputeArray& a = acc.array;
-  const bool routers = acc.arrays() > 1;
-  const double flit = 8.0 * bytesOf(a.input_dtype) * (routers ? a.cols : 1);
-  return (routers ? kRouterPorts : kPeMeshFifos) * kRouterFlitsPerPort * flit;
+  const double flit = 8.0 * bytesOf(a.input_dtype) * (acc.arrays() > 1 ? a.cols : 1);
+  return routerBufferEntries(acc) * flit;
+}
+
+double queueClockLoads(const Accelerator& acc) {
+  const Controller& c = acc.controller;
+  const double entries = c.load_entries + c.execute_entries + c.store_entries;
+  return acc.floorplan.clock_gating ? entries : queueBits(acc);
+}
+
+double routerClockLoads(const Accelerator& acc) {
+  return acc.floorplan.clock_gating ? routerBufferEntries(acc) : routerBufferBits(acc);
 }
 
 void deriveFloorplan(Building& b, const tech::Technology& t) {

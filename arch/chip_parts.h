@@ -33,6 +33,10 @@ double clockedBitsPerPe(const ComputeArray& a, bool clock_gating);
 // Flip-flop bits of the controller's command queues, and of one mesh router's buffers.
 double queueBits(const Accelerator& acc);
 double routerBufferBits(const Accelerator& acc);
+// Their clock loads: with clock gating a gate per entry (an entry's flip-flops clock on its
+// writes, as a register file's words), without every bit.
+double queueClockLoads(const Accelerator& acc);
+double routerClockLoads(const Accelerator& acc);
 
 void deriveFloorplan(Building& b, const tech::Technology& t);
 void deriveController(Building& b, const tech::Technology& t);

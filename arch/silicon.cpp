@@ -244,7 +244,7 @@ void addComponent(Silicon& s, const std::string& name, double mm2, double mw) {
   s.leakage_mw.emplace_back(name, mw);
 }
 
-// Energy per cycle of the clock tree and the controller's logic: the arrays' flip-flops while
+// Energy per cycle of the clock tree and the controller's logic: the arrays' clock loads while
 // they compute (every cycle without clock gating), the queues' and routers' every cycle.
 void addClocked(Silicon& s, const Accelerator& acc) {
   const double cores = acc.cores.count;
@@ -252,10 +252,10 @@ void addClocked(Silicon& s, const Accelerator& acc) {
   const ComputeArray& a = acc.array;
   double array_bits = cores * static_cast<double>(acc.arrays()) * a.rows * a.cols *
                       clockedBitsPerPe(a, acc.floorplan.clock_gating);
-  const double queue_bits = queueBits(acc);
+  const double queue_bits = queueClockLoads(acc);
   // A mesh of routers runs whatever the arrays do; a PE mesh's FIFOs are the array's.
   const bool pe_mesh = acc.arrays() == 1;
-  const double mesh_bits = cores * acc.noc.routers * routerBufferBits(acc);
+  const double mesh_bits = cores * acc.noc.routers * routerClockLoads(acc);
   const double router_bits = pe_mesh ? 0 : mesh_bits;
   if (pe_mesh) array_bits += mesh_bits;
   const bool gated = acc.floorplan.clock_gating;

@@ -48,8 +48,9 @@ ClockedRun clockOf(const std::string& args) {
 
 // The clock tree's energy follows what is clocked. Gated, the array's flip-flops see the clock
 // only in its compute and fill/drain cycles, the same in a run with DRAM 64x slower: the clock
-// energy grows only by the always-clocked command queues, (8 + 16 + 4) x 128 bits x 0.00155 pJ
-// (16 nm flip-flop) per extra cycle, and the array's clock power falls with the run time.
+// energy grows only by the always-clocked command queues, a gate per entry (8 + 16 + 4) x
+// 0.00155 pJ (16 nm flip-flop) per extra cycle, and the array's clock power falls with the run
+// time.
 // Ungated, every clocked bit sees every cycle: the clock energy grows with the run time.
 TEST(Categories, ClockEnergyFollowsTheClockedCycles) {
   const std::string run = "run --arch " + std::string(TESSEL_SOURCE_DIR) +
@@ -59,7 +60,7 @@ TEST(Categories, ClockEnergyFollowsTheClockedCycles) {
   const ClockedRun fast_gated = clockOf(run + " --ideal-memory");
   const ClockedRun slow_gated = clockOf(run + slow);
   ASSERT_GT(slow_gated.cycles, 2 * fast_gated.cycles);
-  const double queues_pj_per_cycle = 28 * 128 * 0.00155;
+  const double queues_pj_per_cycle = 28 * 0.00155;
   EXPECT_NEAR(slow_gated.clock_pj - fast_gated.clock_pj,
               queues_pj_per_cycle * (slow_gated.cycles - fast_gated.cycles), 1e-6 * slow_gated.clock_pj);
   const std::string ungated = " -p floorplan.clock_gating=false";

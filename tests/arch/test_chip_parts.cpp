@@ -126,14 +126,16 @@ TEST(ChipParts, AccumulatorAddersAndPlacement) {
 
 TEST(ChipParts, ClockEnergyPerCycleByHand) {
   // A 16 x 16 INT8 PE clocks its pipeline: 1 + 2 x 1 + 4 = 7 B = 56 bits; the controller's
-  // queues 3,584 bits. Each bit costs the 28 nm flip-flop's 0.00466 pJ per cycle.
+  // queues, 8 + 16 + 4 entries of 128 bits, a gate per entry (their flip-flops on writes). Each
+  // load costs the 28 nm flip-flop's 0.00466 pJ per cycle.
   const Accelerator a = tiny28({});
   ASSERT_EQ(a.silicon.clocked.size(), 3u);
-  EXPECT_NEAR(a.silicon.clocked[0].pj_per_cycle, 3584 * 0.00466, 1e-9);  // every cycle
+  EXPECT_NEAR(a.silicon.clocked[0].pj_per_cycle, 28 * 0.00466, 1e-9);  // every cycle
   EXPECT_FALSE(a.silicon.clocked[0].while_computing);
   EXPECT_NEAR(a.silicon.clocked[1].pj_per_cycle, 256 * 56 * 0.00466, 1e-9);  // gated array
   EXPECT_TRUE(a.silicon.clocked[1].while_computing);
-  // Without clock gating the array's flip-flops join the always-clocked load.
+  // Without clock gating the array's flip-flops join the always-clocked load, and every bit of
+  // the queues (3,584) is clocked.
   const Accelerator u = tiny28({"floorplan.clock_gating=false"});
   ASSERT_EQ(u.silicon.clocked.size(), 2u);
   EXPECT_NEAR(u.silicon.clocked[0].pj_per_cycle, (3584 + 256 * 56) * 0.00466, 1e-9);
@@ -141,27 +143,28 @@ TEST(ChipParts, ClockEnergyPerCycleByHand) {
 
 TEST(ChipParts, APeMeshHasNeighbourFifosClockedWithTheArray) {
   // A 16 x 16 spatial PE mesh: no routers, two neighbour FIFOs of 2 INT8 flits per PE, 32
-  // flip-flop bits (2.26 um2 each, placed at 0.7); clocked with the array, gated.
+  // flip-flop bits (2.26 um2 each, placed at 0.7); clocked with the array, gated: a gate per
+  // flit, 4 per PE.
   const Accelerator a = tiny28({"array.kind=spatial", "noc.kind=mesh", "array.dataflows=[os]"});
   EXPECT_EQ(a.noc.routers, 256);
   EXPECT_NEAR(a.noc.area_mm2, 256 * 32 * 2.26 / 0.7 * 1e-6, 1e-12);
   ASSERT_EQ(a.silicon.clocked.size(), 3u);
-  EXPECT_NEAR(a.silicon.clocked[1].pj_per_cycle, 256 * (56 + 32) * 0.00466, 1e-9);
+  EXPECT_NEAR(a.silicon.clocked[1].pj_per_cycle, 256 * (56 + 4) * 0.00466, 1e-9);
   EXPECT_TRUE(a.silicon.clocked[1].while_computing);
-  EXPECT_NEAR(a.silicon.clocked[0].pj_per_cycle, 3584 * 0.00466, 1e-9);  // the queues alone
+  EXPECT_NEAR(a.silicon.clocked[0].pj_per_cycle, 28 * 0.00466, 1e-9);  // the queues alone
 }
 
 TEST(ChipParts, AFlipFlopRegisterFileIsClockedAGatePerWordOrEveryBit) {
   // Eyeriss-like pads on the tiny 16 x 16 INT8 mesh (accumulating in INT32): inputs 24 B = 24
   // words, outputs 48 B = 12 words, the 448 B weight pad an SRAM macro (it clocks itself). With
-  // clock gating each word's gate sees the clock while the array computes: 56 pipeline bits + 32
-  // FIFO bits + 36 gates per PE. Without, every flip-flop bit every cycle: 56 + 32 + 576.
+  // clock gating each word's gate sees the clock while the array computes: 56 pipeline bits + 4
+  // FIFO gates + 36 pad gates per PE. Without, every flip-flop bit every cycle: 56 + 32 + 576.
   const std::vector<std::string> pads = {"array.kind=spatial", "noc.kind=mesh", "array.dataflows=[os]",
                                          "array.register_file={weights: 448 B, inputs: 24 B, outputs: 48 B}",
                                          "array.register_file_sram=[weights]"};
   const Accelerator gated = tiny28(pads);
   ASSERT_EQ(gated.silicon.clocked.size(), 3u);
-  EXPECT_NEAR(gated.silicon.clocked[1].pj_per_cycle, 256 * (56 + 32 + 36) * 0.00466, 1e-9);
+  EXPECT_NEAR(gated.silicon.clocked[1].pj_per_cycle, 256 * (56 + 4 + 36) * 0.00466, 1e-9);
   std::vector<std::string> ungated = pads;
   ungated.push_back("floorplan.clock_gating=false");
   const Accelerator u = tiny28(ungated);
