@@ -107,11 +107,14 @@ void siliconLines(std::ostringstream& out, const Accelerator& acc) {
         << (i + 1 < by.size() ? "," : "");
   }
   out << "; not modeled: " << kNotModeled << "\n";
-  // Gate counts as chip papers give them: thousands, three significant digits.
-  const auto kilo = [](double gates) { return units::formatFixed(gates / 1e3, gates < 1e5 ? 1 : 0) + " k"; };
-  out << "logic " << kilo(s.totalLogicGates()) << " NAND2-equivalent gates:";
+  // Gate counts as chip papers give them: thousands (millions from ten million on).
+  const auto count = [](double gates) {
+    if (gates >= 1e7) return units::formatFixed(gates / 1e6, gates < 1e8 ? 1 : 0) + " M";
+    return units::formatFixed(gates / 1e3, gates < 1e5 ? 1 : 0) + " k";
+  };
+  out << "logic " << count(s.totalLogicGates()) << " NAND2-equivalent gates:";
   for (size_t i = 0; i < s.logic_gates.size(); ++i) {
-    out << " " << s.logic_gates[i].first << " " << kilo(s.logic_gates[i].second)
+    out << " " << s.logic_gates[i].first << " " << count(s.logic_gates[i].second)
         << (i + 1 < s.logic_gates.size() ? "," : "");
   }
   out << "\n";
