@@ -59,6 +59,28 @@ tech::SramShape sramShapeOf(const Accelerator& acc, const StorageLevel& l, uint6
   return s;
 }
 
+std::array<RegisterFilePad, 3> registerFilePads(const ComputeArray& a) {
+  const auto sram = [&](const char* tensor) {
+    return std::find(a.rf_sram.begin(), a.rf_sram.end(), tensor) != a.rf_sram.end();
+  };
+  const auto pad = [&](const char* tensor, int bytes, DType dtype) {
+    return RegisterFilePad{tensor, a.rf_partitioned ? static_cast<uint64_t>(std::max(bytes, 0)) : 0, dtype,
+                           sram(tensor)};
+  };
+  return {pad("inputs", a.rf_input_bytes, a.input_dtype), pad("weights", a.rf_weight_bytes, a.weight_dtype),
+          pad("outputs", a.rf_output_bytes, a.accum_dtype)};
+}
+
+tech::SramShape padSramShape(const Accelerator& acc, const RegisterFilePad& pad) {
+  return sramShape(acc, pad.bytes, elementBits(acc.array.input_dtype));
+}
+
+tech::SramShape dmaBufferShape(const Accelerator& acc) {
+  const Dma& d = acc.dma;
+  return sramShape(acc, static_cast<uint64_t>(d.max_inflight) * static_cast<uint64_t>(d.max_request_bytes),
+                   static_cast<int>(std::min(8.0 * d.bus_bytes_per_cycle, 1e6)));
+}
+
 uint64_t pipelineBytes(const ComputeArray& a) {
   return static_cast<uint64_t>(
       std::ceil(bytesOf(a.input_dtype) + 2 * bytesOf(a.weight_dtype) + bytesOf(a.accum_dtype)));
@@ -71,13 +93,10 @@ double registerFileClockLoads(const ComputeArray& a, bool clock_gating) {
     return clock_gating ? std::ceil(bytes / std::max(bytesOf(dtype), 0.125)) : 8 * bytes;
   };
   if (!a.rf_partitioned) return load(a.pe_register_file_bytes, a.input_dtype);
-  const auto flops = [&](const char* tensor) {
-    return std::find(a.rf_sram.begin(), a.rf_sram.end(), tensor) == a.rf_sram.end();
-  };
   double loads = 0;
-  if (flops("inputs")) loads += load(a.rf_input_bytes, a.input_dtype);
-  if (flops("weights")) loads += load(a.rf_weight_bytes, a.weight_dtype);
-  if (flops("outputs")) loads += load(a.rf_output_bytes, a.accum_dtype);
+  for (const RegisterFilePad& pad : registerFilePads(a)) {
+    if (!pad.sram) loads += load(static_cast<double>(pad.bytes), pad.dtype);
+  }
   return loads;
 }
 
@@ -143,9 +162,7 @@ void deriveController(Building& b, const tech::Technology& t) {
 void deriveDma(Building& b, const tech::Technology& t) {
   Dma& d = b.acc.dma;
   const auto [logic, logic_leak] = logicOf(b, t, d.gates);
-  const tech::MemoryCost buffer =
-      tech::sram(t, sramShape(b.acc, static_cast<uint64_t>(d.max_inflight) * static_cast<uint64_t>(d.max_request_bytes),
-                              static_cast<int>(std::min(8.0 * d.bus_bytes_per_cycle, 1e6))));
+  const tech::MemoryCost buffer = tech::sram(t, dmaBufferShape(b.acc));
   if (!b.isGiven("dma.area")) d.area_mm2 = d.engines * (logic + buffer.area_mm2);
   d.logic_um2 = b.isGiven("dma.area") ? d.area_mm2 * 1e6 * b.acc.floorplan.logic_utilization
                                       : d.engines * d.gates * tech::nand2AreaUm2(t);

@@ -4,7 +4,10 @@
 // accumulator's adders, and the clock tree's energy per cycle.
 #pragma once
 
+#include <array>
 #include <cstdint>
+
+#include "util/dtype.h"
 
 namespace tessel::tech {
 struct Technology;
@@ -23,6 +26,20 @@ struct ComputeArray;
 tech::SramShape sramShapeOf(const Accelerator& acc, const StorageLevel& l, uint64_t bytes);
 // A memory of `bytes` read `word_bits` at a time, cut into the floorplan's macros.
 tech::SramShape sramShape(const Accelerator& acc, uint64_t bytes, int word_bits);
+// One pad of a split register file (Eyeriss's filter, ifmap and psum pads): its tensor, bytes,
+// the dtype of its words, and whether it is built as an SRAM macro (array.register_file_sram).
+struct RegisterFilePad {
+  const char* tensor;
+  uint64_t bytes;
+  DType dtype;
+  bool sram;
+};
+// Inputs, weights, outputs; all empty unless the register file is split.
+std::array<RegisterFilePad, 3> registerFilePads(const ComputeArray& a);
+// The macro of an SRAM pad: read one input value at a time.
+tech::SramShape padSramShape(const Accelerator& acc, const RegisterFilePad& pad);
+// Each DMA engine's buffer for the bytes it has in flight, read a bus width at a time.
+tech::SramShape dmaBufferShape(const Accelerator& acc);
 // Bytes of pipeline flip-flops in one PE: the input passing through, the weight and the one
 // preloading behind it, the partial sum (Gemmini's PE.scala holds these; assumed for others).
 uint64_t pipelineBytes(const ComputeArray& a);

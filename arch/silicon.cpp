@@ -65,21 +65,15 @@ uint64_t secondRegisterBytes(const ComputeArray& a) {
 tech::MemoryCost registerFileSilicon(const Building& b, const tech::Technology& t, double& flop_um2) {
   const ComputeArray& a = b.acc.array;
   const double u = b.acc.floorplan.logic_utilization;
-  const auto sram = [&](const std::string& tensor) {
-    return std::find(a.rf_sram.begin(), a.rf_sram.end(), tensor) != a.rf_sram.end();
-  };
-  const std::pair<const char*, int> pools[] = {
-      {"inputs", a.rf_input_bytes}, {"weights", a.rf_weight_bytes}, {"outputs", a.rf_output_bytes}};
   uint64_t flops = a.rf_partitioned ? 0 : registerBytes(a);
   tech::MemoryCost sum;
-  for (const auto& [tensor, bytes] : pools) {
-    if (!a.rf_partitioned || bytes == 0) continue;
-    if (!sram(tensor)) {
-      flops += static_cast<uint64_t>(bytes);
+  for (const RegisterFilePad& pad : registerFilePads(a)) {
+    if (pad.bytes == 0) continue;
+    if (!pad.sram) {
+      flops += pad.bytes;
       continue;
     }
-    const tech::MemoryCost m =
-        tech::sram(t, sramShape(b.acc, static_cast<uint64_t>(bytes), elementBits(a.input_dtype)));
+    const tech::MemoryCost m = tech::sram(t, padSramShape(b.acc, pad));
     sum.area_mm2 += m.area_mm2;
     sum.leakage_mw += m.leakage_mw;
   }
@@ -96,19 +90,15 @@ void derivePadEnergies(Building& b, const tech::Technology& t) {
   ComputeArray& a = b.acc.array;
   a.rf_pad_read_pj.fill(-1);
   a.rf_pad_write_pj.fill(-1);
-  if (!a.rf_partitioned) return;
-  const std::pair<const char*, int> pads[] = {
-      {"inputs", a.rf_input_bytes}, {"weights", a.rf_weight_bytes}, {"outputs", a.rf_output_bytes}};
-  for (size_t x = 0; x < 3; ++x) {
-    const auto& [tensor, bytes] = pads[x];
-    if (bytes <= 0) continue;
-    if (std::find(a.rf_sram.begin(), a.rf_sram.end(), tensor) != a.rf_sram.end()) {
-      const tech::MemoryCost m =
-          tech::sram(t, sramShape(b.acc, static_cast<uint64_t>(bytes), elementBits(a.input_dtype)));
+  const auto pads = registerFilePads(a);
+  for (size_t x = 0; x < pads.size(); ++x) {
+    if (pads[x].bytes == 0) continue;
+    if (pads[x].sram) {
+      const tech::MemoryCost m = tech::sram(t, padSramShape(b.acc, pads[x]));
       a.rf_pad_read_pj[x] = m.read_pj_per_byte;
       a.rf_pad_write_pj[x] = m.write_pj_per_byte;
     } else {
-      a.rf_pad_read_pj[x] = a.rf_pad_write_pj[x] = registerFilePjPerByte(t, static_cast<uint64_t>(bytes));
+      a.rf_pad_read_pj[x] = a.rf_pad_write_pj[x] = registerFilePjPerByte(t, pads[x].bytes);
     }
   }
 }
@@ -309,19 +299,14 @@ void addSram(Silicon& s, const Accelerator& acc, const tech::Technology& t) {
   }
   const ComputeArray& a = acc.array;
   const double pes = cores * static_cast<double>(acc.arrays()) * a.rows * a.cols;
-  const std::pair<const char*, int> pads[] = {
-      {"inputs", a.rf_input_bytes}, {"weights", a.rf_weight_bytes}, {"outputs", a.rf_output_bytes}};
-  for (const auto& [tensor, bytes] : pads) {
-    if (std::find(a.rf_sram.begin(), a.rf_sram.end(), tensor) == a.rf_sram.end() || bytes <= 0) continue;
-    const auto b = static_cast<uint64_t>(bytes);
-    add("register_file", pes, b, sramShape(acc, b, elementBits(a.input_dtype)));
+  for (const RegisterFilePad& pad : registerFilePads(a)) {
+    if (pad.sram) add("register_file", pes, pad.bytes, padSramShape(acc, pad));
   }
   const uint64_t imem = acc.controller.instruction_memory_bytes;
   add("control", cores, imem, sramShape(acc, imem, 32));
   const Dma& d = acc.dma;
-  const auto buffer = static_cast<uint64_t>(d.max_inflight) * static_cast<uint64_t>(d.max_request_bytes);
-  add("dma", cores * d.engines, buffer,
-      sramShape(acc, buffer, static_cast<int>(std::min(8.0 * d.bus_bytes_per_cycle, 1e6))));
+  add("dma", cores * d.engines, static_cast<uint64_t>(d.max_inflight) * static_cast<uint64_t>(d.max_request_bytes),
+      dmaBufferShape(acc));
 }
 
 Silicon summarize(const Accelerator& acc, double pitch_mm) {
