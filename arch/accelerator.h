@@ -272,6 +272,7 @@ struct Floorplan {
   double logic_utilization = 0.7;        // standard-cell area / placed block area
   uint64_t sram_macro_bytes = 64 * 1024;  // the largest SRAM macro
   int sram_macro_width = 256;             // the widest macro word, bits
+  double macro_halo_um = 0;               // keep-out around each SRAM macro (derived: the technology's)
   bool clock_gating = true;               // an idle array's clock is gated
   double clock_energy_pj = 0;             // per flip-flop bit per cycle: its pin and tree share
 };

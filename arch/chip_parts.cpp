@@ -48,6 +48,7 @@ double flopLeakMw(const tech::Technology& t, double bits) {
 tech::SramShape sramShape(const Accelerator& acc, uint64_t bytes, int word_bits) {
   tech::SramShape s{bytes, 1, 1, word_bits, {}};
   s.limits = {acc.floorplan.sram_macro_bytes * 8, acc.floorplan.sram_macro_width};
+  s.halo_um = acc.floorplan.macro_halo_um;
   return s;
 }
 
@@ -137,6 +138,7 @@ void deriveFloorplan(Building& b, const tech::Technology& t) {
   if (!b.isGiven("floorplan.clock_energy")) {
     f.clock_energy_pj = kClockOverFlop * t.flip_flop.pj_per_bit * t.dynamicScale();
   }
+  if (!b.isGiven("floorplan.macro_halo")) f.macro_halo_um = t.sram.macro_halo_um;
 }
 
 // Gates, command queues in flip-flops, and an instruction memory when it has one.

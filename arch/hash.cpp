@@ -220,6 +220,7 @@ void putParts(Canon& c, const Accelerator& acc) {
   c.put("floorplan.logic_utilization", f.logic_utilization);
   c.put("floorplan.sram_macro_size", f.sram_macro_bytes);
   c.put("floorplan.sram_macro_width", f.sram_macro_width);
+  c.put("floorplan.macro_halo", f.macro_halo_um);
   c.put("floorplan.clock_gating", f.clock_gating);
   c.put("floorplan.clock_energy", f.clock_energy_pj);
 }

@@ -151,6 +151,9 @@ void convertQuantity(const ParamSpec& p, const yaml::Node& n, const Building& b,
     case T::Voltage:
       v.number = units::parseVoltage(n.scalar("a voltage"), at);
       break;
+    case T::Length:
+      v.number = units::parseLength(n.scalar("a length"), at);
+      break;
     case T::Integer:
       v.number = n.as<int>();
       break;

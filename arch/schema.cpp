@@ -120,6 +120,10 @@ std::vector<ParamSpec> floorplanParams() {
               into(plan, &Floorplan::sram_macro_bytes))),
       upTo(4096, pos(opt("sram_macro_width", T::Integer, "256", "the widest SRAM macro word, bits (assumed)",
                          into(plan, &Floorplan::sram_macro_width)))),
+      der("macro_halo", T::Length, "the technology's sram.macro_halo_um",
+          "space kept around each SRAM macro, between neighbours and along the block's edge: its power "
+          "ring and the routing to its pins (0 = macros abut)",
+          into(plan, &Floorplan::macro_halo_um)),
       opt("clock_gating", T::Boolean, "true", "an idle array's clock is gated (false: clocked every cycle)",
           into(plan, &Floorplan::clock_gating)),
       der("clock_energy", T::Energy, "the technology's flip-flop energy per bit",

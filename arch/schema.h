@@ -28,6 +28,7 @@ enum class ValueType : uint8_t {
   Area,           // "0.5 mm2", "1200 um2" -> mm^2
   Power,          // "2 mW" -> mW
   Voltage,        // "0.8 V" -> V
+  Length,         // "20 um", "0.02 mm" -> um
   Integer,
   Real,
   Boolean,

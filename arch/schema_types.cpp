@@ -30,6 +30,8 @@ ValueRange valueRange(ValueType t) {
       return {1e-9, 1e9, "mW"};
     case T::Voltage:
       return {0.05, 5, "V", false};
+    case T::Length:
+      return {1e-3, 1e6, "um"};
     case T::Integer:
       return {1, static_cast<double>(1 << 20), ""};
     default:
@@ -61,6 +63,8 @@ std::string_view unitOf(ValueType t) {
       return "power (uW, mW, W)";
     case T::Voltage:
       return "voltage (V, mV)";
+    case T::Length:
+      return "length (nm, um, mm)";
     case T::Integer:
       return "integer";
     case T::Real:

@@ -41,7 +41,8 @@ is not compared; wall-clock times tessel prints about itself (`in 3.2 s`, `took 
 
 --update rewrites figures and output blocks in place (a temporary file beside the doc, then a
 rename); an output block with `...` keeps its elisions, each shown stretch replaced by the
-printed lines it lines up with.
+printed lines it lines up with. A command's `# ` output lines in a `# lines are output` block are
+rewritten the same way when they stand together under it.
 """
 
 import argparse
@@ -79,6 +80,7 @@ class Cmd:
     exit: int = 0
     expect: list = None  # transcript/comment lines expected from it, or None
     line: int = 0
+    expect_span: tuple = None  # 0-based [first, last + 1) doc lines of `# ` output lines
 
     @property
     def key(self):
@@ -142,11 +144,12 @@ def parse_commands(b, comments_are_output):
         return
     if any(l.startswith('$ ') for l in b.body):
         return parse_transcript(b)
-    text = '\n'.join(b.body).replace('\\\n', ' ')
-    for n, raw in enumerate(text.split('\n')):
-        line = raw.strip()
+    for n, line in logical_lines(b.body):
         if line.startswith('#') and comments_are_output and b.cmds:
-            b.cmds[-1].expect = (b.cmds[-1].expect or []) + [re.sub(r'^# ?', '', line)]
+            c = b.cmds[-1]
+            c.expect = (c.expect or []) + [re.sub(r'^# ?', '', line)]
+            first = c.expect_span[0] if c.expect_span else b.line + n
+            c.expect_span = (first, b.line + n + 1)
         if not line or line.startswith('#'):
             continue
         exit_code = int(EXIT.search(line).group(1)) if EXIT.search(line) else 0
@@ -156,6 +159,21 @@ def parse_commands(b, comments_are_output):
             raise DocError(f'{where}: cannot parse `{line}`: {e}')
         for part in split_and(words):
             b.cmds.append(Cmd(to_argv(part, where), exit_code, None, b.line + n))
+
+
+def logical_lines(body):
+    """(index of its first body line, stripped text) of each line, `\\` continuations joined."""
+    out, start, parts = [], None, []
+    for n, raw in enumerate(body):
+        start = n if start is None else start
+        if raw.endswith('\\'):
+            parts.append(raw[:-1])
+            continue
+        out.append((start, ' '.join(parts + [raw]).strip()))
+        start, parts = None, []
+    if parts:
+        out.append((start, ' '.join(parts).strip()))
+    return out
 
 
 def parse_transcript(b):
@@ -371,8 +389,13 @@ def check_doc(path, lines, work, runner, update):
                                             f' (mark `# exit {code}` if intended)\n    '
                                             + '\n    '.join(text.strip().split('\n')[-5:])))
                 elif c.expect is not None and not matches(c.expect, text.split('\n')):
-                    problems.append(Problem(where, f'`{c.key}` prints something else',
-                                            normalise('\n'.join(c.expect)), normalise(text)))
+                    new = refit(c.expect, normalise(text))
+                    contiguous = c.expect_span and c.expect_span[1] - c.expect_span[0] == len(c.expect)
+                    if update and contiguous and matches(new, text.split('\n')):
+                        edits[c.expect_span] = [('# ' + l).rstrip() for l in new]
+                    else:
+                        problems.append(Problem(where, f'`{c.key}` prints something else',
+                                                normalise('\n'.join(c.expect)), normalise(text)))
         elif kind == 'output':
             code, text, _ = runner.results[keys]
             printed = normalise(text)

@@ -56,6 +56,14 @@ MacroPlan sramMacros(const Technology& t, const SramShape& shape) {
   return m;
 }
 
+double placedMacrosUm2(int64_t count, double w_um, double h_um, double halo_um) {
+  if (count <= 0) return 0;
+  const double n = static_cast<double>(count);
+  const double gx = std::ceil(std::sqrt(n)), gy = std::ceil(n / gx);
+  const double a = halo_um, tw = w_um + a, th = h_um + a;
+  return n * tw * th + a * (gx * tw + gy * th) + a * a;
+}
+
 MemoryCost sram(const Technology& t, const SramShape& shape) {
   const SramTable& s = t.sram;
   const double bits = 8.0 * static_cast<double>(shape.capacity_bytes);
@@ -65,7 +73,12 @@ MemoryCost sram(const Technology& t, const SramShape& shape) {
   const MacroPlan plan = sramMacros(t, shape);
   c.macros = bits > 0 ? plan.count : 0;
   c.efficiency = plan.efficiency();
-  c.area_mm2 = bits * s.cell_area_um2 * port_factor / c.efficiency / kUm2PerMm2;
+  c.macro_mm2 = bits * s.cell_area_um2 * port_factor / c.efficiency / kUm2PerMm2;
+  const double cell_side = std::sqrt(s.cell_area_um2 * port_factor);
+  c.area_mm2 = bits > 0 ? placedMacrosUm2(plan.count, (plan.cols + plan.periphery_cells) * cell_side,
+                                          (plan.rows + plan.periphery_cells) * cell_side, shape.halo_um) /
+                              kUm2PerMm2
+                        : 0;
   // Every extra port widens the cell, so bit- and word-lines grow with sqrt of its area.
   const double bank_bits = bits / banks * port_factor;
   double per_bit = s.fixed_pj_per_bit + s.sqrt_pj_per_bit * std::sqrt(bank_bits);

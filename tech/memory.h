@@ -6,7 +6,9 @@
 //         the banks allow; each macro r rows x c columns of cells plus its periphery, a strip
 //         P cells wide along each edge (decoders and word-line drivers; sense amplifiers,
 //         write drivers and column muxes): area = cell · p · (r + P)(c + P) per macro;
-//         leakage = bits · leakage per bit · p
+//         placed as a near-square grid of gx x gy with a halo a between neighbours and along
+//         the edge: n (w + a)(h + a) + a (gx (w + a) + gy (h + a)) + a², one macro
+//         (w + 2a)(h + 2a); leakage = bits · leakage per bit · p
 //   cells (register files, pipeline registers): per bit, flat
 //   wires energy per bit per mm x distance
 // Energies are per byte (the engines count bytes), at the technology's voltage.
@@ -25,6 +27,7 @@ struct MemoryCost {
   double leakage_mw = 0;
   int64_t macros = 0;     // SRAM: compiler macros it is built of (0 for cell storage)
   double efficiency = 1;  // SRAM: bit-cell area / macro area
+  double macro_mm2 = 0;   // SRAM: the macros alone, without the halos around them (area_mm2)
 };
 
 // The largest macro a memory compiler makes (docs/technology.md, "SRAM macros"; assumed
@@ -40,6 +43,7 @@ struct SramShape {
   int ports = 1;
   int word_bits = 64;  // bits read or written per access (the level's row)
   MacroLimits limits;
+  double halo_um = 0;  // space kept around each placed macro
 };
 
 // How a memory is cut into macros: `count` macros of `rows` x `cols` cells, `parallel` of them
@@ -52,6 +56,9 @@ struct MacroPlan {
   double efficiency() const;   // r c / ((r + P)(c + P))
 };
 MacroPlan sramMacros(const Technology& t, const SramShape& shape);
+// Area of `count` macros of w x h um placed as a near-square grid with `halo` um around each
+// (shared between neighbours), in um².
+double placedMacrosUm2(int64_t count, double w_um, double h_um, double halo_um);
 
 MemoryCost sram(const Technology& t, const SramShape& shape);
 // `bytes` of flip-flop storage built from `cells` (t.register_file or t.flip_flop).

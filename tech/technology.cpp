@@ -52,6 +52,7 @@ SramTable sram(const yaml::Node& n) {
   if (s.array_efficiency > 1) r.require("array_efficiency", "").fail("expected a fraction in (0, 1]");
   s.leakage_pw_per_bit = number(r, "leakage_pw_per_bit", "leakage per bit", true);
   s.extra_port_area = number(r, "extra_port_area", "area factor per extra port", true);
+  if (r.find("macro_halo_um")) s.macro_halo_um = number(r, "macro_halo_um", "space around a placed macro, um", true);
   r.find("source");
   r.finish();
   return s;

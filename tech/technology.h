@@ -28,6 +28,7 @@ struct SramTable {
   double array_efficiency = 1;  // bit-cell area / macro area
   double leakage_pw_per_bit = 0;
   double extra_port_area = 0;   // area factor added per port beyond the first
+  double macro_halo_um = 0;     // space kept around a placed macro (absent from a table: 0)
 };
 
 // Storage built from flip-flops or latches: a PE's register file or pipeline registers.

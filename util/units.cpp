@@ -217,6 +217,11 @@ double parseVoltage(std::string_view text, const SourceLocation& where) {
   return read(text, q, where).canonical();
 }
 
+double parseLength(std::string_view text, const SourceLocation& where) {
+  const Quantity q{"a length", "20 um", {{"nm", 1, 1e3}, {"um", 1}, {"mm", 1e3}}, false, ""};
+  return read(text, q, where).canonical();
+}
+
 double parseFlopRate(std::string_view text, const SourceLocation& where) {
   const Quantity q{"a FLOP rate",
                    "32 GFLOP/s",

@@ -50,6 +50,9 @@ double parsePower(std::string_view text, const SourceLocation& where);
 // Volts: mV, V. A unit is required.
 double parseVoltage(std::string_view text, const SourceLocation& where);
 
+// Micrometres: nm, um, mm. A unit is required.
+double parseLength(std::string_view text, const SourceLocation& where);
+
 // Floating-point operations per second: FLOP/s, kFLOP/s, MFLOP/s, GFLOP/s, TFLOP/s, PFLOP/s.
 double parseFlopRate(std::string_view text, const SourceLocation& where);
 

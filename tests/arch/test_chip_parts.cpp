@@ -67,6 +67,33 @@ TEST(SramMacros, ASmallMacroIsMostlyPeriphery) {
   EXPECT_LT(m.efficiency(), 0.13);
 }
 
+TEST(SramMacros, EachPlacedMacroKeepsItsHaloShared) {
+  // Eyeriss's 448 B filter pad at 28 nm: one macro of (64 + P) x (56 + P) cells of 0.127 um2
+  // (side 0.35637 um): 62.73 x 59.87 um. Alone in its PE it keeps 16 um all round:
+  // (62.73 + 32) x (59.87 + 32) = 8,704 um2, 2.3x the macro's 3,756 um2.
+  const double side = std::sqrt(0.127), w = (64 + periphery()) * side, h = (56 + periphery()) * side;
+  tech::SramShape pad{448, 1, 1, 16};
+  pad.halo_um = 16;
+  const tech::MemoryCost one = tech::sram(t28(), pad);
+  EXPECT_NEAR(one.macro_mm2, w * h * 1e-6, 1e-12);
+  EXPECT_NEAR(one.area_mm2, (w + 32) * (h + 32) * 1e-6, 1e-12);
+  EXPECT_NEAR(one.area_mm2 / one.macro_mm2, 2.32, 0.01);
+  // Four macros (256 KiB in 4 banks, each 1,024 rows x 512 columns) in a 2 x 2
+  // grid share the space between them: (2 (w + a) + a) x (2 (h + a) + a).
+  tech::SramShape four{256 * 1024, 4, 1, 128};
+  four.halo_um = 16;
+  const double w4 = (512 + periphery()) * side, h4 = (1024 + periphery()) * side;
+  EXPECT_NEAR(tech::sram(t28(), four).area_mm2, (2 * (w4 + 16) + 16) * (2 * (h4 + 16) + 16) * 1e-6, 1e-12);
+  // Three fill a 2 x 2 grid but for one slot, which is not counted: 3 tiles + the edges.
+  EXPECT_NEAR(tech::placedMacrosUm2(3, 10, 20, 2), 3 * 12 * 22 + 2 * (2 * 12 + 2 * 22) + 4, 1e-9);
+  // Without a halo the macros abut: the placed area is the macros'.
+  four.halo_um = 0;
+  EXPECT_NEAR(tech::sram(t28(), four).area_mm2, tech::sram(t28(), four).macro_mm2, 1e-12);
+  // A bigger halo never shrinks a memory.
+  four.halo_um = 40;
+  EXPECT_GT(tech::sram(t28(), four).area_mm2, (2 * (w4 + 16) + 16) * (2 * (h4 + 16) + 16) * 1e-6);
+}
+
 Accelerator tiny28(const std::vector<std::string>& overrides) {
   std::string yaml = testing::join(testing::kTiny) + "technology: {node: 28nm}\n";
   return loadString(yaml, "tiny.yaml", overrides);
@@ -94,6 +121,7 @@ TEST(ChipParts, ControllerAndDmaByHand) {
   EXPECT_NEAR(a.controller.energy_pj_per_cycle, 20000 * 0.1 * 0.0518 / (50.43 / nand2), 1e-12);
   // DMA: 2 engines x (15,000 gates / 0.7 + an SRAM of 16 x 64 B read 128 bits at a time).
   tech::SramShape buffer{1024, 1, 1, 128};
+  buffer.halo_um = 16.0;  // the 28 nm table's macro halo
   const double dma = 2 * (15000 * nand2 / 0.7 * 1e-6 + tech::sram(t, buffer).area_mm2);
   EXPECT_NEAR(a.dma.area_mm2, dma, 1e-9);
 }
@@ -184,6 +212,7 @@ TEST(ChipParts, AScratchPadBuiltAsSram) {
   const Accelerator macro = tiny28(sram);
   EXPECT_NEAR(flops.array.register_file_area_mm2, 256 * 520 * 8 * 3.03 / 0.7 * 1e-6, 1e-9);
   tech::SramShape pad{448, 1, 1, 8};
+  pad.halo_um = 16.0;  // the 28 nm table's macro halo, all round: the pad is one macro in its PE
   const double want = 256 * (tech::sram(t28(), pad).area_mm2 + 72 * 8 * 3.03 / 0.7 * 1e-6);
   EXPECT_NEAR(macro.array.register_file_area_mm2, want, 1e-9);
   // A tensor without a pad of its own cannot be one.

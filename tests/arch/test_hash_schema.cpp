@@ -248,7 +248,7 @@ const std::vector<std::string> kParams = {
     "technology.voltage",
     "floorplan.logic_utilization",
     "floorplan.sram_macro_size",
-    "floorplan.sram_macro_width",
+    "floorplan.sram_macro_width", "floorplan.macro_halo",
     "floorplan.clock_gating",
     "floorplan.clock_energy",
     "sparsity.structured",

@@ -37,3 +37,21 @@ def test_refit_of_a_whole_block_keeps_the_version():
     doc = ['tessel 0.1.0 | compare on a (1111) | x', 'row 1']
     printed = docs_check.normalise('tessel 0.1.0 | compare on a (2222) | x\nrow 2')
     assert docs_check.refit(doc, printed) == ['tessel 0.1.0 | compare on a (2222) | x', 'row 2']
+
+
+def test_a_commands_output_lines_know_where_they_stand():
+    # A `# lines are output` block whose fence is the doc's line 10 (1-based): its body starts at
+    # index 10 of the doc's lines. The first command spans two lines (a `\` continuation); its
+    # output lines are the body's 2-4, the doc's 12-14; --update rewrites exactly those.
+    body = ['tessel run --a x \\', '  --b y', '# ...', '# row 1', '# row 2', '', 'tessel other', '# out']
+    b = docs_check.Block(path='doc.md', line=10, end=18, lang='sh', body=body)
+    docs_check.parse_commands(b, True)
+    first, second = b.cmds
+    assert first.argv[-2:] == ['--b', 'y']
+    assert first.expect == ['...', 'row 1', 'row 2']
+    assert first.expect_span == (12, 15)
+    assert second.expect == ['out'] and second.expect_span == (17, 18)
+    # A new row inside the shown stretch is taken, the elision kept.
+    printed = ['header', 'row 1', 'row 1.5', 'row 2']
+    new = docs_check.refit(first.expect, printed)
+    assert new == ['...', 'row 1', 'row 1.5', 'row 2'] and docs_check.matches(new, printed)
