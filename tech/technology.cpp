@@ -26,7 +26,9 @@ const std::string* embedded(std::string_view stem) {
 double number(yaml::MapReader& r, const std::string& key, std::string_view what, bool zero_ok = false) {
   const yaml::Node n = r.require(key, what);
   const double v = n.as<double>();
-  if (v < 0 || (!zero_ok && v == 0)) n.fail("expected a positive number (" + std::string(what) + ")");
+  if (v < 0 || (!zero_ok && v == 0)) {
+    n.fail(std::string(zero_ok ? "expected a number >= 0 (" : "expected a positive number (") + std::string(what) + ")");
+  }
   return v;
 }
 

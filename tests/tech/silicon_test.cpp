@@ -203,6 +203,8 @@ TEST(Silicon, BadTechnologyInputIsLocated) {
               HasSubstr("technology.table"));
   EXPECT_THAT(loadError(tinyDesign(), {"technology.voltage=5 V"}), HasSubstr("voltage"));
   EXPECT_THAT(loadError(tinyDesign(), {"scratchpad.area=-1 mm2"}), HasSubstr("scratchpad.area"));
+  EXPECT_THAT(loadError(tinyDesign(), {"floorplan.macro_halo=-2 um"}), HasSubstr("floorplan.macro_halo"));
+  EXPECT_THAT(loadError(tinyDesign(), {"floorplan.macro_halo=2"}), AllOf(HasSubstr("unit"), HasSubstr("um")));
   // The round table has no bf16 MAC: name the dtype and what to give instead.
   EXPECT_THAT(loadError(tinyDesign(), {"array.input_dtype=bf16", "array.weight_dtype=bf16", "array.accum_dtype=fp32",
                                        "accumulator.dtype=fp32"}),

@@ -23,6 +23,10 @@ TEST(Technology, ReadsATableAsGiven) {
   EXPECT_DOUBLE_EQ(t.macOf(DType::Int8)->energy_pj, 0.5);
   EXPECT_EQ(t.macOf(DType::BF16), nullptr);  // not in this table
   EXPECT_DOUBLE_EQ(t.flip_flop.area_um2_per_bit, 4);
+  EXPECT_DOUBLE_EQ(t.sram.macro_halo_um, 0);  // not in this table: macros abut
+  // The shipped tables keep a halo around each macro (OpenROAD-flow-scripts' platform defaults).
+  EXPECT_DOUBLE_EQ(shippedTechnology("45nm", 0).sram.macro_halo_um, 18.8);
+  EXPECT_DOUBLE_EQ(shippedTechnology("7nm", 0).sram.macro_halo_um, 10);
 }
 
 // The round table's array efficiency is 0.5: the periphery strip of a macro is P = sqrt(512 Ki)
