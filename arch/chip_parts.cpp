@@ -83,8 +83,20 @@ tech::SramShape dmaBufferShape(const Accelerator& acc) {
 }
 
 uint64_t pipelineBytes(const ComputeArray& a) {
-  return static_cast<uint64_t>(
-      std::ceil(bytesOf(a.input_dtype) + 2 * bytesOf(a.weight_dtype) + bytesOf(a.accum_dtype)));
+  const double in = bytesOf(a.input_dtype), w = bytesOf(a.weight_dtype), sum = bytesOf(a.accum_dtype);
+  const auto runs = [&](const char* d) {
+    return std::find(a.dataflows.begin(), a.dataflows.end(), d) != a.dataflows.end();
+  };
+  const bool os = a.kind == ArrayKind::Systolic && runs("os"), ws = !os || runs("ws");
+  // Weight-stationary: the weight and the one preloading behind it stay; the input and the
+  // partial sum pass through. Output-stationary (a systolic array's): the sum accumulating and
+  // the one draining down its column stay; the input and the weight pass through. An array
+  // that runs both shares them, the wider kept (Gemmini's PE.scala: c1 and c2 at the
+  // accumulator's width hold the weights in WS and the sums in OS; one pipe carries WS's sums
+  // and OS's weights).
+  const double stay = std::max(ws ? 2 * w : 0.0, os ? 2 * sum : 0.0);
+  const double pass = in + std::max(ws ? sum : 0.0, os ? w : 0.0);
+  return static_cast<uint64_t>(std::ceil(stay + pass));
 }
 
 // A flip-flop register file's clock loads: a gate per word of each pad not built as SRAM (an

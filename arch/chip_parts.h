@@ -40,8 +40,10 @@ std::array<RegisterFilePad, 3> registerFilePads(const ComputeArray& a);
 tech::SramShape padSramShape(const Accelerator& acc, const RegisterFilePad& pad);
 // Each DMA engine's buffer for the bytes it has in flight, read a bus width at a time.
 tech::SramShape dmaBufferShape(const Accelerator& acc);
-// Bytes of pipeline flip-flops in one PE: the input passing through, the weight and the one
-// preloading behind it, the partial sum (Gemmini's PE.scala holds these; assumed for others).
+// Bytes of pipeline flip-flops in one PE: what its dataflows keep in it double-buffered (WS:
+// the weight and the one preloading behind it; a systolic array's OS: the sum accumulating and
+// the one draining) and what passes through (the input, and WS's partial sum or OS's weight);
+// shared between the dataflows an array runs, the wider kept (Gemmini's PE.scala).
 uint64_t pipelineBytes(const ComputeArray& a);
 // Clock loads of one PE (flip-flop bits, or gates) that see the clock every cycle the array
 // runs: its pipeline and second-level registers, and its flip-flop register file — with clock

@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "arch/chip_parts.h"
 #include "arch/load.h"
 #include "tech/memory.h"
 #include "tech/technology.h"
@@ -153,20 +154,39 @@ TEST(ChipParts, AccumulatorAddersAndPlacement) {
 }
 
 TEST(ChipParts, ClockEnergyPerCycleByHand) {
-  // A 16 x 16 INT8 PE clocks its pipeline: 1 + 2 x 1 + 4 = 7 B = 56 bits; the controller's
+  // A 16 x 16 INT8 systolic PE running WS and OS clocks its pipeline (pipelineBytes): kept, the
+  // wider of WS's two weights and OS's two INT32 sums, 8 B; passing, the input and the wider of
+  // WS's sum and OS's weight, 1 + 4 B: 13 B = 104 bits; the controller's
   // queues, 8 + 16 + 4 entries of 128 bits, a gate per entry (their flip-flops on writes). Each
   // load costs the 28 nm flip-flop's 0.00466 pJ per cycle.
   const Accelerator a = tiny28({});
   ASSERT_EQ(a.silicon.clocked.size(), 3u);
   EXPECT_NEAR(a.silicon.clocked[0].pj_per_cycle, 28 * 0.00466, 1e-9);  // every cycle
   EXPECT_FALSE(a.silicon.clocked[0].while_computing);
-  EXPECT_NEAR(a.silicon.clocked[1].pj_per_cycle, 256 * 56 * 0.00466, 1e-9);  // gated array
+  EXPECT_NEAR(a.silicon.clocked[1].pj_per_cycle, 256 * 104 * 0.00466, 1e-9);  // gated array
   EXPECT_TRUE(a.silicon.clocked[1].while_computing);
   // Without clock gating the array's flip-flops join the always-clocked load, and every bit of
   // the queues (3,584) is clocked.
   const Accelerator u = tiny28({"floorplan.clock_gating=false"});
   ASSERT_EQ(u.silicon.clocked.size(), 2u);
-  EXPECT_NEAR(u.silicon.clocked[0].pj_per_cycle, (3584 + 256 * 56) * 0.00466, 1e-9);
+  EXPECT_NEAR(u.silicon.clocked[0].pj_per_cycle, (3584 + 256 * 104) * 0.00466, 1e-9);
+}
+
+TEST(ChipParts, APesPipelineHoldsWhatItsDataflowsKeep) {
+  // INT8 inputs and weights, INT32 sums, bytes of flip-flops per PE:
+  //   systolic WS (TPU v1):  2 weights kept + input and sum passing  = 2 + 1 + 4 = 7
+  //   systolic OS:           2 sums kept + input and weight passing  = 8 + 1 + 1 = 10
+  //   systolic WS and OS:    shared, the wider: 8 kept + 1 + 4 passing = 13 (Gemmini's PE)
+  //   spatial (sums in the register file): as WS                      = 7
+  const auto bytes = [](const std::vector<std::string>& o) { return pipelineBytes(tiny28(o).array); };
+  EXPECT_EQ(bytes({"array.dataflows=[ws]"}), 7u);
+  EXPECT_EQ(bytes({"array.dataflows=[os]"}), 10u);
+  EXPECT_EQ(bytes({}), 13u);
+  EXPECT_EQ(bytes({"array.kind=spatial", "noc.kind=mesh", "array.dataflows=[os]"}), 7u);
+  // FP16 operands with FP32 sums, both dataflows: max(2 x 2, 2 x 4) + 2 + max(4, 2) = 14.
+  EXPECT_EQ(bytes({"array.input_dtype=fp16", "array.weight_dtype=fp16", "array.accum_dtype=fp32",
+                   "accumulator.dtype=fp32", "array.throughput={fp16: 1}"}),
+            14u);
 }
 
 TEST(ChipParts, APeMeshHasNeighbourFifosClockedWithTheArray) {
@@ -300,8 +320,8 @@ TEST(ChipParts, LogicGatesByHand) {
   // um2), before placement; SRAM macros are not gates.
   const Accelerator a = tiny28({});
   const double nand2 = 0.798 * 50.43 / 137;
-  // 256 PEs of an INT8 MAC (154.2 um2) and 56 bits of pipeline flip-flops (2.26 um2 each).
-  EXPECT_NEAR(gates(a.silicon, "array"), 256 * (154.2 + 56 * 2.26) / nand2, 1e-6);
+  // 256 PEs of an INT8 MAC (154.2 um2) and 104 bits of pipeline flip-flops (2.26 um2 each).
+  EXPECT_NEAR(gates(a.silicon, "array"), 256 * (154.2 + 104 * 2.26) / nand2, 1e-6);
   // The accumulator's 16 INT32 adders (50.43 um2 each), not its SRAM; the scratchpad none.
   EXPECT_NEAR(gates(a.silicon, "accumulator"), 16 * 50.43 / nand2, 1e-9);
   EXPECT_EQ(gates(a.silicon, "scratchpad"), 0);

@@ -45,13 +45,14 @@ double component(const std::vector<std::pair<std::string, double>>& parts, const
   return 0;
 }
 
-// The round table (tests/tech/data/round.yaml), a 4 x 4 int8 systolic array:
-//   MAC 0.5 pJ, 100 um2. Pipeline flip-flops per PE: input 1 + weight 2 x 1 + accumulator 4 =
-//   7 B = 56 bits: 224 um2, 56 x 200 pW. Array: 16 x (100 + 224) um2 = 5,184 um2; leakage
-//   16 x (100 um2 x 1,000 pW/um2 + 11,200 pW) = 1,779,200 pW = 1.7792e-3 mW.
-//   PE pitch sqrt(5,184 / 16) = 18 um. A hop: 8 x 0.1 pJ/bit/mm x 0.018 mm + a flip-flop write
-//   8 x 0.02 = 0.0144 + 0.16 = 0.1744 pJ/B. No register file: the "register_file" energy is
-//   the pipeline flip-flops', 0.16 pJ/B.
+// The round table (tests/tech/data/round.yaml), a 4 x 4 int8 systolic array running WS and OS:
+//   MAC 0.5 pJ, 100 um2. Pipeline flip-flops per PE: kept, the wider of WS's 2 weights and OS's
+//   2 INT32 sums, 8 B; passing, the input and the wider of WS's sum and OS's weight, 1 + 4 B:
+//   13 B = 104 bits: 416 um2, 104 x 200 pW. Array: 16 x (100 + 416) um2 = 8,256 um2; leakage
+//   16 x (100 um2 x 1,000 pW/um2 + 20,800 pW) = 1,932,800 pW = 1.9328e-3 mW.
+//   PE pitch sqrt(8,256 / 16) = sqrt(516) um. A hop: 8 x 0.1 pJ/bit/mm x 0.0227156 mm + a
+//   flip-flop write 8 x 0.02 = 0.0181725 + 0.16 pJ/B. No register file: the "register_file"
+//   energy is the pipeline flip-flops', 0.16 pJ/B.
 //   Scratchpad 8 KiB: 65,536 bits, (0.01 + 0.001 x 256) x 8 = 2.128 pJ/B read, x 1.5 write;
 //   6.5536e-4 mW; read 4 B at a time, one macro of 256 x 256 cells (column mux 8) with the
 //   round table's periphery P = 299.92 cells (tests/tech/technology_test.cpp): efficiency
@@ -64,10 +65,10 @@ TEST(Silicon, ATinyDesignByHand) {
   const arch::Accelerator a = arch::loadString(tinyDesign(), "tiny.yaml");
   EXPECT_DOUBLE_EQ(a.array.mac_energy_pj, 0.5);
   EXPECT_DOUBLE_EQ(a.array.mac_area_um2, 100);
-  EXPECT_NEAR(a.array.area_mm2, 5184e-6, 1e-15);
-  EXPECT_NEAR(a.array.leakage_mw, 1.7792e-3, 1e-15);
-  EXPECT_NEAR(a.silicon.pe_pitch_mm, 0.018, 1e-12);
-  EXPECT_NEAR(a.noc.energy_pj_per_byte, 0.1744, 1e-12);
+  EXPECT_NEAR(a.array.area_mm2, 8256e-6, 1e-15);
+  EXPECT_NEAR(a.array.leakage_mw, 1.9328e-3, 1e-15);
+  EXPECT_NEAR(a.silicon.pe_pitch_mm, std::sqrt(516.0) * 1e-3, 1e-12);
+  EXPECT_NEAR(a.noc.energy_pj_per_byte, 8 * 0.1 * std::sqrt(516.0) * 1e-3 + 0.16, 1e-12);
   EXPECT_NEAR(a.array.rf_energy_pj_per_byte, 0.16, 1e-12);
   const arch::StorageLevel& sp = a.levels[1];
   EXPECT_NEAR(sp.read_energy_pj_per_byte, 2.128, 1e-12);
@@ -81,8 +82,8 @@ TEST(Silicon, ATinyDesignByHand) {
   EXPECT_NEAR(sp.leakage_mw, 6.5536e-4, 1e-15);
   EXPECT_NEAR(a.levels[2].area_mm2, acc_area, 1e-15);
   EXPECT_DOUBLE_EQ(a.levels[0].read_energy_pj_per_byte, 8 * tech::dramPjPerBit("lpddr4"));
-  EXPECT_NEAR(a.silicon.totalArea(), sp_area + acc_area + 5184e-6, 1e-12);
-  EXPECT_NEAR(component(a.silicon.area_mm2, "array"), 5184e-6, 1e-15);
+  EXPECT_NEAR(a.silicon.totalArea(), sp_area + acc_area + 8256e-6, 1e-12);
+  EXPECT_NEAR(component(a.silicon.area_mm2, "array"), 8256e-6, 1e-15);
   EXPECT_NEAR(component(a.silicon.area_mm2, "register_file"), 0, 1e-15);
 }
 
@@ -104,11 +105,11 @@ TEST(Silicon, ARegisterFileAddsAreaAndWidensThePitch) {
 }
 
 // Four arrays under the scratchpad: the array's silicon counts four times; a fan-out hop is a
-// wire as long as one array's side, sqrt(5,184 um2) = 72 um: 8 x 0.1 x 0.072 pJ/B.
+// wire as long as one array's side, sqrt(8,256 um2) = 90.9 um: 8 x 0.1 x 0.0909 pJ/B.
 TEST(Silicon, FanOutCopiesCountEveryInstance) {
   const arch::Accelerator a = arch::loadString(tinyDesign(", fanout: {instances: 4}"), "tiny.yaml");
-  EXPECT_NEAR(component(a.silicon.area_mm2, "array"), 4 * 5184e-6, 1e-15);
-  EXPECT_NEAR(a.levels[1].fanout.energy_pj_per_byte, 8 * 0.1 * std::sqrt(5184e-6), 1e-12);
+  EXPECT_NEAR(component(a.silicon.area_mm2, "array"), 4 * 8256e-6, 1e-15);
+  EXPECT_NEAR(a.levels[1].fanout.energy_pj_per_byte, 8 * 0.1 * std::sqrt(8256e-6), 1e-12);
 }
 
 // Explicit energies, the way an Accelergy table gives them, are kept exactly; leakage given as
