@@ -21,12 +21,19 @@ def _mm2(v):
     return f'{v:.1f} mm²' if v >= 1 else f'{v:.3f} mm²'
 
 
+def _silicon_cmd(arch):
+    """The run that reports a design's silicon; `ARCH@NODE` costs it in another node."""
+    arch, _, node = arch.partition('@')
+    other = f' -p technology.node={node}' if node else ''
+    return f'run --arch configs/arch/{arch}.yaml --workload gemm:M=16,K=16,N=16{other} --json -'
+
+
 @recipe('area')
 def _area(spec):
-    """`area:ARCH/COMPONENTS`: components' area in mm2 (`a+b`, `total`, `core` = without I/O)."""
+    """`area:ARCH/COMPONENTS`: components' area in mm2 (`a+b`, `total`, `core` = without I/O);
+    `ARCH@NODE` in another node."""
     arch, component = spec.split('/')
-    cmd = f'run --arch configs/arch/{arch}.yaml --workload gemm:M=16,K=16,N=16 --json -'
-    return Recipe(cmd, lambda o: _mm2(_components_mm2(o, component)))
+    return Recipe(_silicon_cmd(arch), lambda o: _mm2(_components_mm2(o, component)))
 
 
 @recipe('area.ratio')
@@ -44,10 +51,10 @@ def _area_ratio(spec):
 
 @recipe('area.vs')
 def _area_vs(spec):
-    """`area.vs:ARCH/COMPONENTS/MM2`: their area over a published MM2, two decimals."""
+    """`area.vs:ARCH/COMPONENTS/MM2`: their area over a published MM2, two decimals;
+    `ARCH@NODE` in another node."""
     arch, component, published = spec.split('/')
-    cmd = f'run --arch configs/arch/{arch}.yaml --workload gemm:M=16,K=16,N=16 --json -'
-    return Recipe(cmd, lambda o: f'{_components_mm2(o, component) / float(published):.2f}')
+    return Recipe(_silicon_cmd(arch), lambda o: f'{_components_mm2(o, component) / float(published):.2f}')
 
 
 @recipe('gates')
