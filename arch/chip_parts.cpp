@@ -46,7 +46,7 @@ double flopLeakMw(const tech::Technology& t, double bits) {
 }  // namespace
 
 tech::SramShape sramShape(const Accelerator& acc, uint64_t bytes, int word_bits) {
-  tech::SramShape s{bytes, 1, 1, word_bits, {}};
+  tech::SramShape s{bytes, 1, 1, word_bits};
   s.limits = {acc.floorplan.sram_macro_bytes * 8, acc.floorplan.sram_macro_width};
   s.halo_um = acc.floorplan.macro_halo_um;
   return s;

@@ -73,12 +73,13 @@ MemoryCost sram(const Technology& t, const SramShape& shape) {
   const MacroPlan plan = sramMacros(t, shape);
   c.macros = bits > 0 ? plan.count : 0;
   c.efficiency = plan.efficiency();
-  c.macro_mm2 = bits * s.cell_area_um2 * port_factor / c.efficiency / kUm2PerMm2;
-  const double cell_side = std::sqrt(s.cell_area_um2 * port_factor);
-  c.area_mm2 = bits > 0 ? placedMacrosUm2(plan.count, (plan.cols + plan.periphery_cells) * cell_side,
-                                          (plan.rows + plan.periphery_cells) * cell_side, shape.halo_um) /
-                              kUm2PerMm2
-                        : 0;
+  if (bits > 0) {
+    c.macro_mm2 = bits * s.cell_area_um2 * port_factor / c.efficiency / kUm2PerMm2;
+    const double cell_side = std::sqrt(s.cell_area_um2 * port_factor);
+    c.area_mm2 = placedMacrosUm2(plan.count, (plan.cols + plan.periphery_cells) * cell_side,
+                                 (plan.rows + plan.periphery_cells) * cell_side, shape.halo_um) /
+                 kUm2PerMm2;
+  }
   // Every extra port widens the cell, so bit- and word-lines grow with sqrt of its area.
   const double bank_bits = bits / banks * port_factor;
   double per_bit = s.fixed_pj_per_bit + s.sqrt_pj_per_bit * std::sqrt(bank_bits);

@@ -38,6 +38,9 @@ struct MacroLimits {
 };
 
 struct SramShape {
+  SramShape() = default;
+  SramShape(uint64_t bytes, int banks_ = 1, int ports_ = 1, int word = 64)
+      : capacity_bytes(bytes), banks(banks_), ports(ports_), word_bits(word) {}
   uint64_t capacity_bytes = 0;
   int banks = 1;
   int ports = 1;

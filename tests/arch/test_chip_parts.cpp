@@ -90,6 +90,13 @@ TEST(SramMacros, EachPlacedMacroKeepsItsHaloShared) {
   // Without a halo the macros abut: the placed area is the macros'.
   four.halo_um = 0;
   EXPECT_NEAR(tech::sram(t28(), four).area_mm2, tech::sram(t28(), four).macro_mm2, 1e-12);
+  // No bits, no macros and no area (not 0 / 0).
+  tech::SramShape empty{0};
+  empty.halo_um = 16;
+  const tech::MemoryCost none = tech::sram(t28(), empty);
+  EXPECT_EQ(none.macros, 0);
+  EXPECT_EQ(none.area_mm2, 0);
+  EXPECT_EQ(none.macro_mm2, 0);
   // A bigger halo never shrinks a memory.
   four.halo_um = 40;
   EXPECT_GT(tech::sram(t28(), four).area_mm2, (2 * (w4 + 16) + 16) * (2 * (h4 + 16) + 16) * 1e-6);
