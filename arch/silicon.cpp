@@ -304,9 +304,8 @@ void addSram(Silicon& s, const Accelerator& acc, const tech::Technology& t) {
   }
   const uint64_t imem = acc.controller.instruction_memory_bytes;
   add("control", cores, imem, sramShape(acc, imem, 32));
-  const Dma& d = acc.dma;
-  add("dma", cores * d.engines, static_cast<uint64_t>(d.max_inflight) * static_cast<uint64_t>(d.max_request_bytes),
-      dmaBufferShape(acc));
+  const tech::SramShape buffer = dmaBufferShape(acc);
+  add("dma", cores * acc.dma.engines, buffer.capacity_bytes, buffer);
 }
 
 Silicon summarize(const Accelerator& acc, double pitch_mm) {

@@ -27,7 +27,8 @@ double number(yaml::MapReader& r, const std::string& key, std::string_view what,
   const yaml::Node n = r.require(key, what);
   const double v = n.as<double>();
   if (v < 0 || (!zero_ok && v == 0)) {
-    n.fail(std::string(zero_ok ? "expected a number >= 0 (" : "expected a positive number (") + std::string(what) + ")");
+    const std::string expected = zero_ok ? "expected a number >= 0 (" : "expected a positive number (";
+    n.fail(expected + std::string(what) + ")");
   }
   return v;
 }
@@ -54,7 +55,9 @@ SramTable sram(const yaml::Node& n) {
   if (s.array_efficiency > 1) r.require("array_efficiency", "").fail("expected a fraction in (0, 1]");
   s.leakage_pw_per_bit = number(r, "leakage_pw_per_bit", "leakage per bit", true);
   s.extra_port_area = number(r, "extra_port_area", "area factor per extra port", true);
-  if (r.find("macro_halo_um")) s.macro_halo_um = number(r, "macro_halo_um", "space around a placed macro, um", true);
+  if (r.find("macro_halo_um")) {
+    s.macro_halo_um = number(r, "macro_halo_um", "space around a placed macro, um", true);
+  }
   r.find("source");
   r.finish();
   return s;
