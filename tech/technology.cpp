@@ -22,7 +22,11 @@ const std::string* embedded(std::string_view stem) {
   return nullptr;
 }
 
-// A positive finite number, or zero where `zero_ok`.
+// Every quantity of a table is below this: the shipped tables' largest is 1.1e5 (a leakage in
+// pW per bit), and a cell area or halo of 1e9 um keeps a petabyte's area finite.
+constexpr double kLargestTableNumber = 1e9;
+
+// A positive finite number, or zero where `zero_ok`, at most kLargestTableNumber.
 double number(yaml::MapReader& r, const std::string& key, std::string_view what, bool zero_ok = false) {
   const yaml::Node n = r.require(key, what);
   const double v = n.as<double>();
@@ -30,6 +34,7 @@ double number(yaml::MapReader& r, const std::string& key, std::string_view what,
     const std::string expected = zero_ok ? "expected a number >= 0 (" : "expected a positive number (";
     n.fail(expected + std::string(what) + ")");
   }
+  if (v > kLargestTableNumber) n.fail("expected at most 1e9 (" + std::string(what) + ")");
   return v;
 }
 

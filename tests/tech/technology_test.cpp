@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <fstream>
+#include <iterator>
 #include <string>
 
 #include "tech/memory.h"
@@ -99,6 +101,28 @@ TEST(Cells, FlipFlopsByHand) {
 TEST(Technology, AVoltageFarFromNominalIsRefused) {
   EXPECT_THROW(technologyFromFile(kRound, 2.0), ConfigError);
   EXPECT_THROW(technologyFromFile(kRound, 0.1), ConfigError);
+}
+
+// A table's number too large to keep a chip's area finite is refused with its key and place,
+// as a negative one is.
+TEST(Technology, ANumberBeyondAnyTableIsLocated) {
+  std::ifstream in(std::string(TESSEL_SOURCE_DIR) + "/configs/tech/28nm.yaml");
+  const std::string shipped((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  for (const std::string bad : {"1e300", "-3"}) {
+    std::string text = shipped;
+    const size_t at = text.find("macro_halo_um: 16.0");
+    ASSERT_NE(at, std::string::npos);
+    text.replace(at, 19, "macro_halo_um: " + bad);
+    const std::string path = ::testing::TempDir() + "/bad28.yaml";
+    std::ofstream(path) << text;
+    try {
+      technologyFromFile(path, 0);
+      ADD_FAILURE() << bad << " was accepted";
+    } catch (const ConfigError& e) {
+      EXPECT_NE(std::string(e.what()).find("sram.macro_halo_um"), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find(bad == "-3" ? ">= 0" : "at most 1e9"), std::string::npos) << e.what();
+    }
+  }
 }
 
 TEST(Technology, AnUnknownNodeListsTheShippedOnes) {
