@@ -40,6 +40,13 @@ double ComputeArray::macRate(DType input, DType weight) const {
   return macRate(weight);
 }
 
+double ComputeArray::epiloguePj(const std::string& op) const {
+  for (const auto& [name, pj] : epilogue_pj) {
+    if (name == op) return pj;
+  }
+  return 0;
+}
+
 bool ComputeArray::supportsDataflow(const std::string& name) const {
   return std::find(dataflows.begin(), dataflows.end(), name) != dataflows.end();
 }
@@ -98,7 +105,10 @@ double Accelerator::peakMacsPerCycle() const {
 }
 
 std::string_view categoryOf(std::string_view component, std::string_view offchip_level, bool level) {
-  if (component == "array" || component == "register_file" || component == "sfu") return "compute";
+  if (component == "array" || component == "register_file" || component == "sfu" ||
+      component == "epilogue") {
+    return "compute";
+  }
   if (component == "noc") return "noc";
   if (component == "control" || component == "dma") return "control";
   if (component == "io") return "I/O";

@@ -176,6 +176,14 @@ struct ComputeArray {
   // Ops the accumulator write/store path applies on the fly (relu, residual_add, requantize,
   // maxpool...). These never leave the array's memories.
   std::vector<std::string> epilogue_ops;
+  // Silicon of ONE array's epilogue (arch/chip_parts.h, deriveEpilogue), and the energy per
+  // element of each of its ops (all epilogue_energy_pj when the YAML gives it).
+  double epilogue_energy_pj = 0;
+  std::vector<std::pair<std::string, double>> epilogue_pj;
+  double epilogue_area_mm2 = 0;
+  double epilogue_leakage_mw = 0;
+  double epilogue_logic_um2 = 0;  // its cells, unplaced
+  double epiloguePj(const std::string& op) const;  // 0 for an op the epilogue does not apply
   double mac_energy_pj = 0;  // at input_dtype
   // Energy of one MAC in each dtype of macs_per_cycle (derived from the technology; all equal to
   // mac_energy_pj when the YAML gives it).

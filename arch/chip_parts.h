@@ -63,6 +63,10 @@ void deriveDma(Building& b, const tech::Technology& t);
 // Needs the array's placed area (the routers' flits follow its operands).
 void deriveNocRouters(Building& b, const tech::Technology& t);
 void deriveDramPhy(Building& b);
+// The array's epilogue (its activation pipeline): array.cols lanes on the accumulator's read
+// path, each with a unit per op of array.epilogue_ops; its area, leakage and energy per element
+// of each op.
+void deriveEpilogue(Building& b, const tech::Technology& t);
 // Area and leakage of an accumulating level's adders, one per element of its row.
 void addAccumulatorAdders(Building& b, const tech::Technology& t, StorageLevel& l);
 

@@ -124,6 +124,11 @@ void putArray(Canon& c, const ComputeArray& a) {
     c.put("array.register_energy", a.reg_energy_pj_per_byte);
   }
   c.put("array.epilogue_ops", a.epilogue_ops);
+  if (!a.epilogue_ops.empty()) {  // only then: the hashes of designs without one stay as they were
+    for (const auto& [op, pj] : a.epilogue_pj) c.put("array.epilogue_energy." + op, pj);
+    c.put("array.epilogue_area", a.epilogue_area_mm2);
+    c.put("array.epilogue_leakage", a.epilogue_leakage_mw);
+  }
   c.put("array.mac_energy", a.mac_energy_pj);
   for (const auto& [t, pj] : a.mac_energy_by_dtype) c.put("array.mac_energy." + std::string(nameOf(t)), pj);
   c.put("array.mac_area", a.mac_area_um2);

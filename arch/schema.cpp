@@ -217,6 +217,12 @@ std::vector<ParamSpec> arrayParams() {
       among(epilogueOpNames(), opt("epilogue_ops", T::NameList, "[]",
                                    "ops applied on the accumulator path, never leaving the array",
                                    into(arr, &ComputeArray::epilogue_ops))),
+      der("epilogue_energy", T::Energy, "each op's unit at accum_dtype (docs/technology.md)",
+          "energy per element of every epilogue op", into(arr, &ComputeArray::epilogue_energy_pj)),
+      der("epilogue_area", T::Area, "cols lanes x a unit per epilogue op / utilization",
+          "area of ONE array's epilogue", into(arr, &ComputeArray::epilogue_area_mm2)),
+      der("epilogue_leakage", T::Power, "the technology's logic leakage",
+          "leakage of ONE array's epilogue", into(arr, &ComputeArray::epilogue_leakage_mw)),
       among(tensorNames(),
             opt("register_file", T::TensorBytes, "0 B",
                 "register file per PE: one size all tensors share, or a scratch pad per tensor "

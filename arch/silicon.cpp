@@ -6,7 +6,7 @@
 //   SRAM levels: tech::sram at one instance's capacity, banks, ports and row width, cut into
 //       the floorplan's macros; per-tensor pools of a cluster buffer each at their own
 //       capacity; an accumulator's adders beside its SRAM.
-//   Logic (PEs, register files, SFU, controller, DMA, routers): placed, the cells' area over
+//   Logic (PEs, register files, epilogue, SFU, controller, DMA, routers): placed, the cells' area over
 //       floorplan.logic_utilization. The rest of the chip: arch/chip_parts.cpp.
 //   DRAM: 8 x the type's pJ/bit, whatever the MAC.
 //   Networks: a wire one PE pitch long plus the receiving flip-flop per hop (systolic, mesh);
@@ -267,6 +267,7 @@ void addLogicGates(Silicon& s, const Accelerator& acc, double nand2_um2) {
   const double arrays = static_cast<double>(acc.arrays()) * cores;
   add("register_file", arrays * acc.array.register_file_logic_um2);
   add("array", arrays * acc.array.logic_um2);
+  add("epilogue", arrays * acc.array.epilogue_logic_um2);
   if (acc.sfu) add("sfu", cores * acc.sfu->logic_um2);
   add("noc", cores * acc.noc.logic_um2);
   add("control", cores * acc.controller.logic_um2);
@@ -324,6 +325,7 @@ Silicon summarize(const Accelerator& acc, double pitch_mm) {
   s.leakage_mw.emplace_back("register_file", arrays * acc.array.register_file_leakage_mw);
   s.area_mm2.emplace_back("array", arrays * acc.array.area_mm2);
   s.leakage_mw.emplace_back("array", arrays * acc.array.leakage_mw);
+  addComponent(s, "epilogue", arrays * acc.array.epilogue_area_mm2, arrays * acc.array.epilogue_leakage_mw);
   if (acc.sfu) {
     s.area_mm2.emplace_back("sfu", cores * acc.sfu->area_mm2);
     s.leakage_mw.emplace_back("sfu", cores * acc.sfu->leakage_mw);
@@ -349,6 +351,7 @@ void deriveSilicon(Building& b) {
   deriveNetworks(b, t, pitch);
   deriveNocRouters(b, t);
   deriveSfu(b, t);
+  deriveEpilogue(b, t);
   deriveController(b, t);
   deriveDma(b, t);
   deriveDramPhy(b);

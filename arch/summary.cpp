@@ -73,6 +73,10 @@ void energyLine(std::ostringstream& out, const Accelerator& acc) {
   out << ", NoC "
       << formatNumber(acc.noc.energy_pj_per_byte) << " pJ per hop";
   if (acc.sfu) out << ", SFU " << formatNumber(acc.sfu->energy_pj_per_element) << " pJ/element";
+  if (!acc.array.epilogue_pj.empty()) {
+    out << "; epilogue pJ/element:";
+    for (const auto& [op, pj] : acc.array.epilogue_pj) out << " " << op << " " << formatNumber(pj);
+  }
   out << "\n";
 }
 

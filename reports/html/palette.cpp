@@ -61,7 +61,7 @@ std::string causeColor(const std::string& cause) {
 std::string seriesColor(size_t i) { return kSeries[i % kSeries.size()]; }
 
 std::string componentColor(const std::string& component) {
-  static constexpr std::array<std::pair<std::string_view, const char*>, 13> kComponents = {{
+  static constexpr std::array<std::pair<std::string_view, const char*>, 14> kComponents = {{
       {"dram", "#e15759"},
       {"l2", "#ff9da7"},
       {"scratchpad", "#4e79a7"},
@@ -70,6 +70,7 @@ std::string componentColor(const std::string& component) {
       {"cluster_buffer", "#8cd17d"},
       {"register_file", "#edc948"},
       {"array", "#f28e2b"},
+      {"epilogue", "#ffbe7d"},
       {"noc", "#b07aa1"},
       {"sfu", "#9c755f"},
       {"host", "#455a64"},

@@ -126,7 +126,7 @@ class AnalyticalEngine final : public Engine {
     const double sfu_pj = acc_.sfu ? c.sfu_elements * acc_.sfu->energy_pj_per_element : 0;
     const double host_pj =
         c.host_flops * acc_.host.energy_pj_per_flop + c.host_bytes * acc_.host.energy_pj_per_byte;
-    addEnergy(s, acc_, EnergyParts{0, 0, 0, sfu_pj, host_pj});
+    addEnergy(s, acc_, EnergyParts{0, 0, 0, sfu_pj, host_pj, c.epilogue_pj});
   }
 
   // A fused group's member: its part of the group's cost, the group costed once.
@@ -154,7 +154,7 @@ class AnalyticalEngine final : public Engine {
             m->writes[l][t] * acc_.levels[l].writePj(static_cast<int>(t));
       }
     }
-    addEnergy(s, acc_, EnergyParts{m->rf_pj, m->mac_pj, m->noc_pj, m->sfu_pj, 0});
+    addEnergy(s, acc_, EnergyParts{m->rf_pj, m->mac_pj, m->noc_pj, m->sfu_pj, 0, m->epilogue_pj});
     s.register_file_bytes = bytes(plan, m->rf_bytes, "register files", "moved in");
     s.noc_bytes = bytes(plan, m->noc_bytes, "the NoC", "moved over");
     s.accesses = groupAccesses(plan, *m);

@@ -14,6 +14,7 @@ void addEnergy(OpStats& s, const arch::Accelerator& acc, const EnergyParts& part
   }
   s.energy_pj.emplace_back("register_file", parts.register_file);
   s.energy_pj.emplace_back("array", parts.array);
+  s.energy_pj.emplace_back("epilogue", parts.epilogue);
   s.energy_pj.emplace_back("noc", parts.noc);
   s.energy_pj.emplace_back("sfu", parts.sfu);
   s.energy_pj.emplace_back("host", parts.host);

@@ -120,6 +120,7 @@ GroupCost convChainCost(const FusedGroup& grp, const models::Graph& g, const arc
     if (cycles > 0 && vector_op < 0) vector_op = id;
     st.vector += cycles;
     member(c, id).sfu_pj = acc.sfu ? v.sfu_elements * acc.sfu->energy_pj_per_element : 0;
+    member(c, id).epilogue_pj = v.epilogue_pj;
   }
   for (const auto& [op, t] : gemms) st.array += t.busy;
   st.memory = mem.cycles(sum(c));

@@ -241,6 +241,7 @@ GroupCost attention(const FusedGroup& grp, const models::Graph& g, const arch::A
     if (per < 0) throw InfeasibleError("op '" + op.name + "' has no vector unit to fuse on");
     elem_passes += passes(op, g, acc) * scores * per;
     elements += passes(op, g, acc) * scores;
+    member(c, id).epilogue_pj = epiloguePj(op, acc, scores);
   }
   const double rescale = heads * static_cast<double>(b.rescale_rows + d.queries) *
                          static_cast<double>(d.value_dim);
@@ -288,7 +289,7 @@ GroupCost evaluateGroup(const FusedGroup& grp, const models::Graph& g,
   }
   c.ok = true;
   for (const MemberCost& m : c.members) {
-    c.energy_pj += m.rf_pj + m.mac_pj + m.noc_pj + m.sfu_pj;
+    c.energy_pj += m.rf_pj + m.mac_pj + m.noc_pj + m.sfu_pj + m.epilogue_pj;
     for (size_t l = 0; l < acc.levels.size(); ++l) {
       for (size_t t = 0; t < 3; ++t) {
         c.energy_pj += m.reads[l][t] * acc.levels[l].readPj(static_cast<int>(t)) +

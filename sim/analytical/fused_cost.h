@@ -31,7 +31,7 @@ struct MemberCost {
   std::array<double, kNumCauses> cycles{};
   Transfer offchip;  // bytes at each level, all operands (for the time)
   std::vector<std::array<double, kNumOperands>> reads, writes;  // by Accelerator level, operand
-  double rf_pj = 0, mac_pj = 0, noc_pj = 0, sfu_pj = 0;
+  double rf_pj = 0, mac_pj = 0, noc_pj = 0, sfu_pj = 0, epilogue_pj = 0;
   double rf_bytes = 0, noc_bytes = 0;
 };
 

@@ -101,6 +101,7 @@ GroupCost ffnCost(const FusedGroup& grp, const models::Graph& g, const arch::Acc
     if (per < 0) throw InfeasibleError("op '" + op.name + "' has no vector unit to fuse on");
     st.vector += passes(op, g, acc) * hidden * per;
     elements += passes(op, g, acc) * hidden;
+    member(c, id).epilogue_pj = epiloguePj(op, acc, hidden);
   }
   member(c, ch.activation).sfu_pj = acc.sfu ? elements * acc.sfu->energy_pj_per_element : 0;
   for (const auto& [op, t] : gemms) st.array += t.busy;

@@ -185,6 +185,18 @@ ChunkRange chunkRange(const VectorCost& c, const arch::Accelerator& acc) {
   return r;
 }
 
+namespace {
+// The op's name among array.epilogue_ops.
+std::string epilogueName(const models::Op& op) {
+  return op.kind == OpKind::Add ? "residual_add" : dataflows::unitOpName(op);
+}
+}  // namespace
+
+double epiloguePj(const models::Op& op, const arch::Accelerator& acc, double elements) {
+  if (acc.sfu && acc.sfu->supports(dataflows::unitOpName(op))) return 0;
+  return elements * acc.array.epiloguePj(epilogueName(op));
+}
+
 VectorCost evaluateArrayVector(const dataflows::OpPlan& p, const models::Graph& g,
                                const arch::Accelerator& acc, const MemoryModel& mem) {
   VectorCost c;
@@ -197,6 +209,7 @@ VectorCost evaluateArrayVector(const dataflows::OpPlan& p, const models::Graph& 
   }
   // The accumulator path handles one array row (cols elements) per cycle.
   const double elements = std::max(inputElements(p, g), static_cast<double>(p.elements));
+  c.epilogue_pj = elements * acc.array.epiloguePj(epilogueName(*p.op));
   streamThrough(c, p, g, mem, acc, Cause::Compute, std::ceil(elements / acc.array.cols));
   return c;
 }
@@ -225,6 +238,8 @@ VectorCost evaluateFused(const dataflows::OpPlan& p, const models::Graph& g,
     const double passes = passesOn(*acc.sfu, op, g);
     sfu_cycles = passes * std::ceil(elements / acc.sfu->lanes) * acc.sfu->cycles_per_vector;
     c.sfu_elements = passes * elements;
+  } else {
+    c.epilogue_pj = static_cast<double>(p.elements) * acc.array.epiloguePj(epilogueName(op));
   }
   c.cycles[static_cast<size_t>(Cause::Sfu)] = sfu_cycles;
   if (p.side_input >= 0) {

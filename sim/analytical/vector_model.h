@@ -16,10 +16,15 @@ struct VectorCost {
   double local_read = 0;  // bytes read from the local memories
   double local_write = 0;
   double sfu_elements = 0;  // element-passes through the SFU (energy)
+  double epilogue_pj = 0;   // energy of the array's epilogue lanes on the op's elements
   double host_flops = 0;    // floating-point operations the host core performs (energy)
   double host_bytes = 0;    // bytes the host moves through its memory (energy)
   int64_t chunks = 1;       // chunks it streams in (the fastest; stream_chunks.h): both engines
 };
+
+// Energy of the array's epilogue applying `op` to `elements` (0 when the SFU runs the op, or
+// the epilogue does not list it: batch norm folded into the weights costs nothing).
+double epiloguePj(const models::Op& op, const arch::Accelerator& acc, double elements);
 
 // Passes an SFU makes over the data for an op (softmax: max, exp+sum, normalize).
 int sfuPasses(models::OpKind kind);

@@ -160,6 +160,29 @@ TEST(ChipParts, AccumulatorAddersAndPlacement) {
   EXPECT_NEAR(half.levels[2].area_mm2 - a.levels[2].area_mm2, adders / 0.35 - adders / 0.7, 1e-12);
 }
 
+TEST(ChipParts, AnEpilogueHasALanePerColumnAndAUnitPerOp) {
+  // 16 lanes (array.cols) at INT32 (accum_dtype), 28 nm: relu the integer add (50.43 um2,
+  // 0.0518 pJ); requantize the INT32 MAC (1,337 um2, 1.66 pJ); maxpool the add and a 32-bit
+  // register (32 x 2.26 = 72.32 um2; 32 x 0.00466 = 0.14912 pJ written); residual_add nothing:
+  // the residual adds into the accumulator with its own adders.
+  const Accelerator a =
+      tiny28({"array.epilogue_ops=[relu, requantize, maxpool, residual_add]"});
+  const double lane_um2 = 50.43 + 1337 + (50.43 + 72.32);
+  EXPECT_NEAR(a.array.epilogue_area_mm2, 16 * lane_um2 * 1e-6 / 0.7, 1e-9);  // 0.0345 mm2
+  EXPECT_NEAR(component(a.silicon, "epilogue"), a.array.epilogue_area_mm2, 1e-12);
+  EXPECT_NEAR(a.array.epiloguePj("relu"), 0.0518, 1e-12);
+  EXPECT_NEAR(a.array.epiloguePj("requantize"), 1.66, 1e-12);
+  EXPECT_NEAR(a.array.epiloguePj("maxpool"), 0.0518 + 0.14912, 1e-9);
+  EXPECT_EQ(a.array.epiloguePj("residual_add"), 0);
+  EXPECT_EQ(a.array.epiloguePj("avgpool"), 0);  // not listed: the epilogue does not apply it
+  // Without epilogue ops there is no epilogue; given values replace the derived ones.
+  EXPECT_EQ(component(tiny28({}).silicon, "epilogue"), -1);
+  const Accelerator given = tiny28({"array.epilogue_ops=[relu, requantize]", "array.epilogue_energy=2 pJ",
+                                    "array.epilogue_area=0.5 mm2"});
+  EXPECT_DOUBLE_EQ(given.array.epiloguePj("requantize"), 2);
+  EXPECT_DOUBLE_EQ(component(given.silicon, "epilogue"), 0.5);
+}
+
 TEST(ChipParts, ClockEnergyPerCycleByHand) {
   // A 16 x 16 INT8 systolic PE running WS and OS clocks its pipeline (pipelineBytes): kept, the
   // wider of WS's two weights and OS's two INT32 sums, 8 B; passing, the input and the wider of

@@ -351,5 +351,25 @@ TEST(SimVectorModel, ResidualAddOnTheAccumulatorPath) {
   EXPECT_DOUBLE_EQ(c.traffic.read[0], 2048.0);
 }
 
+TEST(SimVectorModel, TheEpilogueChargesEachElementItsOpsUnit) {
+  // relu on the accumulator path over 1,024 elements at 0.25 pJ each: 256 pJ. The same relu
+  // fused after a GEMM is charged on the GEMM's output (8 x 16 = 128 elements): 32 pJ. With an
+  // SFU that runs relu, the SFU's energy applies instead and the epilogue's is 0.
+  auto a = testing::tinyArch();
+  a.array.epilogue_pj = {{"relu", 0.25}};
+  OneOp o(OpKind::Relu, a);
+  ASSERT_EQ(o.plans[0].placement, dataflows::Placement::Array);
+  const sim::analytical::MemoryModel mem(a, false);
+  EXPECT_DOUBLE_EQ(sim::analytical::evaluateArrayVector(o.plans[0], o.g, a, mem).epilogue_pj, 256.0);
+  dataflows::OpPlan fused = o.plans[0];
+  fused.placement = dataflows::Placement::Fused;
+  fused.elements = 128;
+  EXPECT_DOUBLE_EQ(sim::analytical::evaluateFused(fused, o.g, a, mem).epilogue_pj, 32.0);
+  EXPECT_DOUBLE_EQ(sim::analytical::epiloguePj(*o.plans[0].op, a, 128), 32.0);
+  a.sfu = arch::Sfu{};
+  a.sfu->ops = {"relu"};
+  EXPECT_DOUBLE_EQ(sim::analytical::epiloguePj(*o.plans[0].op, a, 128), 0.0);
+}
+
 }  // namespace
 }  // namespace tessel
