@@ -182,7 +182,7 @@ struct ComputeArray {
   std::vector<std::pair<std::string, double>> epilogue_pj;
   double epilogue_area_mm2 = 0;
   double epilogue_leakage_mw = 0;
-  double epilogue_logic_um2 = 0;  // its cells, unplaced
+  double epilogue_logic_um2 = 0;                   // its cells, unplaced
   double epiloguePj(const std::string& op) const;  // 0 for an op the epilogue does not apply
   double mac_energy_pj = 0;  // at input_dtype
   // Energy of one MAC in each dtype of macs_per_cycle (derived from the technology; all equal to

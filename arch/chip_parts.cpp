@@ -51,14 +51,17 @@ double flopLeakMw(const tech::Technology& t, double bits) {
 // dtype's MAC; pooling a compare or add and the running value's register). A residual adds into
 // an accumulator with the accumulator's own adders (addAccumulatorAdders), as the engines load
 // it there: a unit of its own only without one.
-tech::OpCost epilogueUnit(const tech::Technology& t, DType accum, bool accumulator, const std::string& op) {
+tech::OpCost epilogueUnit(const tech::Technology& t, DType accum, bool accumulator,
+                          const std::string& op) {
   const bool integer = isInteger(accum);
   const tech::OpCost& add = integer ? t.int_add : t.fp_add;
   if (op == "relu") return t.int_add;
   if (op == "residual_add") return accumulator ? tech::OpCost{} : add;
   if (op == "maxpool" || op == "avgpool") {
-    const tech::MemoryCost reg = tech::cellStorage(t, t.flip_flop, static_cast<uint64_t>(std::ceil(bytesOf(accum))));
-    return {add.energy_pj + reg.write_pj_per_byte * bytesOf(accum), add.area_um2 + reg.area_mm2 * 1e6};
+    const tech::MemoryCost reg =
+        tech::cellStorage(t, t.flip_flop, static_cast<uint64_t>(std::ceil(bytesOf(accum))));
+    return {add.energy_pj + reg.write_pj_per_byte * bytesOf(accum),
+            add.area_um2 + reg.area_mm2 * 1e6};
   }
   const tech::OpCost* mac = t.macOf(accum);
   if (mac == nullptr) mac = t.macOf(integer ? DType::Int32 : DType::FP32);
@@ -70,19 +73,22 @@ tech::OpCost epilogueUnit(const tech::Technology& t, DType accum, bool accumulat
 void deriveEpilogue(Building& b, const tech::Technology& t) {
   ComputeArray& a = b.acc.array;
   a.epilogue_pj.clear();
-  const bool accumulator = std::any_of(b.acc.levels.begin(), b.acc.levels.end(),
-                                       [](const StorageLevel& l) { return l.kind == LevelKind::Accumulator; });
+  const bool accumulator =
+      std::any_of(b.acc.levels.begin(), b.acc.levels.end(),
+                  [](const StorageLevel& l) { return l.kind == LevelKind::Accumulator; });
   double lane_um2 = 0;
   for (const std::string& op : a.epilogue_ops) {
     const tech::OpCost unit = epilogueUnit(t, a.accum_dtype, accumulator, op);
     lane_um2 += unit.area_um2;
     const bool given = b.isGiven("array.epilogue_energy");
-    a.epilogue_pj.emplace_back(op, given ? a.epilogue_energy_pj : unit.energy_pj * t.dynamicScale());
+    a.epilogue_pj.emplace_back(op,
+                               given ? a.epilogue_energy_pj : unit.energy_pj * t.dynamicScale());
   }
   const double cells_um2 = a.cols * lane_um2;
   if (!b.isGiven("array.epilogue_area")) a.epilogue_area_mm2 = placed(b, cells_um2 * 1e-6);
   a.epilogue_logic_um2 = a.epilogue_area_mm2 * 1e6 * b.acc.floorplan.logic_utilization;
-  if (!b.isGiven("array.epilogue_leakage")) a.epilogue_leakage_mw = tech::logicLeakageMw(t, a.epilogue_logic_um2);
+  if (!b.isGiven("array.epilogue_leakage"))
+    a.epilogue_leakage_mw = tech::logicLeakageMw(t, a.epilogue_logic_um2);
 }
 
 tech::SramShape sramShape(const Accelerator& acc, uint64_t bytes, int word_bits) {

@@ -255,7 +255,8 @@ std::vector<ParamSpec> arrayParams() {
           "area of ONE array's PEs without their register files",
           into(arr, &ComputeArray::area_mm2)),
       der("leakage", T::Power, "the technology's logic and flip-flop leakage",
-          "leakage of ONE array's PEs without their register files", into(arr, &ComputeArray::leakage_mw)),
+          "leakage of ONE array's PEs without their register files",
+          into(arr, &ComputeArray::leakage_mw)),
       der("register_file_drain_energy", T::EnergyPerByte, "register_file_energy",
           "energy per byte of reading a partial sum in a PE to send it up; 0 = free, as Timeloop "
           "counts it",

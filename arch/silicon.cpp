@@ -6,8 +6,8 @@
 //   SRAM levels: tech::sram at one instance's capacity, banks, ports and row width, cut into
 //       the floorplan's macros; per-tensor pools of a cluster buffer each at their own
 //       capacity; an accumulator's adders beside its SRAM.
-//   Logic (PEs, register files, epilogue, SFU, controller, DMA, routers): placed, the cells' area over
-//       floorplan.logic_utilization. The rest of the chip: arch/chip_parts.cpp.
+//   Logic (PEs, register files, epilogue, SFU, controller, DMA, routers): placed, the cells'
+//       area over floorplan.logic_utilization. The rest of the chip: arch/chip_parts.cpp.
 //   DRAM: 8 x the type's pJ/bit, whatever the MAC.
 //   Networks: a wire one PE pitch long plus the receiving flip-flop per hop (systolic, mesh);
 //       a bus the array's width per transfer; a level's fan-out one instance's side per copy.
@@ -325,7 +325,8 @@ Silicon summarize(const Accelerator& acc, double pitch_mm) {
   s.leakage_mw.emplace_back("register_file", arrays * acc.array.register_file_leakage_mw);
   s.area_mm2.emplace_back("array", arrays * acc.array.area_mm2);
   s.leakage_mw.emplace_back("array", arrays * acc.array.leakage_mw);
-  addComponent(s, "epilogue", arrays * acc.array.epilogue_area_mm2, arrays * acc.array.epilogue_leakage_mw);
+  addComponent(s, "epilogue", arrays * acc.array.epilogue_area_mm2,
+               arrays * acc.array.epilogue_leakage_mw);
   if (acc.sfu) {
     s.area_mm2.emplace_back("sfu", cores * acc.sfu->area_mm2);
     s.leakage_mw.emplace_back("sfu", cores * acc.sfu->leakage_mw);

@@ -68,8 +68,8 @@ std::string asTree(const std::string& arch) {
 // The golden file predates the technology model: the energies it was written with, given
 // explicitly (Gemmini: the Eyeriss ratios of a 0.2 pJ MAC; Eyeriss: its ratios of a 1 pJ MAC),
 // and no leakage, no clock tree, no controller and no epilogue (the parts came later), so the
-// comparison checks the counts and timing the tree model computes. Eyeriss's global buffer was then given
-// as 108 kB (now 108 KiB, the paper's binary kilobytes): the file's runs keep 108,000 B.
+// comparison checks the counts and timing the tree model computes. Eyeriss's global buffer was then
+// given as 108 kB (now 108 KiB, the paper's binary kilobytes): the file's runs keep 108,000 B.
 std::string oldEnergies(const std::string& arch) {
   const std::string zero_leak =
       " -p array.leakage=0mW -p array.register_file_leakage=0mW -p floorplan.clock_energy=0pJ"

@@ -165,8 +165,7 @@ TEST(ChipParts, AnEpilogueHasALanePerColumnAndAUnitPerOp) {
   // 0.0518 pJ); requantize the INT32 MAC (1,337 um2, 1.66 pJ); maxpool the add and a 32-bit
   // register (32 x 2.26 = 72.32 um2; 32 x 0.00466 = 0.14912 pJ written); residual_add nothing:
   // the residual adds into the accumulator with its own adders.
-  const Accelerator a =
-      tiny28({"array.epilogue_ops=[relu, requantize, maxpool, residual_add]"});
+  const Accelerator a = tiny28({"array.epilogue_ops=[relu, requantize, maxpool, residual_add]"});
   const double lane_um2 = 50.43 + 1337 + (50.43 + 72.32);
   EXPECT_NEAR(a.array.epilogue_area_mm2, 16 * lane_um2 * 1e-6 / 0.7, 1e-9);  // 0.0345 mm2
   EXPECT_NEAR(component(a.silicon, "epilogue"), a.array.epilogue_area_mm2, 1e-12);
@@ -177,8 +176,8 @@ TEST(ChipParts, AnEpilogueHasALanePerColumnAndAUnitPerOp) {
   EXPECT_EQ(a.array.epiloguePj("avgpool"), 0);  // not listed: the epilogue does not apply it
   // Without epilogue ops there is no epilogue; given values replace the derived ones.
   EXPECT_EQ(component(tiny28({}).silicon, "epilogue"), -1);
-  const Accelerator given = tiny28({"array.epilogue_ops=[relu, requantize]", "array.epilogue_energy=2 pJ",
-                                    "array.epilogue_area=0.5 mm2"});
+  const Accelerator given = tiny28({"array.epilogue_ops=[relu, requantize]",
+                                    "array.epilogue_energy=2 pJ", "array.epilogue_area=0.5 mm2"});
   EXPECT_DOUBLE_EQ(given.array.epiloguePj("requantize"), 2);
   EXPECT_DOUBLE_EQ(component(given.silicon, "epilogue"), 0.5);
 }

@@ -37,15 +37,15 @@ struct Published {
 
 // The page's comparisons, at each design's own node.
 const std::vector<Published> kPublished = {
-    {"eyeriss-like", "register_file", 6.1, true},  // [JSSC17]: nearly half of the 12.25 mm2 core
+    {"eyeriss-like", "register_file", 6.1, true},   // [JSSC17]: nearly half of the 12.25 mm2 core
     {"eyeriss-like", "global_buffer", 2.45, true},  // the pads' area over 2.5
     {"eyeriss-like", "array", 0.91, true},          // 7.4 % of the core
     {"eyeriss-like", "core", 12.25, false},
     {"gemmini-default", "array", 0.116, true},  // [DAC21] Figure 6
     {"gemmini-default", "scratchpad", 0.544, true},
     {"gemmini-default", "accumulator", 0.146, true},
-    {"tpu-v1-like", "scratchpad", 96.0, true},  // [ISCA17] Figure 2: 29 % of <= 331 mm2
-    {"tpu-v1-like", "array", 79.4, true},       // 24 %
+    {"tpu-v1-like", "scratchpad", 96.0, true},   // [ISCA17] Figure 2: 29 % of <= 331 mm2
+    {"tpu-v1-like", "array", 79.4, true},        // 24 %
     {"tpu-v1-like", "accumulator", 19.9, true},  // 6 %
     {"tpu-v1-like", "total", 331, false},
     {"shidiannao-like", "core", 4.86, false},  // [ISCA15]: the layout, no DRAM interface

@@ -360,7 +360,8 @@ TEST(SimVectorModel, TheEpilogueChargesEachElementItsOpsUnit) {
   OneOp o(OpKind::Relu, a);
   ASSERT_EQ(o.plans[0].placement, dataflows::Placement::Array);
   const sim::analytical::MemoryModel mem(a, false);
-  EXPECT_DOUBLE_EQ(sim::analytical::evaluateArrayVector(o.plans[0], o.g, a, mem).epilogue_pj, 256.0);
+  EXPECT_DOUBLE_EQ(sim::analytical::evaluateArrayVector(o.plans[0], o.g, a, mem).epilogue_pj,
+                   256.0);
   dataflows::OpPlan fused = o.plans[0];
   fused.placement = dataflows::Placement::Fused;
   fused.elements = 128;
