@@ -145,6 +145,22 @@ uint64_t pipelineBytes(const ComputeArray& a) {
   return static_cast<uint64_t>(std::ceil(stay + pass));
 }
 
+uint64_t skewBytes(const Accelerator& acc) {
+  const ComputeArray& a = acc.array;
+  if (a.kind != ArrayKind::Systolic) return 0;
+  const auto triangle = [](int n) { return static_cast<double>(n) * (n - 1) / 2; };
+  const bool os = std::find(a.dataflows.begin(), a.dataflows.end(), "os") != a.dataflows.end();
+  // Row i's inputs wait i cycles to enter; OS streams the weights in from the top, column j's
+  // waiting j. Column j's results leave j cycles apart and are lined up again, unless each
+  // column writes an accumulator bank of its own (TPU v1's 256 RAMs, each on its own schedule).
+  const StorageLevel* accumulator = acc.level(LevelKind::Accumulator);
+  const bool bank_per_column = accumulator != nullptr && accumulator->banks >= a.cols;
+  const double bytes = triangle(a.rows) * bytesOf(a.input_dtype) +
+                       (os ? triangle(a.cols) * bytesOf(a.weight_dtype) : 0) +
+                       (bank_per_column ? 0 : triangle(a.cols) * bytesOf(a.accum_dtype));
+  return static_cast<uint64_t>(std::ceil(bytes));
+}
+
 // A flip-flop register file's clock loads: a gate per word of each pad not built as SRAM (an
 // SRAM macro clocks itself within its access energy), or every bit without clock gating.
 double registerFileClockLoads(const ComputeArray& a, bool clock_gating) {

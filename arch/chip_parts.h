@@ -45,6 +45,11 @@ tech::SramShape dmaBufferShape(const Accelerator& acc);
 // the one draining) and what passes through (the input, and WS's partial sum or OS's weight);
 // shared between the dataflows an array runs, the wider kept (Gemmini's PE.scala).
 uint64_t pipelineBytes(const ComputeArray& a);
+// Bytes of flip-flops at a systolic array's edges that line its operands up with the wavefront:
+// the inputs' skew (row i delayed i cycles), OS's weights' skew, and the results' deskew unless
+// the accumulator has a bank per column (Gemmini's MeshWithDelays shifts A, B, D and C; TPU v1's
+// systolic data setup skews its inputs). 0 for a spatial array.
+uint64_t skewBytes(const Accelerator& acc);
 // Clock loads of one PE (flip-flop bits, or gates) that see the clock every cycle the array
 // runs: its pipeline and second-level registers, and its flip-flop register file — with clock
 // gating one gate per word (a word's flip-flops clock on its writes), without every bit.

@@ -251,7 +251,7 @@ std::vector<ParamSpec> arrayParams() {
           into(arr, &ComputeArray::mac_energy_pj)),
       der("mac_area", T::Area, "the technology's MAC of input_dtype", "area of one MAC unit",
           [](Building& b, const Value& v) { b.acc.array.mac_area_um2 = v.number * 1e6; }),
-      der("area", T::Area, "rows x cols x (mac_area + pipeline flip-flops)",
+      der("area", T::Area, "rows x cols x (mac_area + pipeline flip-flops) + a systolic array's skew registers",
           "area of ONE array's PEs without their register files",
           into(arr, &ComputeArray::area_mm2)),
       der("leakage", T::Power, "the technology's logic and flip-flop leakage",

@@ -2,7 +2,8 @@
 // (tech/technology.h) and the hardware's own geometry, unless the YAML gives it.
 //   MAC: the node's MAC of array.input_dtype.
 //   PE: MAC + pipeline flip-flops (input, weight twice for the preload, accumulator) + its
-//       register file and registers; the PE pitch is the side of that area.
+//       register file and registers; the PE pitch is the side of that area. A systolic array
+//       adds the skew registers at its edges (skewBytes).
 //   SRAM levels: tech::sram at one instance's capacity, banks, ports and row width, cut into
 //       the floorplan's macros; per-tensor pools of a cluster buffer each at their own
 //       capacity; an accumulator's adders beside its SRAM.
@@ -124,11 +125,15 @@ void deriveArray(Building& b, const tech::Technology& t) {
   }
   const double pes = static_cast<double>(a.rows) * a.cols;
   const tech::MemoryCost flops = tech::cellStorage(t, t.flip_flop, pipelineBytes(a));
+  const tech::MemoryCost skew = tech::cellStorage(t, t.flip_flop, skewBytes(b.acc));
   const double u = b.acc.floorplan.logic_utilization;
-  if (!b.isGiven("array.area")) a.area_mm2 = pes * (a.mac_area_um2 * 1e-6 + flops.area_mm2) / u;
+  if (!b.isGiven("array.area")) {
+    a.area_mm2 = (pes * (a.mac_area_um2 * 1e-6 + flops.area_mm2) + skew.area_mm2) / u;
+  }
   a.logic_um2 = a.area_mm2 * 1e6 * u;
   if (!b.isGiven("array.leakage")) {
-    a.leakage_mw = pes * (tech::logicLeakageMw(t, a.mac_area_um2) + flops.leakage_mw);
+    a.leakage_mw =
+        pes * (tech::logicLeakageMw(t, a.mac_area_um2) + flops.leakage_mw) + skew.leakage_mw;
   }
   double rf_flop_um2 = 0;
   const tech::MemoryCost rf = registerFileSilicon(b, t, rf_flop_um2);
@@ -240,8 +245,9 @@ void addClocked(Silicon& s, const Accelerator& acc) {
   const double cores = acc.cores.count;
   const double e = acc.floorplan.clock_energy_pj;
   const ComputeArray& a = acc.array;
-  double array_bits = cores * static_cast<double>(acc.arrays()) * a.rows * a.cols *
-                      clockedBitsPerPe(a, acc.floorplan.clock_gating);
+  double array_bits = cores * static_cast<double>(acc.arrays()) *
+                      (a.rows * a.cols * clockedBitsPerPe(a, acc.floorplan.clock_gating) +
+                       8.0 * static_cast<double>(skewBytes(acc)));
   const double queue_bits = queueClockLoads(acc);
   // A mesh of routers runs whatever the arrays do; a PE mesh's FIFOs are the array's.
   const bool pe_mesh = acc.arrays() == 1;

@@ -185,20 +185,21 @@ TEST(ChipParts, AnEpilogueHasALanePerColumnAndAUnitPerOp) {
 TEST(ChipParts, ClockEnergyPerCycleByHand) {
   // A 16 x 16 INT8 systolic PE running WS and OS clocks its pipeline (pipelineBytes): kept, the
   // wider of WS's two weights and OS's two INT32 sums, 8 B; passing, the input and the wider of
-  // WS's sum and OS's weight, 1 + 4 B: 13 B = 104 bits; the controller's
-  // queues, 8 + 16 + 4 entries of 128 bits, a gate per entry (their flip-flops on writes). Each
-  // load costs the 28 nm flip-flop's 0.00466 pJ per cycle.
+  // WS's sum and OS's weight, 1 + 4 B: 13 B = 104 bits; its edges' skew registers (skewBytes:
+  // 720 B = 5,760 bits); the controller's queues, 8 + 16 + 4 entries of 128 bits, a gate per
+  // entry (their flip-flops on writes). Each load costs the 28 nm flip-flop's 0.00466 pJ per
+  // cycle.
   const Accelerator a = tiny28({});
   ASSERT_EQ(a.silicon.clocked.size(), 3u);
   EXPECT_NEAR(a.silicon.clocked[0].pj_per_cycle, 28 * 0.00466, 1e-9);  // every cycle
   EXPECT_FALSE(a.silicon.clocked[0].while_computing);
-  EXPECT_NEAR(a.silicon.clocked[1].pj_per_cycle, 256 * 104 * 0.00466, 1e-9);  // gated array
+  EXPECT_NEAR(a.silicon.clocked[1].pj_per_cycle, (256 * 104 + 5760) * 0.00466, 1e-9);  // gated
   EXPECT_TRUE(a.silicon.clocked[1].while_computing);
   // Without clock gating the array's flip-flops join the always-clocked load, and every bit of
   // the queues (3,584) is clocked.
   const Accelerator u = tiny28({"floorplan.clock_gating=false"});
   ASSERT_EQ(u.silicon.clocked.size(), 2u);
-  EXPECT_NEAR(u.silicon.clocked[0].pj_per_cycle, (3584 + 256 * 104) * 0.00466, 1e-9);
+  EXPECT_NEAR(u.silicon.clocked[0].pj_per_cycle, (3584 + 256 * 104 + 5760) * 0.00466, 1e-9);
 }
 
 TEST(ChipParts, APesPipelineHoldsWhatItsDataflowsKeep) {
@@ -216,6 +217,22 @@ TEST(ChipParts, APesPipelineHoldsWhatItsDataflowsKeep) {
   EXPECT_EQ(bytes({"array.input_dtype=fp16", "array.weight_dtype=fp16", "array.accum_dtype=fp32",
                    "accumulator.dtype=fp32", "array.throughput={fp16: 1}"}),
             14u);
+}
+
+TEST(ChipParts, ASystolicArraysEdgesLineItsOperandsUp) {
+  // 16 x 16, INT8 operands, INT32 sums; a triangle of 16 x 15 / 2 = 120 registers per skewed
+  // lane: the inputs' skew 120 x 1 B, OS's weights' 120 x 1 B, the results' deskew 120 x 4 B
+  // (the accumulator's 2 banks are fewer than the 16 columns): 720 B.
+  EXPECT_EQ(skewBytes(tiny28({})), 720u);
+  EXPECT_EQ(skewBytes(tiny28({"array.dataflows=[ws]"})), 600u);  // weights preload: no skew
+  // A bank per column takes each column's results on its own schedule (TPU v1): inputs only
+  // (and OS's weights).
+  EXPECT_EQ(skewBytes(tiny28({"array.dataflows=[ws]", "accumulator.banks=16"})), 120u);
+  EXPECT_EQ(skewBytes(tiny28({"array.kind=spatial", "noc.kind=mesh"})), 0u);
+  // Placed with the PEs: 720 B of 28 nm flip-flops (2.26 um2 a bit) over the utilization.
+  const Accelerator ws = tiny28({"array.dataflows=[ws]"});
+  const Accelerator banked = tiny28({"array.dataflows=[ws]", "accumulator.banks=16"});
+  EXPECT_NEAR(ws.array.area_mm2 - banked.array.area_mm2, 480 * 8 * 2.26e-6 / 0.7, 1e-12);
 }
 
 TEST(ChipParts, APeMeshHasNeighbourFifosClockedWithTheArray) {
@@ -349,8 +366,9 @@ TEST(ChipParts, LogicGatesByHand) {
   // um2), before placement; SRAM macros are not gates.
   const Accelerator a = tiny28({});
   const double nand2 = 0.798 * 50.43 / 137;
-  // 256 PEs of an INT8 MAC (154.2 um2) and 104 bits of pipeline flip-flops (2.26 um2 each).
-  EXPECT_NEAR(gates(a.silicon, "array"), 256 * (154.2 + 104 * 2.26) / nand2, 1e-6);
+  // 256 PEs of an INT8 MAC (154.2 um2) and 104 bits of pipeline flip-flops (2.26 um2 each),
+  // and the edges' 5,760 bits of skew registers.
+  EXPECT_NEAR(gates(a.silicon, "array"), (256 * (154.2 + 104 * 2.26) + 5760 * 2.26) / nand2, 1e-6);
   // The accumulator's 16 INT32 adders (50.43 um2 each), not its SRAM; the scratchpad none.
   EXPECT_NEAR(gates(a.silicon, "accumulator"), 16 * 50.43 / nand2, 1e-9);
   EXPECT_EQ(gates(a.silicon, "scratchpad"), 0);
