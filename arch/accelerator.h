@@ -194,6 +194,7 @@ struct ComputeArray {
   double mac_area_um2 = 0;  // one MAC unit: the largest of the dtypes it runs
   double area_mm2 = 0;
   double register_file_area_mm2 = 0;
+  double edge_area_mm2 = 0;  // a systolic array's skew registers, within area_mm2 (not a PE's)
   double leakage_mw = 0;
   double register_file_leakage_mw = 0;
   double logic_um2 = 0;                // one array's PE cells, unplaced

@@ -127,8 +127,9 @@ void deriveArray(Building& b, const tech::Technology& t) {
   const tech::MemoryCost flops = tech::cellStorage(t, t.flip_flop, pipelineBytes(a));
   const tech::MemoryCost skew = tech::cellStorage(t, t.flip_flop, skewBytes(b.acc));
   const double u = b.acc.floorplan.logic_utilization;
+  a.edge_area_mm2 = b.isGiven("array.area") ? 0 : skew.area_mm2 / u;
   if (!b.isGiven("array.area")) {
-    a.area_mm2 = (pes * (a.mac_area_um2 * 1e-6 + flops.area_mm2) + skew.area_mm2) / u;
+    a.area_mm2 = pes * (a.mac_area_um2 * 1e-6 + flops.area_mm2) / u + a.edge_area_mm2;
   }
   a.logic_um2 = a.area_mm2 * 1e6 * u;
   if (!b.isGiven("array.leakage")) {
@@ -186,9 +187,10 @@ void deriveLevel(Building& b, const tech::Technology& t, StorageLevel& l) {
   if (!b.isGiven(p + "leakage")) l.leakage_mw = leakage;
 }
 
+// The side of one PE: its MAC, pipeline and register file, not the array's edges.
 double pePitchMm(const ComputeArray& a) {
   const double pes = static_cast<double>(a.rows) * a.cols;
-  return std::sqrt((a.area_mm2 + a.register_file_area_mm2) / pes);
+  return std::sqrt((a.area_mm2 - a.edge_area_mm2 + a.register_file_area_mm2) / pes);
 }
 
 void deriveNetworks(Building& b, const tech::Technology& t, double pitch_mm) {

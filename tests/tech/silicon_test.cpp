@@ -50,7 +50,10 @@ double component(const std::vector<std::pair<std::string, double>>& parts, const
 //   2 INT32 sums, 8 B; passing, the input and the wider of WS's sum and OS's weight, 1 + 4 B:
 //   13 B = 104 bits: 416 um2, 104 x 200 pW. Array: 16 x (100 + 416) um2 = 8,256 um2; leakage
 //   16 x (100 um2 x 1,000 pW/um2 + 20,800 pW) = 1,932,800 pW = 1.9328e-3 mW.
-//   PE pitch sqrt(8,256 / 16) = sqrt(516) um. A hop: 8 x 0.1 pJ/bit/mm x 0.0227156 mm + a
+//   The edges' skew registers (arch/chip_parts.h, skewBytes): triangles of 4 x 3 / 2 = 6 for
+//   the inputs (1 B), OS's weights (1 B) and the INT32 results (4 B), 36 B = 288 bits: 1,152
+//   um2, 57,600 pW; the array 9,408 um2 and 1.9904e-3 mW.
+//   PE pitch, without the edges, sqrt(8,256 / 16) = sqrt(516) um. A hop: 8 x 0.1 pJ/bit/mm x 0.0227156 mm + a
 //   flip-flop write 8 x 0.02 = 0.0181725 + 0.16 pJ/B. No register file: the "register_file"
 //   energy is the pipeline flip-flops', 0.16 pJ/B.
 //   Scratchpad 8 KiB: 65,536 bits, (0.01 + 0.001 x 256) x 8 = 2.128 pJ/B read, x 1.5 write;
@@ -65,8 +68,8 @@ TEST(Silicon, ATinyDesignByHand) {
   const arch::Accelerator a = arch::loadString(tinyDesign(), "tiny.yaml");
   EXPECT_DOUBLE_EQ(a.array.mac_energy_pj, 0.5);
   EXPECT_DOUBLE_EQ(a.array.mac_area_um2, 100);
-  EXPECT_NEAR(a.array.area_mm2, 8256e-6, 1e-15);
-  EXPECT_NEAR(a.array.leakage_mw, 1.9328e-3, 1e-15);
+  EXPECT_NEAR(a.array.area_mm2, 9408e-6, 1e-15);
+  EXPECT_NEAR(a.array.leakage_mw, 1.9904e-3, 1e-15);
   EXPECT_NEAR(a.silicon.pe_pitch_mm, std::sqrt(516.0) * 1e-3, 1e-12);
   EXPECT_NEAR(a.noc.energy_pj_per_byte, 8 * 0.1 * std::sqrt(516.0) * 1e-3 + 0.16, 1e-12);
   EXPECT_NEAR(a.array.rf_energy_pj_per_byte, 0.16, 1e-12);
@@ -82,8 +85,8 @@ TEST(Silicon, ATinyDesignByHand) {
   EXPECT_NEAR(sp.leakage_mw, 6.5536e-4, 1e-15);
   EXPECT_NEAR(a.levels[2].area_mm2, acc_area, 1e-15);
   EXPECT_DOUBLE_EQ(a.levels[0].read_energy_pj_per_byte, 8 * tech::dramPjPerBit("lpddr4"));
-  EXPECT_NEAR(a.silicon.totalArea(), sp_area + acc_area + 8256e-6, 1e-12);
-  EXPECT_NEAR(component(a.silicon.area_mm2, "array"), 8256e-6, 1e-15);
+  EXPECT_NEAR(a.silicon.totalArea(), sp_area + acc_area + 9408e-6, 1e-12);
+  EXPECT_NEAR(component(a.silicon.area_mm2, "array"), 9408e-6, 1e-15);
   EXPECT_NEAR(component(a.silicon.area_mm2, "register_file"), 0, 1e-15);
 }
 
@@ -105,11 +108,12 @@ TEST(Silicon, ARegisterFileAddsAreaAndWidensThePitch) {
 }
 
 // Four arrays under the scratchpad: the array's silicon counts four times; a fan-out hop is a
-// wire as long as one array's side, sqrt(8,256 um2) = 90.9 um: 8 x 0.1 x 0.0909 pJ/B.
+// wire as long as one array's side with its edges, sqrt(9,408 um2) = 97.0 um: 8 x 0.1 x 0.0970
+// pJ/B.
 TEST(Silicon, FanOutCopiesCountEveryInstance) {
   const arch::Accelerator a = arch::loadString(tinyDesign(", fanout: {instances: 4}"), "tiny.yaml");
-  EXPECT_NEAR(component(a.silicon.area_mm2, "array"), 4 * 8256e-6, 1e-15);
-  EXPECT_NEAR(a.levels[1].fanout.energy_pj_per_byte, 8 * 0.1 * std::sqrt(8256e-6), 1e-12);
+  EXPECT_NEAR(component(a.silicon.area_mm2, "array"), 4 * 9408e-6, 1e-15);
+  EXPECT_NEAR(a.levels[1].fanout.energy_pj_per_byte, 8 * 0.1 * std::sqrt(9408e-6), 1e-12);
 }
 
 // Explicit energies, the way an Accelergy table gives them, are kept exactly; leakage given as
