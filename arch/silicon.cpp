@@ -247,9 +247,10 @@ void addClocked(Silicon& s, const Accelerator& acc) {
   const double cores = acc.cores.count;
   const double e = acc.floorplan.clock_energy_pj;
   const ComputeArray& a = acc.array;
-  double array_bits = cores * static_cast<double>(acc.arrays()) *
-                      (a.rows * a.cols * clockedBitsPerPe(a, acc.floorplan.clock_gating) +
-                       8.0 * static_cast<double>(skewBytes(acc)));
+  double array_bits =
+      cores * static_cast<double>(acc.arrays()) *
+      (static_cast<double>(a.rows) * a.cols * clockedBitsPerPe(a, acc.floorplan.clock_gating) +
+       8.0 * static_cast<double>(skewBytes(acc)));
   const double queue_bits = queueClockLoads(acc);
   // A mesh of routers runs whatever the arrays do; a PE mesh's FIFOs are the array's.
   const bool pe_mesh = acc.arrays() == 1;
