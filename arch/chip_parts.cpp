@@ -73,14 +73,12 @@ tech::OpCost epilogueUnit(const tech::Technology& t, DType accum, bool accumulat
 void deriveEpilogue(Building& b, const tech::Technology& t) {
   ComputeArray& a = b.acc.array;
   a.epilogue_pj.clear();
-  const bool accumulator =
-      std::any_of(b.acc.levels.begin(), b.acc.levels.end(),
-                  [](const StorageLevel& l) { return l.kind == LevelKind::Accumulator; });
+  const bool accumulator = b.acc.level(LevelKind::Accumulator) != nullptr;
+  const bool given = b.isGiven("array.epilogue_energy");
   double lane_um2 = 0;
   for (const std::string& op : a.epilogue_ops) {
     const tech::OpCost unit = epilogueUnit(t, a.accum_dtype, accumulator, op);
     lane_um2 += unit.area_um2;
-    const bool given = b.isGiven("array.epilogue_energy");
     a.epilogue_pj.emplace_back(op,
                                given ? a.epilogue_energy_pj : unit.energy_pj * t.dynamicScale());
   }
