@@ -75,6 +75,15 @@ int64_t Accelerator::arrays() const {
   return n;
 }
 
+uint64_t StorageLevel::sharedBytes() const {
+  if (!partitioned) return capacity_bytes;
+  uint64_t least = 0;
+  for (uint64_t pool : tensor_capacity) {
+    if (pool > 0 && (least == 0 || pool < least)) least = pool;
+  }
+  return least;
+}
+
 double StorageLevel::readPj(int tensor) const {
   const double e = tensor_read_pj.at(static_cast<size_t>(tensor));
   return e >= 0 ? e : read_energy_pj_per_byte;

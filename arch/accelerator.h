@@ -60,6 +60,9 @@ struct StorageLevel {
   // capacity_bytes is their sum.
   bool partitioned = false;
   std::array<uint64_t, 3> tensor_capacity{};
+  // The most one tile of every tensor together may take and still fit: the capacity, or, split
+  // per tensor, the smallest pool (a tile within it fits whichever pool each tensor has).
+  uint64_t sharedBytes() const;
   // Energy per byte per tensor (inputs, weights, outputs), read and write apart, as an
   // Accelergy table gives them; each defaults to the level's read/write energy.
   std::array<double, 3> tensor_read_pj{-1, -1, -1};

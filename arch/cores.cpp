@@ -11,6 +11,7 @@ namespace {
 void widenLevel(StorageLevel& l, int k, const std::string& source) {
   if (l.kind == LevelKind::DRAM || l.kind == LevelKind::L2) return;  // shared
   l.capacity_bytes *= static_cast<uint64_t>(k);
+  for (uint64_t& pool : l.tensor_capacity) pool *= static_cast<uint64_t>(k);
   if (l.kind == LevelKind::GlobalBuffer) {
     l.banks *= k;
   } else if (l.row_bytes > INT_MAX / k) {

@@ -20,7 +20,8 @@ void deriveLevel(const Building& b, StorageLevel& l) {
     l.dtype = l.kind == LevelKind::Accumulator ? a.accum_dtype : a.input_dtype;
   }
   if (l.kind == LevelKind::DRAM) l.holds = {true, true, true};
-  if (l.kind == LevelKind::ClusterBuffer && !b.isGiven(p + "holds")) {
+  const bool pooled = l.kind == LevelKind::ClusterBuffer || l.kind == LevelKind::GlobalBuffer;
+  if (pooled && !b.isGiven(p + "holds")) {
     const auto& c = l.tensor_capacity;
     l.holds = l.partitioned ? Holds{c[0] > 0, c[1] > 0, c[2] > 0} : Holds{true, true, true};
   }

@@ -2,6 +2,8 @@
 // the cluster buffer, a fan-out below a level and per-tensor energies.
 #include "arch/schema_levels.h"
 
+#include <optional>
+
 #include "arch/schema_rows.h"
 #include "tech/technology.h"
 
@@ -94,19 +96,44 @@ std::vector<ParamSpec> l2Params() {
   return ps;
 }
 
-// scratchpad, accumulator and global_buffer: local SRAMs next to the array. `extra` rows
-// follow `holds`.
+// A buffer's capacity: one pool its tensors share, or a pool per tensor (each its own memories).
+Apply poolsCapacityApply() {
+  return [](Building& b, const Value& v) {
+    StorageLevel& l = b.level();
+    l.partitioned = !v.pairs.empty();
+    l.tensor_capacity = {};
+    if (!l.partitioned) {
+      l.capacity_bytes = v.bytes;
+      return;
+    }
+    l.capacity_bytes = 0;
+    for (const auto& [tensor, bytes] : v.pairs) {
+      const size_t t = tensor == "inputs" ? 0 : tensor == "weights" ? 1 : 2;
+      l.tensor_capacity[t] = static_cast<uint64_t>(bytes);
+      l.capacity_bytes += static_cast<uint64_t>(bytes);
+    }
+  };
+}
+
+// scratchpad, accumulator and global_buffer: local SRAMs next to the array. `holds` is the
+// default list ("[inputs, weights]"), or how it is derived; `extra` rows follow it; `capacity`
+// replaces the one-pool capacity row.
 std::vector<ParamSpec> localParams(const std::string& holds, ParamSpec row_width,
                                    const std::string& bandwidth_how,
-                                   std::vector<ParamSpec> extra = {}) {
+                                   std::vector<ParamSpec> extra = {},
+                                   std::optional<ParamSpec> capacity = std::nullopt) {
   std::vector<ParamSpec> ps = {
-      pos(req("capacity", T::Bytes, "size", into(lvl, &StorageLevel::capacity_bytes))),
+      capacity ? std::move(*capacity)
+               : pos(req("capacity", T::Bytes, "size", into(lvl, &StorageLevel::capacity_bytes))),
       pos(opt("banks", T::Integer, "1", "independently addressed banks",
               into(lvl, &StorageLevel::banks))),
       std::move(row_width),
       pos(opt("ports", T::Integer, "1", "read/write ports per bank (2 = dual-ported)",
               into(lvl, &StorageLevel::ports))),
-      pos(among(tensorNames(), opt("holds", T::NameList, holds, "tensors it may hold", holdsApply()))),
+      pos(among(tensorNames(),
+                holds.front() == '['
+                    ? opt("holds", T::NameList, holds, "tensors it may hold", holdsApply())
+                    : der("holds", T::NameList, holds, "tensors it may hold", holdsApply()))),
   };
   for (auto& p : extra) ps.push_back(std::move(p));
   ps.push_back(
@@ -138,39 +165,29 @@ std::vector<ParamSpec> accumulatorParams() {
                           into(lvl, &StorageLevel::dtype))});
 }
 
+// Its capacity may be split per tensor, as DianNao's and ShiDianNao's NBin, SB and NBout are
+// three buffers: each pool is its own memories (banks and rows as given, in every pool).
 std::vector<ParamSpec> globalBufferParams() {
-  return localParams("[inputs, weights, outputs]",
-                     opt("row_width", T::Bytes, "0 B", "bytes per row; 0 = not row-organized",
-                         into(lvl, &StorageLevel::row_bytes)),
-                     "banks x row_width per cycle; required when row_width is 0");
-}
-
-// A buffer under a fan-out, one per instance: one pool, or a pool per tensor.
-Apply clusterCapacityApply() {
-  return [](Building& b, const Value& v) {
-    StorageLevel& l = b.level();
-    l.partitioned = !v.pairs.empty();
-    l.tensor_capacity = {};
-    if (!l.partitioned) {
-      l.capacity_bytes = v.bytes;
-      return;
-    }
-    l.capacity_bytes = 0;
-    for (const auto& [tensor, bytes] : v.pairs) {
-      const size_t t = tensor == "inputs" ? 0 : tensor == "weights" ? 1 : 2;
-      l.tensor_capacity[t] = static_cast<uint64_t>(bytes);
-      l.capacity_bytes += static_cast<uint64_t>(bytes);
-    }
-  };
+  return localParams(
+      "the tensors capacity names, else [inputs, weights, outputs]",
+      opt("row_width", T::Bytes, "0 B", "bytes per row; 0 = not row-organized",
+          into(lvl, &StorageLevel::row_bytes)),
+      "banks x row_width per cycle; required when row_width is 0", {},
+      pos(among(tensorNames(),
+                req("capacity", T::TensorBytes,
+                    "size: one pool its tensors share, or one per tensor ({inputs: 2 KiB, "
+                    "weights: 32 KiB, outputs: 2 KiB}), each a buffer of its own",
+                    poolsCapacityApply()))));
 }
 
 std::vector<ParamSpec> clusterBufferParams() {
   std::vector<ParamSpec> ps = {
-      pos(among(tensorNames(),
-                req("capacity", T::TensorBytes,
-                    "size of ONE instance: one pool all its tensors share, or one per tensor "
-                    "({inputs: 8 KiB, weights: 32 KiB, outputs: 3 KiB}; tensors left out bypass it)",
-                    clusterCapacityApply()))),
+      pos(among(
+          tensorNames(),
+          req("capacity", T::TensorBytes,
+              "size of ONE instance: one pool all its tensors share, or one per tensor "
+              "({inputs: 8 KiB, weights: 32 KiB, outputs: 3 KiB}; tensors left out bypass it)",
+              poolsCapacityApply()))),
       pos(opt("banks", T::Integer, "1", "independently addressed banks",
               into(lvl, &StorageLevel::banks))),
       opt("row_width", T::Bytes, "0 B", "bytes per row; 0 = not row-organized",
@@ -178,9 +195,10 @@ std::vector<ParamSpec> clusterBufferParams() {
       pos(opt("ports", T::Integer, "1", "read/write ports per bank (2 = dual-ported)",
               into(lvl, &StorageLevel::ports))),
       pos(among(tensorNames(), der("holds", T::NameList,
-                              "the tensors capacity names, else [inputs, weights, outputs]",
-                              "tensors it may hold", holdsApply()))),
-      pos(der("bandwidth", T::Bandwidth, "banks x row_width per cycle; required when row_width is 0",
+                                   "the tensors capacity names, else [inputs, weights, outputs]",
+                                   "tensors it may hold", holdsApply()))),
+      pos(der("bandwidth", T::Bandwidth,
+              "banks x row_width per cycle; required when row_width is 0",
               "bytes per cycle ONE instance delivers to the array below it",
               into(lvl, &StorageLevel::bandwidth))),
       opt("latency", T::Time, "1 cycle", "cycles from a request to its first byte",

@@ -56,10 +56,24 @@ void checkTile(Building& b, const StorageLevel& l) {
   uint64_t need = 0;
   std::vector<std::string> what;
   const auto bytes = [&](DType t) { return static_cast<uint64_t>(storageBytes(t, static_cast<int64_t>(tile))); };
+  const auto& pool = l.tensor_capacity;
+  const bool held[3] = {l.holds.inputs, l.holds.weights, l.holds.outputs};
+  const auto short_of = [&](size_t t, DType d) {
+    return l.partitioned && held[t] && pool[t] < bytes(d);
+  };
   if (l.holds.inputs) need += bytes(a.input_dtype), what.push_back("inputs");
   if (l.holds.weights) need += bytes(a.weight_dtype), what.push_back("weights");
   if (l.holds.outputs) need += bytes(a.accum_dtype), what.push_back("outputs");
-  if (l.capacity_bytes >= need) return;
+  const bool pools_short =
+      short_of(0, a.input_dtype) || short_of(1, a.weight_dtype) || short_of(2, a.accum_dtype);
+  if (l.capacity_bytes >= need && !pools_short) return;
+  if (pools_short) {
+    b.warn(l.name + ".capacity", l.name + "'s pools cannot each hold one " +
+                                     std::to_string(a.rows) + "x" + std::to_string(a.cols) +
+                                     " array tile of their tensor: ops map to partial tiles and "
+                                     "part of the array idles");
+    return;
+  }
   b.warn(l.name + ".capacity", l.name + " capacity " + formatBytes(l.capacity_bytes) +
                                    " cannot hold one " + std::to_string(a.rows) + "x" +
                                    std::to_string(a.cols) + " array tile of " +
@@ -80,7 +94,16 @@ void checkRows(Building& b, StorageLevel& l) {
                                 std::string(nameOf(l.dtype)) + " elements");
   }
   const uint64_t stripe = static_cast<uint64_t>(l.banks) * static_cast<uint64_t>(l.row_bytes);
-  if (l.capacity_bytes % stripe != 0) {
+  static const char* const kPools[] = {"inputs", "weights", "outputs"};
+  for (size_t t = 0; t < 3 && l.partitioned; ++t) {
+    const uint64_t pool = l.tensor_capacity[t];
+    if (pool % stripe == 0) continue;
+    b.fail(p + "capacity", "the " + std::string(kPools[t]) + " pool's " + formatBytes(pool) +
+                               " is not a whole number of rows across the banks (" +
+                               std::to_string(l.banks) + (l.banks == 1 ? " bank x " : " banks x ") +
+                               row + "): each pool is its own banks");
+  }
+  if (!l.partitioned && l.capacity_bytes % stripe != 0) {
     const std::string banks = std::to_string(l.banks) + (l.banks == 1 ? " bank x " : " banks x ");
     if (l.capacity_bytes < stripe) {
       b.fail(p + "capacity", "capacity " + formatBytes(l.capacity_bytes) +
@@ -129,6 +152,12 @@ void checkHolds(const Building& b, const StorageLevel& l) {
     want =
         "[outputs]: the accumulator holds the partial sums; inputs and weights go in the "
         "scratchpad";
+  } else if (l.kind == LevelKind::GlobalBuffer && l.partitioned && !b.isGiven(l.name + ".holds") &&
+             !(h.inputs && h.weights && h.outputs)) {
+    b.fail(l.name + ".capacity",
+           l.name + ".capacity gives " + holdsText(h) +
+               " a pool; a global buffer without a bypass path holds all three tensors: give "
+               "inputs, weights and outputs each a pool");
   } else if (l.kind == LevelKind::GlobalBuffer && !(h.inputs && h.weights && h.outputs)) {
     want = "[inputs, weights, outputs]: a global buffer without a bypass path holds all three";
   }
@@ -142,17 +171,21 @@ void checkCluster(const Building& b, const StorageLevel& l) {
   if (l.bandwidth <= 0) {
     b.fail("cluster_buffer", "cluster_buffer needs 'bandwidth' when it has no row_width");
   }
+  if (!l.holds.inputs && !l.holds.weights && !l.holds.outputs) {
+    b.fail("cluster_buffer.holds", "cluster_buffer holds no tensor; leave the section out");
+  }
+}
+
+// A level split per tensor: every tensor it holds has a pool.
+void checkPools(const Building& b, const StorageLevel& l) {
   const bool holds[3] = {l.holds.inputs, l.holds.weights, l.holds.outputs};
   const char* names[3] = {"inputs", "weights", "outputs"};
   for (size_t t = 0; t < 3 && l.partitioned; ++t) {
     if (holds[t] && l.tensor_capacity[t] == 0) {
-      b.fail("cluster_buffer.holds", std::string("cluster_buffer holds ") + names[t] +
-                                         " but its capacity gives them no pool; add " +
-                                         names[t] + " to capacity or leave them out of holds");
+      b.fail(l.name + ".holds", l.name + " holds " + names[t] +
+                                    " but its capacity gives them no pool; add " + names[t] +
+                                    " to capacity or leave them out of holds");
     }
-  }
-  if (!l.holds.inputs && !l.holds.weights && !l.holds.outputs) {
-    b.fail("cluster_buffer.holds", "cluster_buffer holds no tensor; leave the section out");
   }
 }
 
@@ -197,6 +230,7 @@ void checkLevel(Building& b, StorageLevel& l) {
   if (l.kind == LevelKind::GlobalBuffer && l.bandwidth <= 0) {
     b.fail("global_buffer", "global_buffer needs 'bandwidth' when it has no row_width");
   }
+  checkPools(b, l);
   if (l.kind == LevelKind::ClusterBuffer) checkCluster(b, l);
   checkRows(b, l);
   const bool local = l.kind == LevelKind::Scratchpad || l.kind == LevelKind::Accumulator ||

@@ -48,7 +48,10 @@ LocalCapacity localCapacity(const arch::Accelerator& acc, bool double_buffered) 
     cap.output_bytes = static_cast<int64_t>(accum->capacity_bytes) / div;
     cap.weights_bypass = !sp->holds.weights;
   } else if (gb) {
-    cap.input_weight_bytes = static_cast<int64_t>(gb->capacity_bytes) / div;
+    // Split per tensor, only what fits the smallest pool is sure to fit each tensor's own: the
+    // fused groups and Gemmini's tiling, which size one shared budget, take that (the loop-nest
+    // mapper fills each pool on its own).
+    cap.input_weight_bytes = static_cast<int64_t>(gb->sharedBytes()) / div;
     cap.shared = true;
   } else if (sp) {
     cap.input_weight_bytes = static_cast<int64_t>(sp->capacity_bytes) / div;

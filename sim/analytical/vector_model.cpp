@@ -172,7 +172,7 @@ ChunkRange chunkRange(const VectorCost& c, const arch::Accelerator& acc) {
   double quarter = 0;
   for (const arch::StorageLevel& l : acc.levels) {
     if (l.kind == arch::LevelKind::Scratchpad || l.kind == arch::LevelKind::GlobalBuffer) {
-      quarter = static_cast<double>(l.capacity_bytes) / 4;
+      quarter = static_cast<double>(l.sharedBytes()) / 4;
       break;
     }
   }
