@@ -36,7 +36,8 @@ void levelLine(std::ostringstream& out, const StorageLevel& l) {
   out << holdsText(l.holds);
   if (l.kind == LevelKind::Accumulator) out << " (" << nameOf(l.dtype) << ")";
   if (l.partitioned) {
-    out << " (per instance: inputs " << formatBytes(l.tensor_capacity[0]) << ", weights "
+    out << (l.kind == LevelKind::ClusterBuffer ? " (per instance: inputs " : " (pools: inputs ")
+        << formatBytes(l.tensor_capacity[0]) << ", weights "
         << formatBytes(l.tensor_capacity[1]) << ", outputs " << formatBytes(l.tensor_capacity[2]) << ")";
   }
   out << "\n";
