@@ -20,10 +20,12 @@ void deriveLevel(const Building& b, StorageLevel& l) {
     l.dtype = l.kind == LevelKind::Accumulator ? a.accum_dtype : a.input_dtype;
   }
   if (l.kind == LevelKind::DRAM) l.holds = {true, true, true};
-  const bool pooled = l.kind == LevelKind::ClusterBuffer || l.kind == LevelKind::GlobalBuffer;
+  const bool pooled = l.kind == LevelKind::ClusterBuffer || l.kind == LevelKind::GlobalBuffer ||
+                      l.kind == LevelKind::Scratchpad;
   if (pooled && !b.isGiven(p + "holds")) {
     const auto& c = l.tensor_capacity;
-    l.holds = l.partitioned ? Holds{c[0] > 0, c[1] > 0, c[2] > 0} : Holds{true, true, true};
+    const bool outputs = l.kind != LevelKind::Scratchpad;  // a scratchpad's go to the accumulator
+    l.holds = l.partitioned ? Holds{c[0] > 0, c[1] > 0, c[2] > 0} : Holds{true, true, outputs};
   }
   if (!b.isGiven(p + "row_width") && l.kind == LevelKind::Scratchpad) {
     l.row_bytes = static_cast<int>(storageBytes(a.input_dtype, a.cols));

@@ -209,6 +209,7 @@ Value convert(const ParamSpec& p, const yaml::Node& n, Building& b, bool record)
       }
       v.bytes = units::parseBytes(n.scalar("a size, or a map tensor -> size"), n.where());
       v.number = static_cast<double>(v.bytes);
+      if (p.positive && v.number == 0) n.fail("must be greater than zero, got " + n.describe());
       checkRange(T::Bytes, v.number, n);
       return v;
     default:

@@ -152,9 +152,16 @@ ParamSpec rowWidth(const std::string& how) {
 
 const char* const kBanksTimesRow = "banks x row_width per cycle";
 
+// A pool per tensor makes NBin and SB (ShiDianNao) two buffers beside the accumulator.
 std::vector<ParamSpec> scratchpadParams() {
-  return localParams("[inputs, weights]", rowWidth("array.cols x bytes of array.input_dtype"),
-                     kBanksTimesRow);
+  return localParams(
+      "the tensors capacity names, else [inputs, weights]",
+      rowWidth("array.cols x bytes of array.input_dtype"), kBanksTimesRow, {},
+      pos(among(tensorNames(),
+                req("capacity", T::TensorBytes,
+                    "size: one pool its tensors share, or one per tensor ({inputs: 64 kB, "
+                    "weights: 128 kB}), each a buffer of its own",
+                    poolsCapacityApply()))));
 }
 
 std::vector<ParamSpec> accumulatorParams() {

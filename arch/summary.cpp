@@ -36,9 +36,14 @@ void levelLine(std::ostringstream& out, const StorageLevel& l) {
   out << holdsText(l.holds);
   if (l.kind == LevelKind::Accumulator) out << " (" << nameOf(l.dtype) << ")";
   if (l.partitioned) {
-    out << (l.kind == LevelKind::ClusterBuffer ? " (per instance: inputs " : " (pools: inputs ")
-        << formatBytes(l.tensor_capacity[0]) << ", weights "
-        << formatBytes(l.tensor_capacity[1]) << ", outputs " << formatBytes(l.tensor_capacity[2]) << ")";
+    static const char* const kPools[] = {"inputs ", "weights ", "outputs "};
+    std::string pools;
+    for (size_t t = 0; t < 3; ++t) {
+      if (l.tensor_capacity[t] == 0) continue;
+      pools +=
+          (pools.empty() ? "" : ", ") + std::string(kPools[t]) + formatBytes(l.tensor_capacity[t]);
+    }
+    out << (l.kind == LevelKind::ClusterBuffer ? " (per instance: " : " (pools: ") << pools << ")";
   }
   out << "\n";
   const Fanout& f = l.fanout;

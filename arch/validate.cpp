@@ -144,7 +144,13 @@ std::string holdsText(const Holds& h) {
 void checkHolds(const Building& b, const StorageLevel& l) {
   const Holds& h = l.holds;
   std::string want;
-  if (l.kind == LevelKind::Scratchpad && !(h.inputs && !h.outputs)) {
+  if (l.kind == LevelKind::Scratchpad && l.partitioned && !b.isGiven(l.name + ".holds") &&
+      !(h.inputs && !h.outputs)) {
+    b.fail(l.name + ".capacity",
+           l.name + ".capacity gives " + holdsText(h) +
+               " a pool; a scratchpad's pools are inputs and weights (or inputs alone, when "
+               "weights stream past it): the accumulator takes the outputs");
+  } else if (l.kind == LevelKind::Scratchpad && !(h.inputs && !h.outputs)) {
     want =
         "[inputs, weights], or [inputs] when weights stream from DRAM straight into the array "
         "(TPU-like): the scratchpad feeds the array and the accumulator takes outputs";

@@ -43,18 +43,18 @@ LocalCapacity localCapacity(const arch::Accelerator& acc, bool double_buffered) 
   const auto* sp = acc.level(arch::LevelKind::Scratchpad);
   const auto* accum = acc.level(arch::LevelKind::Accumulator);
   const auto* gb = acc.level(arch::LevelKind::GlobalBuffer);
+  // A buffer split per tensor: only what fits its smallest pool is sure to fit each tensor's
+  // own. The fused groups and Gemmini's tiling, which size one budget for the tensors a buffer
+  // shares, take that (the loop-nest mapper fills each pool on its own).
   if (sp && accum) {
-    cap.input_weight_bytes = static_cast<int64_t>(sp->capacity_bytes) / div;
+    cap.input_weight_bytes = static_cast<int64_t>(sp->sharedBytes()) / div;
     cap.output_bytes = static_cast<int64_t>(accum->capacity_bytes) / div;
     cap.weights_bypass = !sp->holds.weights;
   } else if (gb) {
-    // Split per tensor, only what fits the smallest pool is sure to fit each tensor's own: the
-    // fused groups and Gemmini's tiling, which size one shared budget, take that (the loop-nest
-    // mapper fills each pool on its own).
     cap.input_weight_bytes = static_cast<int64_t>(gb->sharedBytes()) / div;
     cap.shared = true;
   } else if (sp) {
-    cap.input_weight_bytes = static_cast<int64_t>(sp->capacity_bytes) / div;
+    cap.input_weight_bytes = static_cast<int64_t>(sp->sharedBytes()) / div;
     cap.shared = true;
   }
   return cap;

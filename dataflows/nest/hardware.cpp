@@ -72,10 +72,11 @@ Level localLevel(const arch::Accelerator& acc) {
   l.pool_of = {0, 0, out_level != in_level ? 1 : 0};
   l.pool_bytes = {static_cast<double>(a.capacity_bytes), static_cast<double>(o.capacity_bytes),
                   -1};
-  if (a.partitioned && out_level == in_level) {  // a global buffer split per tensor
+  if (a.partitioned) {  // a buffer per tensor: a global buffer's three, a scratchpad's two
     l.pool_of = {0, 1, 2};
     for (size_t t = 0; t < kTensors; ++t)
       l.pool_bytes[t] = static_cast<double>(a.tensor_capacity[t]);
+    if (out_level != in_level) l.pool_bytes[2] = static_cast<double>(o.capacity_bytes);
   }
   const double in_bw = a.bandwidth * std::max(1, a.ports);
   l.bandwidth = {in_bw, in_bw, o.bandwidth * std::max(1, o.ports)};

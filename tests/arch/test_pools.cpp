@@ -79,5 +79,35 @@ TEST(GlobalBufferPools, EachPoolIsWholeRowsAcrossItsBanks) {
                          "(2 banks x 64 B)"));
 }
 
+// A scratchpad split per tensor (ShiDianNao's NBin and SB) beside an accumulator: its pools are
+// inputs and weights, the accumulator keeps the outputs.
+std::string scratchpadDesign(const std::string& capacity) {
+  return "name: split-scratchpad\n"
+         "clock: 1 GHz\n"
+         "dram: {bandwidth: 16 B/cycle, latency: 10 cycles}\n"
+         "scratchpad: {capacity: " +
+         capacity +
+         ", banks: 2}\n"
+         "accumulator: {capacity: 4 KiB}\n"
+         "array: {rows: 4, cols: 4, dataflows: [ws]}\n";
+}
+
+TEST(ScratchpadPools, InputsAndWeightsEachGetABufferAndTheAccumulatorTheOutputs) {
+  const Accelerator acc =
+      loadString(scratchpadDesign("{inputs: 1 KiB, weights: 2 KiB}"), "split.yaml");
+  const StorageLevel& sp = *acc.level(LevelKind::Scratchpad);
+  EXPECT_TRUE(sp.partitioned);
+  EXPECT_TRUE(sp.holds.inputs && sp.holds.weights && !sp.holds.outputs);
+  EXPECT_EQ(sp.capacity_bytes, 3072u);
+  EXPECT_EQ(sp.sharedBytes(), 1024u);
+  // Without pools the scratchpad still holds inputs and weights by default.
+  const Accelerator one = loadString(scratchpadDesign("3 KiB"), "one.yaml");
+  EXPECT_TRUE(one.level(LevelKind::Scratchpad)->holds.weights);
+  EXPECT_FALSE(one.level(LevelKind::Scratchpad)->holds.outputs);
+  EXPECT_THAT(loadError(scratchpadDesign("{inputs: 1 KiB, outputs: 2 KiB}")),
+              ::testing::HasSubstr("scratchpad.capacity gives [inputs, outputs] a pool; a "
+                                   "scratchpad's pools are inputs and weights"));
+}
+
 }  // namespace
 }  // namespace tessel::arch

@@ -1,6 +1,6 @@
 // The shipped designs' silicon against the published chips they imitate, within the bands
 // docs/published-chips.md states ("What to expect for a chip not on this page"): each storage
-// block and datapath a third to 1.2 of its published area, a die or core a quarter to 0.8 of
+// block and datapath a third to 1.2 of its published area, a die or core a quarter to 1.0 of
 // its published one. The published figures are the page's, each with its source there; TPU
 // v1's are shares of a die of at most 331 mm2, so upper bounds.
 #include <gtest/gtest.h>
@@ -64,7 +64,7 @@ TEST(PublishedChips, EachComparisonIsWithinThePagesBand) {
       EXPECT_LE(ratio, 1.2) << what.str();
     } else {
       EXPECT_GE(ratio, 0.25) << what.str();
-      EXPECT_LE(ratio, 0.8) << what.str();
+      EXPECT_LE(ratio, 1.0) << what.str();
     }
   }
 }

@@ -40,6 +40,18 @@ TEST(GlobalBufferPools, EachTensorGetsItsOwnPool) {
   EXPECT_EQ(local.pool_bytes, (std::array<double, 3>{1024, 2048, 1024}));
 }
 
+TEST(ScratchpadPools, TheNestSeesTwoPoolsAndTheAccumulator) {
+  const arch::Accelerator acc = arch::loadString(
+      "name: sp\nclock: 1 GHz\ndram: {bandwidth: 16 B/cycle, latency: 10 cycles}\n"
+      "scratchpad: {capacity: {inputs: 1 KiB, weights: 2 KiB}}\naccumulator: {capacity: 4 KiB}\n"
+      "array: {rows: 4, cols: 4, dataflows: [ws]}\n",
+      "sp.yaml");
+  const Hardware hw = dataflows::nest::hardwareOf(acc);
+  const auto& local = hw.levels[static_cast<size_t>(hw.local_level)];
+  EXPECT_EQ(local.pool_of, (std::array<int, 3>{0, 1, 2}));
+  EXPECT_EQ(local.pool_bytes, (std::array<double, 3>{1024, 2048, 4096}));
+}
+
 // GEMM 64 x 64 x 64 in INT8: 4 KiB of inputs, 4 KiB of weights, 16 KiB of INT32 sums, so no
 // tensor fits whole and the search must tile each to its pool.
 TEST(GlobalBufferPools, TheSearchKeepsEachTileInItsPool) {
