@@ -346,12 +346,11 @@ std::string render(const Design& d, const std::string& source,
     << "# Assumptions (SCALE-Sim does not give these; edit them to match your design):\n";
   for (const std::string& n : notes) y << "#   - " << n << "\n";
   y << "name: " << quoted(d.name) << "\n"
-    << "description: " << quoted("SCALE-Sim " + d.name + ": " + std::to_string(d.rows) + "x" +
-                                 std::to_string(d.cols) + " systolic array (" + df + "), " +
-                                 std::to_string(d.ifmap_kib) + " KiB ifmap + " +
-                                 std::to_string(d.filter_kib) + " KiB filter + " +
-                                 std::to_string(d.ofmap_kib) + " KiB ofmap SRAM, " +
-                                 std::to_string(d.bandwidth) + " words/cycle DRAM")
+    << "description: "
+    << quoted("SCALE-Sim " + d.name + ": " + std::to_string(d.rows) + "x" + std::to_string(d.cols) +
+              " systolic array (" + df + "), " + std::to_string(d.ifmap_kib) + " KiB ifmap + " +
+              std::to_string(d.filter_kib) + " KiB filter + " + std::to_string(d.ofmap_kib) +
+              " KiB ofmap SRAM, " + std::to_string(d.bandwidth) + " words/cycle DRAM")
     << "\n"
     << "clock: 1 GHz                 # assumed: SCALE-Sim counts cycles only\n"
     << "technology:\n  node: 45nm                 # assumed: tessel's default node (energy, area)\n"
@@ -359,10 +358,10 @@ std::string render(const Design& d, const std::string& source,
     << "  bandwidth: " << bw << "      # Bandwidth x 1-byte words\n"
     << "  latency: 0 cycles          # assumed: SCALE-Sim's memory model charges bandwidth only\n"
     << "  capacity: 0 B              # assumed: unbounded\n"
-    << "scratchpad:                  # IfmapSram + FilterSram, one pool\n"
-    << "  capacity: " << d.ifmap_kib + d.filter_kib << " KiB\n"
-    << "  bandwidth: " << d.rows + d.cols << " B/cycle      # assumed: one word per edge PE a cycle\n"
-    << "  holds: [inputs, weights]\n"
+    << "scratchpad:                  # IfmapSram and FilterSram, a pool each\n"
+    << "  capacity: {inputs: " << d.ifmap_kib << " KiB, weights: " << d.filter_kib << " KiB}\n"
+    << "  bandwidth: " << d.rows + d.cols
+    << " B/cycle      # assumed: one word per edge PE a cycle\n"
     << "accumulator:                 # OfmapSram\n"
     << "  capacity: " << d.ofmap_kib << " KiB\n"
     << "  holds: [outputs]\n"
@@ -396,10 +395,10 @@ ScalesimImport convertScalesimConfig(const std::string& text, const std::string&
                   "holds as many words as in SCALE-Sim");
   notes.push_back("SRAM sizes in kB are KiB (SCALE-Sim multiplies by 1024)");
   const Design d = readDesign(cfg, source, notes);
-  notes.push_back("the ifmap and filter SRAMs become one scratchpad of " +
-                  std::to_string(d.ifmap_kib + d.filter_kib) +
-                  " KiB holding inputs and weights (the mapper may split it unlike SCALE-Sim's "
-                  "fixed SRAMs); the ofmap SRAM becomes the accumulator");
+  notes.push_back("the ifmap and filter SRAMs become the scratchpad's inputs and weights pools (" +
+                  std::to_string(d.ifmap_kib) + " and " + std::to_string(d.filter_kib) +
+                  " KiB, each its own buffer, as SCALE-Sim's fixed SRAMs are); the ofmap SRAM "
+                  "becomes the accumulator");
   notes.push_back("scratchpad bandwidth ArrayHeight + ArrayWidth = " +
                   std::to_string(d.rows + d.cols) +
                   " B/cycle, one word per edge PE a cycle (SCALE-Sim's SRAMs never stall the "

@@ -96,12 +96,18 @@ void checkRows(Building& b, StorageLevel& l) {
   const uint64_t stripe = static_cast<uint64_t>(l.banks) * static_cast<uint64_t>(l.row_bytes);
   static const char* const kPools[] = {"inputs", "weights", "outputs"};
   for (size_t t = 0; t < 3 && l.partitioned; ++t) {
-    const uint64_t pool = l.tensor_capacity[t];
+    uint64_t& pool = l.tensor_capacity[t];
     if (pool % stripe == 0) continue;
-    b.fail(p + "capacity", "the " + std::string(kPools[t]) + " pool's " + formatBytes(pool) +
-                               " is not a whole number of rows across the banks (" +
-                               std::to_string(l.banks) + (l.banks == 1 ? " bank x " : " banks x ") +
-                               row + "): each pool is its own banks");
+    const std::string what = "the " + std::string(kPools[t]) + " pool's " + formatBytes(pool) +
+                             " is not a whole number of rows across the banks (" +
+                             std::to_string(l.banks) + (l.banks == 1 ? " bank x " : " banks x ") +
+                             row + "): each pool is its own banks";
+    if (b.isGiven(p + "row_width") || pool < stripe) b.fail(p + "capacity", what);
+    const uint64_t usable = pool / stripe * stripe;  // a derived row width: whole rows, as below
+    b.warn(p + "capacity", what + "; the row width follows array.cols, so " + formatBytes(usable) +
+                               " in whole rows is used");
+    l.capacity_bytes -= pool - usable;
+    pool = usable;
   }
   if (!l.partitioned && l.capacity_bytes % stripe != 0) {
     const std::string banks = std::to_string(l.banks) + (l.banks == 1 ? " bank x " : " banks x ");
