@@ -20,12 +20,15 @@ namespace tessel::sim::systemc {
 // across ops, so an op's transfers queue behind the previous op's.
 struct BlockModels {
   MemoryPath memory;                       // DMA + DRAM (+ L2)
-  std::vector<Timeline> ports;             // per Accelerator level: its SRAM ports
+  // Per Accelerator level, three timelines: a level split per tensor (StorageLevel::
+  // partitioned) is a buffer per tensor, each with its own port; any other uses the first.
+  std::vector<Timeline> ports;
   std::vector<double> port_bandwidth;      // bytes/cycle per level (0 = unlimited)
   Timeline noc, array, sfu, host;
   double noc_bandwidth = 0;                // bytes/cycle (0 = unlimited)
   bool array_primed = false;  // the op's first compute has paid the pipeline's first preload
   std::array<int, kNumQueues> entries{8, 16, 4, 16};  // reservation-station entries per queue
+  std::vector<char> pooled;                           // per level: split per tensor
 };
 
 // Why a command ended later than its own work: what it waited on after it started.

@@ -33,10 +33,12 @@ BlockModels buildModels(const arch::Accelerator& acc, const nest::Hardware& hw, 
                      hw.levels[size_t(l)].latency});
   }
   BlockModels m{MemoryPath(rates, acc, ideal), {}, {}, {}, {}, {}, {}, 0, {}};
-  m.ports.assign(acc.levels.size(), Timeline{});
+  m.ports.assign(3 * acc.levels.size(), Timeline{});
+  m.pooled.assign(acc.levels.size(), 0);
   m.port_bandwidth.assign(acc.levels.size(), 0);
   for (size_t i = 0; i < acc.levels.size(); ++i) {
     m.port_bandwidth[i] = acc.levels[i].bandwidth * std::max(1, acc.levels[i].ports);
+    m.pooled[i] = acc.levels[i].partitioned;
   }
   // A level under a fan-out has a port per copy, every copy's array its own NoC: the bytes the
   // commands carry are all copies', moved side by side.

@@ -26,12 +26,15 @@ void Block::fire() {
   }
 }
 
-Timeline::Slot PortBlock::transport(BlockModels& m, int level, double now, double bytes) const {
+Timeline::Slot PortBlock::transport(BlockModels& m, int level, double now, double bytes,
+                                    int tensor) const {
   if (level < 0) {
     return m.noc.reserve(now, m.noc_bandwidth > 0 ? bytes / m.noc_bandwidth : 0);
   }
-  const double bw = m.port_bandwidth[static_cast<size_t>(level)];
-  return m.ports[static_cast<size_t>(level)].reserve(now, bw > 0 ? bytes / bw : 0);
+  const auto l = static_cast<size_t>(level);
+  const double bw = m.port_bandwidth[l];
+  const size_t port = 3 * l + (m.pooled[l] ? static_cast<size_t>(tensor) : 0);
+  return m.ports[port].reserve(now, bw > 0 ? bytes / bw : 0);
 }
 
 namespace {
@@ -56,7 +59,8 @@ double serveAccesses(BlockModels& m, const CommandStream& s, const Command& cmd,
       continue;
     }
     if (cmd.kind == Kind::Host || !cmd.time_local) continue;
-    const Timeline::Slot p = sram.transport(m, a.level, start, static_cast<double>(a.bytes));
+    const Timeline::Slot p =
+        sram.transport(m, a.level, start, static_cast<double>(a.bytes), a.tensor);
     if (p.end > end) {
       end = p.end;
       t.port = a.level;

@@ -50,7 +50,9 @@ class PortBlock : public sc_core::sc_module {
  public:
   explicit PortBlock(sc_core::sc_module_name name) : sc_module(name) {}
   // Occupies level `level`'s ports (or the NoC, level -1) with `bytes` starting at `now`.
-  Timeline::Slot transport(BlockModels& m, int level, double now, double bytes) const;
+  // `tensor` picks the port of a level split per tensor (each pool its own buffer).
+  Timeline::Slot transport(BlockModels& m, int level, double now, double bytes,
+                           int tensor = 0) const;
 };
 
 class DmaBlock : public Block {
