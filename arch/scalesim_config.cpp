@@ -399,10 +399,11 @@ ScalesimImport convertScalesimConfig(const std::string& text, const std::string&
                   std::to_string(d.ifmap_kib) + " and " + std::to_string(d.filter_kib) +
                   " KiB, each its own buffer, as SCALE-Sim's fixed SRAMs are); the ofmap SRAM "
                   "becomes the accumulator");
-  notes.push_back("scratchpad bandwidth ArrayHeight + ArrayWidth = " +
-                  std::to_string(d.rows + d.cols) +
-                  " B/cycle, one word per edge PE a cycle (SCALE-Sim's SRAMs never stall the "
-                  "array); the accumulator's derives from ArrayWidth");
+  notes.push_back(
+      "scratchpad bandwidth ArrayHeight + ArrayWidth = " + std::to_string(d.rows + d.cols) +
+      " B/cycle on each pool's port, at least one word per edge PE a cycle "
+      "(SCALE-Sim's SRAMs never stall the array); the accumulator's derives from "
+      "ArrayWidth");
   notes.push_back("DRAM latency 0, capacity unbounded, type ddr4; technology 45nm: energies and "
                   "areas are tessel's defaults (SCALE-Sim models neither)");
   notes.push_back("host: tessel's default host (SCALE-Sim has none; its topologies hold only "
