@@ -59,6 +59,18 @@ TEST(ScalesimConfig, ShippedConfigsLoad) {
   }
 }
 
+// SCALE-Sim's ifmap and filter SRAMs are two buffers: the scratchpad's inputs and weights pools,
+// each its own size (v2_eyeriss.cfg: 36 KiB each on a 14-wide array, 2,633 whole rows of 14 B).
+TEST(ScalesimConfig, TheSramsBecomePools) {
+  const Accelerator acc = loadString(importScalesimConfig(kData + "v2_eyeriss.cfg").yaml, "e.yaml");
+  const StorageLevel& sp = level(acc, "scratchpad");
+  EXPECT_TRUE(sp.partitioned);
+  EXPECT_EQ(sp.tensor_capacity[0], 2633u * 14u);
+  EXPECT_EQ(sp.tensor_capacity[1], 2633u * 14u);
+  EXPECT_EQ(sp.tensor_capacity[2], 0u);
+  EXPECT_TRUE(sp.holds.inputs && sp.holds.weights && !sp.holds.outputs);
+}
+
 // Every command takes the .cfg as --arch: loadFile imports it, and -p overrides apply to the
 // imported design as to any YAML.
 TEST(ScalesimConfig, LoadFileTakesTheCfgItself) {
