@@ -81,6 +81,28 @@ void checkTile(Building& b, const StorageLevel& l) {
                                    "): ops map to partial tiles and part of the array idles");
 }
 
+// `bytes` of a row-organized level (its capacity, or one pool of it, named `what`) in whole rows
+// across its banks. Both given and disagreeing is an error; a derived row width (array.cols
+// changed by -p, say) keeps the design usable: whole rows only, and the user is told.
+uint64_t wholeRows(Building& b, const StorageLevel& l, uint64_t bytes, const std::string& what) {
+  const uint64_t stripe = static_cast<uint64_t>(l.banks) * static_cast<uint64_t>(l.row_bytes);
+  if (bytes % stripe == 0) return bytes;
+  const std::string p = l.name + ".";
+  const std::string banks = std::to_string(l.banks) + (l.banks == 1 ? " bank x " : " banks x ") +
+                            formatBytes(static_cast<uint64_t>(l.row_bytes));
+  if (bytes < stripe) {
+    b.fail(p + "capacity", what + formatBytes(bytes) + " is less than one row in every bank (" +
+                               banks + " = " + formatBytes(stripe) + ")");
+  }
+  const std::string text =
+      what + formatBytes(bytes) + " is not a whole number of rows across the banks (" + banks + ")";
+  if (b.isGiven(p + "row_width")) b.fail(p + "capacity", text);
+  const uint64_t usable = bytes / stripe * stripe;
+  b.warn(p + "capacity", text + "; the row width follows array.cols, so " + formatBytes(usable) +
+                             " in whole rows is used");
+  return usable;
+}
+
 // Row-organized levels: whole elements per row, whole rows per bank, and an accumulator row
 // that takes one array row of outputs.
 void checkRows(Building& b, StorageLevel& l) {
@@ -93,39 +115,13 @@ void checkRows(Building& b, StorageLevel& l) {
     b.fail(p + "row_width", "row_width " + row + " is not a whole number of " +
                                 std::string(nameOf(l.dtype)) + " elements");
   }
-  const uint64_t stripe = static_cast<uint64_t>(l.banks) * static_cast<uint64_t>(l.row_bytes);
   static const char* const kPools[] = {"inputs", "weights", "outputs"};
-  for (size_t t = 0; t < 3 && l.partitioned; ++t) {
+  if (!l.partitioned) l.capacity_bytes = wholeRows(b, l, l.capacity_bytes, "capacity ");
+  for (size_t t = 0; t < 3 && l.partitioned; ++t) {  // each pool is its own banks
     uint64_t& pool = l.tensor_capacity[t];
-    if (pool % stripe == 0) continue;
-    const std::string what = "the " + std::string(kPools[t]) + " pool's " + formatBytes(pool) +
-                             " is not a whole number of rows across the banks (" +
-                             std::to_string(l.banks) + (l.banks == 1 ? " bank x " : " banks x ") +
-                             row + "): each pool is its own banks";
-    if (b.isGiven(p + "row_width") || pool < stripe) b.fail(p + "capacity", what);
-    const uint64_t usable = pool / stripe * stripe;  // a derived row width: whole rows, as below
-    b.warn(p + "capacity", what + "; the row width follows array.cols, so " + formatBytes(usable) +
-                               " in whole rows is used");
+    const uint64_t usable = wholeRows(b, l, pool, "the " + std::string(kPools[t]) + " pool's ");
     l.capacity_bytes -= pool - usable;
     pool = usable;
-  }
-  if (!l.partitioned && l.capacity_bytes % stripe != 0) {
-    const std::string banks = std::to_string(l.banks) + (l.banks == 1 ? " bank x " : " banks x ");
-    if (l.capacity_bytes < stripe) {
-      b.fail(p + "capacity", "capacity " + formatBytes(l.capacity_bytes) +
-                                 " is less than one row in every bank (" + banks + row + " = " +
-                                 formatBytes(stripe) + ")");
-    }
-    const std::string what = "capacity " + formatBytes(l.capacity_bytes) +
-                             " is not a whole number of rows across the banks (" + banks + row +
-                             ")";
-    // Both given: the user's numbers disagree. A derived row width (array.cols changed by -p,
-    // say) keeps the design usable: whole rows only, and the user is told.
-    if (b.isGiven(p + "row_width")) b.fail(p + "capacity", what);
-    const uint64_t usable = l.capacity_bytes / stripe * stripe;
-    b.warn(p + "capacity", what + "; the row width follows array.cols, so " + formatBytes(usable) +
-                               " in whole rows is used");
-    l.capacity_bytes = usable;
   }
   const ComputeArray& a = b.acc.array;
   const int out_row = static_cast<int>(storageBytes(a.accum_dtype, a.cols));

@@ -72,9 +72,9 @@ TEST(GlobalBufferPools, AGlobalBufferGivesEveryTensorAPool) {
 
 TEST(GlobalBufferPools, EachPoolIsWholeRowsAcrossItsBanks) {
   const std::string error = loadError(design(
-      "{capacity: {inputs: 96 B, weights: 2 KiB, outputs: 2 KiB}, banks: 2, row_width: 64 B}"));
+      "{capacity: {inputs: 192 B, weights: 2 KiB, outputs: 2 KiB}, banks: 2, row_width: 64 B}"));
   EXPECT_THAT(error, ::testing::HasSubstr(
-                         "tiny.yaml:4:17: at 'global_buffer.capacity': the inputs pool's 96 B "
+                         "tiny.yaml:4:17: at 'global_buffer.capacity': the inputs pool's 192 B "
                          "is not a whole number of rows across the banks "
                          "(2 banks x 64 B)"));
 }

@@ -10,6 +10,7 @@
 #include "dataflows/host_conversions.h"
 #include "dataflows/plan.h"
 #include "models/workload.h"
+#include "sim/run.h"
 #include "sim/stats.h"
 
 namespace tessel::testing {
@@ -53,6 +54,20 @@ inline Planned planned(arch::Accelerator acc, const std::string& workload,
   po.mapper_options.budget = 4000;
   p.plans = dataflows::plan(*p.graph, p.acc, p.dataflow, po);
   return p;
+}
+
+// The same plans timed by the analytical engine and by the SystemC engine (registered).
+struct BothEngines {
+  sim::RunStats analytical, systemc;
+};
+inline BothEngines runBoth(const Planned& p) {
+  sim::RunOptions o;
+  o.engine = "analytical";
+  BothEngines r;
+  r.analytical = sim::evaluatePlans(*p.graph, p.acc, p.dataflow, p.plans, o);
+  o.engine = "systemc";
+  r.systemc = sim::evaluatePlans(*p.graph, p.acc, p.dataflow, p.plans, o);
+  return r;
 }
 
 }  // namespace tessel::testing

@@ -53,12 +53,9 @@ TEST_P(SparseXval, BytesIdenticalCyclesWithinTolerance) {
   const auto r = testing::inChild([c] {
     registerEngine();
     const auto p = plannedSparse(c);
-    RunOptions o;
-    o.engine = "analytical";
-    const RunStats a = evaluatePlans(*p.graph, p.acc, p.dataflow, p.plans, o);
-    o.engine = "systemc";
-    const RunStats s = evaluatePlans(*p.graph, p.acc, p.dataflow, p.plans, o);
-    const reports::Xval x = reports::crossCheck(a, s, kOpTolerance);
+    const testing::BothEngines both = testing::runBoth(p);
+    const RunStats& a = both.analytical;
+    const reports::Xval x = reports::crossCheck(a, both.systemc, kOpTolerance);
     double dense = 0, performed = 0;
     for (const OpStats& op : a.ops) {
       dense += static_cast<double>(op.macs);

@@ -31,12 +31,8 @@ TEST_P(SystemcXval, BytesIdenticalCyclesWithinTolerance) {
   const auto r = testing::inChild([arch = arch, workload = workload] {
     registerEngine();
     const auto p = testing::planned(testing::shipped(arch), workload, "", "search", 128);
-    RunOptions o;
-    o.engine = "analytical";
-    const RunStats a = evaluatePlans(*p.graph, p.acc, p.dataflow, p.plans, o);
-    o.engine = "systemc";
-    const RunStats s = evaluatePlans(*p.graph, p.acc, p.dataflow, p.plans, o);
-    const reports::Xval x = reports::crossCheck(a, s, kOpTolerance);
+    const testing::BothEngines both = testing::runBoth(p);
+    const reports::Xval x = reports::crossCheck(both.analytical, both.systemc, kOpTolerance);
     return testing::xvalHead(x, kRunTolerance) + " " + std::to_string(x.ops.size()) +
            testing::xvalTail(x, kOpTolerance);
   });
@@ -65,12 +61,8 @@ TEST(SystemcXvalPools, EachPoolHasItsOwnPort) {
     dataflows::PlanOptions po;  // planned as `tessel run` plans it: the default budget
     po.mapper = "search";
     p.plans = dataflows::plan(*p.graph, p.acc, p.dataflow, po);
-    RunOptions o;
-    o.engine = "analytical";
-    const RunStats a = evaluatePlans(*p.graph, p.acc, p.dataflow, p.plans, o);
-    o.engine = "systemc";
-    const RunStats s = evaluatePlans(*p.graph, p.acc, p.dataflow, p.plans, o);
-    const reports::Xval x = reports::crossCheck(a, s, kOpTolerance);
+    const testing::BothEngines both = testing::runBoth(p);
+    const reports::Xval x = reports::crossCheck(both.analytical, both.systemc, kOpTolerance);
     std::ostringstream out;
     for (const auto& op : x.ops) {
       if (std::abs(op.ratio - 1) >= 0.02) out << op.name << " " << op.ratio << " ";
