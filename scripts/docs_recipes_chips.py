@@ -118,6 +118,59 @@ def _chip_power_vs(spec):
                   lambda o: f'{jtotals(o)["chip_power_w"] / float(watts):.2f}')
 
 
+@recipe('card.power.vs')
+def _card_power_vs(spec):
+    """`card.power.vs:CHIP/WATTS`: the chip's power with its DRAM's (the host left out) over a
+    published one measured at the card: TPU v1's 40 W is the server's power per card added."""
+    name, watts = spec.split('/')
+    return Recipe('run --arch configs/arch/' + CHIPS[name] + ' --json -',
+                  lambda o: f'{jtotals(o)["power_w"] / float(watts):.2f}')
+
+
+# A floor plan's shares of its die (percent) for the blocks a design describes as the paper does:
+# [ISCA17] Figure 2 gives TPU v1's as shares of a die whose area it bounds (at most 331 mm2).
+FLOORPLAN_SHARES = {'tpu-v1-like': {'scratchpad': 29, 'array': 24, 'accumulator': 6, 'io': 10}}
+
+
+def _blocks_mm2(o, arch):
+    return {b: _components_mm2(o, b) for b in FLOORPLAN_SHARES[arch]}
+
+
+@recipe('share')
+def _share(spec):
+    """`share:ARCH/BLOCK`: the block's share of the blocks FLOORPLAN_SHARES lists for ARCH, in percent."""
+    arch, block = spec.split('/')
+
+    def get(o):
+        mm2 = _blocks_mm2(o, arch)
+        return f'{100 * mm2[block] / sum(mm2.values()):.0f} %'
+    return Recipe(_silicon_cmd(arch), get)
+
+
+@recipe('share.vs')
+def _share_vs(spec):
+    """`share.vs:ARCH/BLOCK`: the block's share of the blocks FLOORPLAN_SHARES lists for ARCH,
+    over the floor plan's share of the same blocks: 1.00 when the model splits them as the die
+    does, whatever the die's area."""
+    arch, block = spec.split('/')
+    shares = FLOORPLAN_SHARES[arch]
+
+    def get(o):
+        mm2 = _blocks_mm2(o, arch)
+        model = mm2[block] / sum(mm2.values())
+        return f'{model / (shares[block] / sum(shares.values())):.2f}'
+    return Recipe(_silicon_cmd(arch), get)
+
+
+@recipe('die.implied')
+def _die_implied(spec):
+    """`die.implied:ARCH`: the die the model's FLOORPLAN_SHARES blocks make at the floor plan's
+    shares: their area over the fraction of the die the plan gives them."""
+    shares = FLOORPLAN_SHARES[spec]
+    return Recipe(_silicon_cmd(spec),
+                  lambda o: _mm2(sum(_blocks_mm2(o, spec).values()) / (sum(shares.values()) / 100)))
+
+
 @recipe('chip.share')
 def _chip_share(spec):
     """`chip.share:CHIP/COMPONENTS`: the share of the chip's energy (DRAM and host left out) in
