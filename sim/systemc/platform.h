@@ -7,6 +7,7 @@
 
 #include <array>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "sim/systemc/lower/command.h"
@@ -19,6 +20,7 @@ namespace tessel::sim::systemc {
 // The timing state of one accelerator: what the blocks consult. An engine owns one and keeps it
 // across ops, so an op's transfers queue behind the previous op's.
 struct BlockModels {
+  explicit BlockModels(MemoryPath path) : memory(std::move(path)) {}
   MemoryPath memory;                       // DMA + DRAM (+ L2)
   // Per Accelerator level, three timelines: a level split per tensor (StorageLevel::
   // partitioned) is a buffer per tensor, each with its own port; any other uses the first.

@@ -32,7 +32,7 @@ BlockModels buildModels(const arch::Accelerator& acc, const nest::Hardware& hw, 
     rates.push_back({hw.levels[size_t(l)].arch_level[0], hw.levels[size_t(l)].bandwidth[0],
                      hw.levels[size_t(l)].latency});
   }
-  BlockModels m{MemoryPath(rates, acc, ideal), {}, {}, {}, {}, {}, {}, 0, {}};
+  BlockModels m(MemoryPath(rates, acc, ideal));
   m.ports.assign(3 * acc.levels.size(), Timeline{});
   m.pooled.assign(acc.levels.size(), 0);
   m.port_bandwidth.assign(acc.levels.size(), 0);
