@@ -51,7 +51,7 @@ struct Request {
   int64_t prefix_tokens = 0;  // 0..prompt
   // Where a trace's request was written (the file shared by all its requests; null for a
   // synthetic stream), so a check made after reading still cites file:line:column.
-  std::shared_ptr<const std::string> file;
+  std::shared_ptr<const std::string> file = nullptr;
   int line = 0, column = 0;  // its line, and the column of its prompt length
 
   bool fromFile() const { return file != nullptr; }

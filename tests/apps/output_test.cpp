@@ -147,7 +147,7 @@ TEST(Outputs, AClosedPipeKeepsTheReportAndIsReported) {
 }
 
 TEST(Outputs, AFullStandardOutputIsAnError) {
-  for (const std::string cmd : {kRun, std::string("workload gemm:M=8,K=8,N=8")}) {
+  for (const std::string& cmd : {kRun, std::string("workload gemm:M=8,K=8,N=8")}) {
     const auto r = shell(std::string(TESSEL_BINARY) + " " + cmd + " > /dev/full");
     EXPECT_EQ(r.code, 2) << cmd;
     EXPECT_THAT(r.out, HasSubstr("standard output: No space left on device")) << cmd;
