@@ -105,6 +105,17 @@ SmallVector<TileClass, 16> tileClasses(const Problem& p, const Mapping& m, const
 // bursts no refill later (one spread over every tensor had a once-loaded input refill a 1/n of
 // the tiles, a burst as long as its whole load: a DRAM-bound TPU v1 GEMM 13 % slower than
 // executed).
+// The level a tensor lives in (DRAM, or the L2 holding a neighbour op's result), and the round
+// trip of a request to it.
+int homeLevel(const Hardware& hw, const CostOptions& o, size_t t) {
+  const int h = o.home[t];
+  return h >= 0 && h < hw.local() ? h : hw.dram;
+}
+
+double roundTrip(const Hardware& hw, const CostOptions& o, size_t t) {
+  return hw.levels[size_t(homeLevel(hw, o, t))].latency;
+}
+
 // Off-chip level l's transfer time: each tensor's bytes at the rate its requests stream at.
 double levelTime(const Hardware& hw, const Cost& c, int l) {
   double time = 0;
@@ -131,7 +142,9 @@ double overlapped(const Problem& p, const Mapping& m, const Hardware& hw, const 
   const auto classes = tileClasses(p, m, hw);
   if (classes.empty()) {  // too many tile shapes: the average tile
     const double move = rest / tiles;
-    return std::max({tiles * pingPong(busy / tiles, move, hw.offchip_latency, move), busy, rest});
+    double trip = 0;
+    for (size_t t = 0; t < kTensors; ++t) trip = std::max(trip, roundTrip(hw, o, t));
+    return std::max({tiles * pingPong(busy / tiles, move, trip, move), busy, rest});
   }
   // The binding off-chip level's time, per tensor.
   int bind = 0;
@@ -203,12 +216,13 @@ double overlapped(const Problem& p, const Mapping& m, const Hardware& hw, const 
       average += per_tile;
       fill_time[t] = f[t] > 0 ? per_tile / f[t] : 0;
     }
-    double load = 0, in = 0, loads = (1 - f[order[0]]) * work;
+    double load = 0, in = 0, trip = 0, loads = (1 - f[order[0]]) * work;
     for (size_t j = 0; j < kTensors; ++j) {
       load += fill_time[order[j]];
       if (order[j] != 2) in += fill_time[order[j]];
+      trip = std::max(trip, roundTrip(hw, o, order[j]));  // the farthest of the tensors refilled
       const double next = j + 1 < kTensors ? f[order[j + 1]] : 0.0;
-      loads += (f[order[j]] - next) * pingPong(work, load, hw.offchip_latency, in);
+      loads += (f[order[j]] - next) * pingPong(work, load, trip, in);
     }
     // The output half's store and reload share the DMA with the other tensors' loads, which
     // keep it busy a fraction `other` of the time: they move at what is left.
@@ -216,7 +230,8 @@ double overlapped(const Problem& p, const Mapping& m, const Hardware& hw, const 
     const double other = average - f[2] * fill_time[2];
     const double busy_share = other > 0 ? other / std::max(work, average) : 0;
     const double outputs = (work + f[2] * (c.pipeline_tail + fill_time[2] / (1 - busy_share) +
-                                           (reloads ? hw.offchip_latency : 0))) / 2;
+                                           (reloads ? roundTrip(hw, o, 2) : 0))) /
+                           2;
     const double per_tile = std::max({loads, outputs, average});
     sum += k.count * per_tile;
   }
@@ -356,10 +371,7 @@ void timeOp(const Problem& p, const Mapping& m, const Hardware& hw, const CostOp
     // round trip. (At DRAM's rate an L2-resident tensor's first tile had cost a small op on a
     // TPUv4i-like design a quarter more than executed.)
     const Factors tile = m.tileAt(local, hw.array());
-    auto home = [&](Operand t) {
-      const int h = o.home[at(t)];
-      return h >= 0 && h < local ? h : hw.dram;
-    };
+    auto home = [&](Operand t) { return homeLevel(hw, o, at(t)); };
     auto bw = [&](Operand t) {
       const double r = offchipRate(hw, home(t), c.request_bytes[at(t)]);
       return r > 0 ? r : 1e300;
@@ -373,7 +385,7 @@ void timeOp(const Problem& p, const Mapping& m, const Hardware& hw, const CostOp
     const double loads = edge[at(Operand::Input)] + edge[at(Operand::Weight)];
     double round_trip = 0;
     for (Operand t : {Operand::Input, Operand::Weight}) {
-      if (edge[at(t)] > 0) round_trip = std::max(round_trip, hw.levels[size_t(home(t))].latency);
+      if (edge[at(t)] > 0) round_trip = std::max(round_trip, roundTrip(hw, o, at(t)));
     }
     prologue = round_trip + loads;
     epilogue = edge[at(Operand::Output)];
