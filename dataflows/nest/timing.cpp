@@ -105,6 +105,7 @@ SmallVector<TileClass, 16> tileClasses(const Problem& p, const Mapping& m, const
 // bursts no refill later (one spread over every tensor had a once-loaded input refill a 1/n of
 // the tiles, a burst as long as its whole load: a DRAM-bound TPU v1 GEMM 13 % slower than
 // executed).
+
 // The level a tensor lives in (DRAM, or the L2 holding a neighbour op's result), and the round
 // trip of a request to it.
 int homeLevel(const Hardware& hw, const CostOptions& o, size_t t) {
